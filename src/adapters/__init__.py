@@ -1,0 +1,1 @@
+"""Adapters: implementations of core ports for real technologies."""

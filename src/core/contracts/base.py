@@ -1,0 +1,11 @@
+"""The base of every persisted shape: strict, immutable, and round-trippable through JSON."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Record(BaseModel):
+    """Strict shape: unknown fields are an error, values are immutable once built."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)

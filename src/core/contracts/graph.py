@@ -1,0 +1,126 @@
+"""Graph ledger records: the append-only evidence the knowledge graph is derived from.
+
+Every record carries ``id``, deterministic from what it records (e.g. a quiz event's id comes
+from its tool call id and question index), so a replayed append is detectable and ignored by
+readers. ``run_id`` ties a record to the extraction run that wrote it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from .base import Record
+
+# The closed scale the extractor reports for one proposition in one batch.
+Understanding = Literal["solid", "partial", "confused", "misconception"]
+QuizVerdict = Literal["correct", "miss", "dont-know"]
+EdgeKindG = Literal["follows", "supports"]
+
+
+class Evidence(Record):
+    """Where a proposition came from: a message (or note line) and a verbatim quote of it."""
+
+    source_id: str
+    message_id: str
+    quote: str
+
+
+class PropositionCreated(Record):
+    kind: Literal["proposition"] = "proposition"
+    id: str = Field(min_length=1)
+    node_id: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    evidence: tuple[Evidence, ...] = ()
+    source_id: str
+    run_id: str
+    at: datetime
+
+
+class EdgeAdded(Record):
+    kind: Literal["edge"] = "edge"
+    id: str = Field(min_length=1)
+    source: str = Field(alias="from", min_length=1)
+    target: str = Field(alias="to", min_length=1)
+    relation: EdgeKindG
+    source_id: str
+    run_id: str
+    at: datetime
+
+
+class QuizEvent(Record):
+    kind: Literal["quiz"] = "quiz"
+    id: str = Field(min_length=1)
+    node_id: str
+    verdict: QuizVerdict
+    source_id: str  # the chat
+    tool_call_id: str
+    question_index: int = Field(ge=0)
+    run_id: str
+    at: datetime
+
+
+class UnderstandingObserved(Record):
+    kind: Literal["understanding"] = "understanding"
+    id: str = Field(min_length=1)
+    node_id: str
+    level: Understanding
+    source_id: str
+    message_ids: tuple[str, ...] = ()
+    run_id: str
+    at: datetime
+
+
+class IdentityLinked(Record):
+    """A finding the auditor judged to BE an existing node: its evidence joins that node."""
+
+    kind: Literal["identity"] = "identity"
+    id: str = Field(min_length=1)
+    node_id: str
+    text: str
+    evidence: tuple[Evidence, ...] = ()
+    source_id: str
+    run_id: str
+    at: datetime
+
+
+class CoverageFingerprint(Record):
+    """A message view the extractor has seen: its fingerprint, per source (chat or note)."""
+
+    kind: Literal["coverage"] = "coverage"
+    id: str = Field(min_length=1)  # f"{source_id}:{fingerprint}"
+    source_id: str
+    message_id: str
+    fingerprint: str
+    tokens: int = Field(ge=0)
+    run_id: str
+    at: datetime
+
+
+class RunCheckpoint(Record):
+    """Written last by a merged run; a run without one wrote nothing that counts."""
+
+    kind: Literal["checkpoint"] = "checkpoint"
+    id: str = Field(min_length=1)  # the run id
+    source_id: str
+    started_at: datetime
+    finished_at: datetime
+    propositions: int = 0
+    edges: int = 0
+    dropped: int = 0
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+class Cluster(Record):
+    id: str
+    node_ids: tuple[str, ...]
+    label: str | None = None
+
+
+class Position(Record):
+    x: float
+    y: float

@@ -1,0 +1,63 @@
+"""User settings: the model per role, extraction budget. Secrets never live here."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .base import Record
+
+ModelRole = Literal[
+    "prober",
+    "teacher",
+    "researcher",
+    "demo_builder",
+    "visual_maker",
+    "extractor",
+    "auditor",
+    "labeler",
+]
+MODEL_ROLES: tuple[ModelRole, ...] = (
+    "prober",
+    "teacher",
+    "researcher",
+    "demo_builder",
+    "visual_maker",
+    "extractor",
+    "auditor",
+    "labeler",
+)
+Effort = Literal["minimal", "low", "medium", "high"]
+
+
+class RoleModel(Record):
+    model: str = Field(min_length=1)  # a litellm model id, e.g. "openai/gpt-4.1-mini"
+    effort: Effort | None = None
+    api_base: str | None = None  # Ollama / LM Studio / any OpenAI-compatible local server
+
+
+_STRONG = "anthropic/claude-sonnet-4-5"
+_CHEAP = "openai/gpt-4.1-mini"
+
+
+def default_models() -> dict[ModelRole, RoleModel]:
+    return {
+        "prober": RoleModel(model=_STRONG, effort="low"),
+        "teacher": RoleModel(model=_STRONG, effort="medium"),
+        "researcher": RoleModel(model=_STRONG, effort="medium"),
+        "demo_builder": RoleModel(model=_STRONG, effort="medium"),
+        "visual_maker": RoleModel(model=_STRONG, effort="low"),
+        "extractor": RoleModel(model=_CHEAP, effort="low"),
+        "auditor": RoleModel(model=_CHEAP, effort="low"),
+        "labeler": RoleModel(model=_CHEAP, effort="minimal"),
+    }
+
+
+class Settings(Record):
+    models: dict[ModelRole, RoleModel] = Field(default_factory=default_models)
+    chunk_tokens: int = Field(default=2000, ge=100, le=200_000)
+    max_steps_per_turn: int = Field(default=8, ge=1, le=50)
+
+    def model_for(self, role: ModelRole) -> RoleModel:
+        return self.models.get(role) or default_models()[role]

@@ -1,0 +1,28 @@
+"""Imported sources: notes (vault files) and course material (transcripts, PDFs, text)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import Field
+
+from .base import Record
+
+SourceKind = Literal["note", "transcript", "pdf", "text"]
+SourceStatus = Literal["imported", "unchanged", "skipped", "deleted"]
+
+
+class Source(Record):
+    id: str = Field(min_length=1)  # deterministic from the root-relative path
+    path: str  # relative to the imported root (vault)
+    root: str  # absolute path of the imported root
+    kind: SourceKind
+    status: SourceStatus
+    reason: str | None = None  # why it was skipped
+    content_hash: str | None = None
+    size: int | None = None
+    links: tuple[str, ...] = ()  # resolved link targets (root-relative paths)
+    broken_links: tuple[str, ...] = ()
+    media: str | None = None  # a video file or URL beside a transcript
+    imported_at: datetime

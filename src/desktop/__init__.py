@@ -1,0 +1,1 @@
+"""Desktop shell and CLI entry point: launches the server, owns no logic."""

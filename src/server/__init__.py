@@ -1,0 +1,1 @@
+"""The server: composition root, HTTP routes and runtime."""

@@ -1,0 +1,1 @@
+"""HTTP transport: Starlette routes, SSE, auth middleware."""

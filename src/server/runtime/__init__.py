@@ -1,0 +1,1 @@
+"""Runtime: turn handler, job runner, extraction scheduler, activity feed."""
