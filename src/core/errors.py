@@ -11,9 +11,18 @@ the HTTP layer turns them into clear messages with a status code.
     │   ├── ModelTimeout           no answer in time
     │   ├── ModelProviderDown      5xx / connection refused
     │   ├── ModelBadRequest        the provider rejected the request shape
-    │   └── ModelNotConfigured     no model / no script for this role
+    │   ├── ModelOutputInvalid     structured output was not valid JSON of the asked shape
+    │   └── ModelNotConfigured     no model / no key / no script for this role
+    │       ├── ModelScriptInvalid     the STUDYHALL_SCRIPT file is malformed
+    │       └── ModelNetworkDisabled   a real call was attempted while real calls are off (tests)
     ├── SecretError                the secret store could not be used
-    └── BusyError                  a turn already runs on this chat (HTTP 409)
+    ├── BusyError                  a turn already runs on this chat (HTTP 409 + Retry-After)
+    ├── InvalidInput               the request itself is malformed (HTTP 400)
+    │   ├── InvalidAnswer          an answer does not fit its question (wrong count, index...)
+    │   └── InvalidQuiz            a recorded quiz is malformed and cannot be shown or graded
+    ├── Conflict                   the request contradicts the record, e.g. answered twice (409)
+    ├── JobFailed                  a background job's work failed its checks after every attempt
+    └── SandboxError               the headless browser that checks demos/diagrams cannot run
 """
 
 from __future__ import annotations
@@ -34,9 +43,18 @@ class NotFound(StoreError):
 class ModelError(StudyhallError):
     kind = "model"
 
-    def __init__(self, message: str, *, role: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        role: str | None = None,
+        provider: str | None = None,
+        attempts: int = 1,
+    ) -> None:
         super().__init__(message)
         self.role = role
+        self.provider = provider
+        self.attempts = attempts  # how many provider calls were made before giving up
 
 
 class ModelAuthError(ModelError):
@@ -63,8 +81,20 @@ class ModelBadRequest(ModelError):
     kind = "bad_request"
 
 
+class ModelOutputInvalid(ModelError):
+    kind = "invalid_output"
+
+
 class ModelNotConfigured(ModelError):
     kind = "not_configured"
+
+
+class ModelScriptInvalid(ModelNotConfigured):
+    kind = "script_invalid"
+
+
+class ModelNetworkDisabled(ModelNotConfigured):
+    kind = "network_disabled"
 
 
 class SecretError(StudyhallError):
@@ -72,4 +102,42 @@ class SecretError(StudyhallError):
 
 
 class BusyError(StudyhallError):
+    pass
+
+
+class InvalidInput(StudyhallError):
+    pass
+
+
+class InvalidAnswer(InvalidInput):
+    """``errors`` lists every problem; ``str()`` joins them for the learner."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("; ".join(errors))
+        self.errors = list(errors)
+
+
+class InvalidQuiz(InvalidInput):
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__(
+            "This quiz is malformed and cannot be graded (" + "; ".join(errors) + "). "
+            "Write a message to skip it; the teacher will ask again."
+        )
+        self.errors = list(errors)
+
+
+class Conflict(StudyhallError):
+    pass
+
+
+class JobFailed(StudyhallError):
+    """A job's result failed its checks ``attempts`` times; ``problems`` are the last ones."""
+
+    def __init__(self, message: str, *, attempts: int = 1, problems: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+        self.problems = list(problems or [])
+
+
+class SandboxError(StudyhallError):
     pass

@@ -119,6 +119,10 @@ class Cluster(Record):
     id: str
     node_ids: tuple[str, ...]
     label: str | None = None
+    # The members when the label was given: the cluster keeps its id and label while most of
+    # this core survives a re-clustering (seed 001's core-survival rule).
+    core: tuple[str, ...] = ()
+    label_source: Literal["model", "terms"] | None = None  # who named it
 
 
 class Position(Record):

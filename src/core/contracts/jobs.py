@@ -1,4 +1,10 @@
-"""Background jobs of the workbench (research, demo, visual, notes, flashcards, study plan)."""
+"""Background jobs of the workbench (research, demo, visual, notes, flashcards, study plan).
+
+Lifecycle: ``queued`` (not started, or stopped by a clean shutdown) -> ``running`` -> the work
+finishes and ``outcome`` is set (``result`` or ``error`` filled) while ``status`` stays
+``running`` -> the job's steer is delivered in a turn that persisted -> ``status`` flips to
+``outcome``. ``aborted`` is terminal and never delivered.
+"""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ from .chat import Usage
 
 JobKind = Literal["research", "demo", "visual", "notes", "flashcards", "study_plan"]
 JobStatus = Literal["queued", "running", "done", "error", "aborted"]
+JobOutcome = Literal["done", "error"]
 
 
 class Job(Record):
@@ -26,3 +33,8 @@ class Job(Record):
     usage: Usage | None = None
     created_at: datetime
     updated_at: datetime
+    # The status the job flips to once its steer is delivered (set when the work finished).
+    outcome: JobOutcome | None = None
+    finished_at: datetime | None = None
+    # How many times a start-up found it interrupted mid-work and ran it again.
+    restarts: int = Field(default=0, ge=0)

@@ -29,7 +29,7 @@ class PlanNode(Record):
     id: str = Field(min_length=1)
     label: str
     shape: NodeShape = "rect"
-    group: str | None = None  # the subgraph the node was declared in, if any
+    group: str | None = None  # the subgraph the node belongs to, if any
 
 
 class PlanEdge(Record):
@@ -39,7 +39,29 @@ class PlanEdge(Record):
     kind: EdgeKind = "arrow"
 
 
+class PlanGroup(Record):
+    """A ``subgraph``: a named box around some nodes (layout only; it never gates anything).
+
+    ``parent`` is the enclosing group; ``direction`` is the group's own ``direction`` line.
+    """
+
+    id: str = Field(min_length=1)
+    title: str
+    parent: str | None = None
+    direction: Literal["TB", "BT", "LR", "RL"] | None = None
+
+
 class Plan(Record):
     direction: Direction
     nodes: tuple[PlanNode, ...]
     edges: tuple[PlanEdge, ...]
+    # Parents before children (pre-order), so rendering and re-parsing keep the order.
+    groups: tuple[PlanGroup, ...] = ()
+
+
+class ApprovedPlan(Record):
+    """The plan the learner approved: the latest ``plan_init`` call whose output approves it."""
+
+    tool_call_id: str = Field(min_length=1)
+    title: str
+    plan: Plan

@@ -17,6 +17,12 @@ ModelRole = Literal[
     "extractor",
     "auditor",
     "labeler",
+    "answerer",  # grounded answers over imported material (issue 10)
+    "reranker",  # grades retrieved passages: answers / partial / related / no
+    # The workbench's writers (issue 8): one role each, so a fan-out runs them in parallel.
+    "notes_writer",
+    "flashcards_writer",
+    "study_planner",
 ]
 MODEL_ROLES: tuple[ModelRole, ...] = (
     "prober",
@@ -27,6 +33,11 @@ MODEL_ROLES: tuple[ModelRole, ...] = (
     "extractor",
     "auditor",
     "labeler",
+    "answerer",
+    "reranker",
+    "notes_writer",
+    "flashcards_writer",
+    "study_planner",
 )
 Effort = Literal["minimal", "low", "medium", "high"]
 
@@ -51,6 +62,11 @@ def default_models() -> dict[ModelRole, RoleModel]:
         "extractor": RoleModel(model=_CHEAP, effort="low"),
         "auditor": RoleModel(model=_CHEAP, effort="low"),
         "labeler": RoleModel(model=_CHEAP, effort="minimal"),
+        "answerer": RoleModel(model=_CHEAP, effort="low"),
+        "reranker": RoleModel(model=_CHEAP, effort="minimal"),
+        "notes_writer": RoleModel(model=_CHEAP, effort="low"),
+        "flashcards_writer": RoleModel(model=_CHEAP, effort="low"),
+        "study_planner": RoleModel(model=_CHEAP, effort="low"),
     }
 
 
@@ -58,6 +74,9 @@ class Settings(Record):
     models: dict[ModelRole, RoleModel] = Field(default_factory=default_models)
     chunk_tokens: int = Field(default=2000, ge=100, le=200_000)
     max_steps_per_turn: int = Field(default=8, ge=1, le=50)
+    # Node embeddings (search, clusters, graph context): None = the bundled local MiniLM;
+    # else a litellm embedding model id (e.g. "openai/text-embedding-3-small"), BYOK.
+    embedding: RoleModel | None = None
 
     def model_for(self, role: ModelRole) -> RoleModel:
         return self.models.get(role) or default_models()[role]

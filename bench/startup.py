@@ -1,0 +1,97 @@
+"""Start-up time: process start -> first byte of an authorised ``GET /api/health``.
+
+Runs ``python -m studyhall --no-window`` in a fresh data dir several times and prints each
+run and the median. Target: under 1.0 s. Usage: ``python bench/startup.py [runs]``.
+Also prints the child's CPU time at that moment (Linux): on a busy machine wall time grows with
+the load, while CPU time shows what start-up itself costs.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_S = 1.0
+TIMEOUT_S = 30.0
+
+
+def _first_byte(port: int, token: str) -> bool:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        conn.request("GET", "/api/health", headers={"Authorization": f"Bearer {token}"})
+        response = conn.getresponse()  # returns once the status line (first bytes) arrived
+        return response.status == 200
+    except OSError:
+        return False
+    finally:
+        conn.close()
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def one_run() -> tuple[float, float | None]:
+    with tempfile.TemporaryDirectory(prefix="studyhall-bench-") as tmp:
+        data = Path(tmp)
+        env = {**os.environ, "STUDYHALL_DATA_DIR": tmp, "STUDYHALL_TESTING": "1"}
+        # A real install has its bytecode cached; without this every run would recompile
+        # the whole package (the warm-up run writes the cache).
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        start = time.perf_counter()
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "studyhall", "--no-window"], env=env,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        try:
+            while True:
+                elapsed = time.perf_counter() - start
+                if elapsed > TIMEOUT_S or proc.poll() is not None:
+                    raise RuntimeError(f"studyhall did not answer (exit {proc.poll()})")
+                try:
+                    info = json.loads((data / "server.json").read_text())
+                except (OSError, ValueError):
+                    time.sleep(0.002)
+                    continue
+                if _first_byte(int(info["port"]), str(info["token"])):
+                    return time.perf_counter() - start, _cpu_seconds(proc.pid)
+                time.sleep(0.002)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(timeout=30)
+
+
+def main() -> int:
+    runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+    one_run()  # warm the OS file cache; not counted
+    times, cpus = [], []
+    for i in range(runs):
+        t, cpu = one_run()
+        times.append(t)
+        if cpu is not None:
+            cpus.append(cpu)
+        print(f"run {i + 1}: {t:.3f} s" + (f" (cpu {cpu:.2f} s)" if cpu is not None else ""))
+    median = statistics.median(times)
+    verdict = "OK" if median < TARGET_S else "SLOW"
+    print(f"startup median over {runs} runs: {median:.3f} s (target < {TARGET_S:.1f} s) {verdict}")
+    if cpus:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        print(f"child cpu median: {statistics.median(cpus):.3f} s; load average {load:.2f} "
+              f"on {os.cpu_count()} cpus")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

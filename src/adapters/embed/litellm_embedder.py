@@ -1,0 +1,86 @@
+"""``LitellmEmbedder``: node embeddings from a provider through litellm (bring your own key).
+
+The model and api base come from ``Settings.embedding``; the key from the secret store under the
+same name the chat adapter uses for that provider. Vectors are normalized to unit length (some
+providers do not). With real calls off (tests) a call fails with ``ModelNetworkDisabled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from studyhall.core.contracts.settings import RoleModel
+from studyhall.core.errors import ModelNetworkDisabled, ModelNotConfigured
+from studyhall.core.ports import SecretStore
+
+from ..llm.call_options import NO_KEY_PLACEHOLDER, key_name, resolve_target
+from ..llm.litellm_errors import to_model_error
+from ..llm.litellm_model import load_litellm
+
+ROLE = "embedding"
+BATCH = 128
+
+
+def _unit(vector: Sequence[float]) -> tuple[float, ...]:
+    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
+    return tuple(float(x) / norm for x in vector)
+
+
+class LitellmEmbedder:
+    def __init__(self, role_model: RoleModel, secret_store: SecretStore, *,
+                 allow_network: bool = True, aembedding: Any = None) -> None:
+        self._role_model = role_model
+        self._secrets = secret_store
+        self._allow_network = allow_network
+        self._aembedding = aembedding  # a test seam; None means litellm.aembedding
+
+    @property
+    def model_id(self) -> str:
+        return self._role_model.model
+
+    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        if not texts:
+            return []
+        litellm = await load_litellm()
+        target, _bare = resolve_target(litellm, ROLE, self._role_model)
+        if not self._allow_network and self._aembedding is None:
+            raise ModelNetworkDisabled(
+                f"Real model calls are off (STUDYHALL_TESTING=1), so embeddings cannot use "
+                f"{target.model}. Clear Settings → Embeddings to use the bundled local model.",
+                role=ROLE, provider=target.provider)
+        key = await asyncio.to_thread(self._secrets.get, key_name(target))
+        if not key and not target.local:
+            if not target.api_base:
+                raise ModelNotConfigured(
+                    f"No key for {target.provider} is saved, so embeddings with {target.model} "
+                    "cannot run. Add the key in Settings → Models, or clear Settings → "
+                    "Embeddings to use the bundled local model.", role=ROLE,
+                    provider=target.provider)
+            key = NO_KEY_PLACEHOLDER
+        call = self._aembedding or litellm.aembedding
+        out: list[tuple[float, ...]] = []
+        for start in range(0, len(texts), BATCH):
+            chunk = list(texts[start : start + BATCH])
+            kwargs: dict[str, Any] = {"model": target.model, "input": chunk}
+            if key:
+                kwargs["api_key"] = key
+            if self._role_model.api_base:
+                kwargs["api_base"] = self._role_model.api_base
+            try:
+                response = await call(**kwargs)
+            except Exception as exc:
+                raise to_model_error(litellm, exc, target, secrets=(key,) if key else ()) from exc
+            rows = sorted(response.data, key=lambda item: _get(item, "index", 0))
+            if len(rows) != len(chunk):
+                raise ModelNotConfigured(
+                    f"{target.model} returned {len(rows)} embeddings for {len(chunk)} texts; "
+                    "pick another embedding model in Settings → Embeddings.", role=ROLE)
+            out.extend(_unit(_get(item, "embedding", [])) for item in rows)
+        return out
+
+
+def _get(item: Any, name: str, default: Any) -> Any:
+    return item.get(name, default) if isinstance(item, dict) else getattr(item, name, default)

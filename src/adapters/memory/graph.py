@@ -1,0 +1,115 @@
+"""``InMemoryGraphStore``: the GraphStore contract over lists and dicts (the file's guards)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping, Sequence
+
+from studyhall.adapters.store.graph import coverage_check
+from studyhall.adapters.store.side import check_clusters, check_positions, check_vectors
+from studyhall.core.contracts.graph import (
+    Cluster,
+    CoverageFingerprint,
+    EdgeAdded,
+    IdentityLinked,
+    Position,
+    PropositionCreated,
+    QuizEvent,
+    RunCheckpoint,
+    UnderstandingObserved,
+)
+from studyhall.core.ports import LedgerRead
+
+from .ledger import MemoryLedger
+
+
+class InMemoryGraphStore:
+    def __init__(self) -> None:
+        self._propositions = MemoryLedger(PropositionCreated, "propositions")
+        self._edges = MemoryLedger(EdgeAdded, "edges")
+        self._quiz = MemoryLedger(QuizEvent, "quiz events")
+        self._observations = MemoryLedger(UnderstandingObserved, "observations")
+        self._identity = MemoryLedger(IdentityLinked, "identity links")
+        self._checkpoints = MemoryLedger(RunCheckpoint, "checkpoints")
+        self._coverage: dict[str, MemoryLedger[CoverageFingerprint]] = {}
+        self._positions: dict[str, Position] = {}
+        self._vectors: dict[str, dict[str, tuple[float, ...]]] = {}
+        self._clusters: list[Cluster] = []
+        self._lock = threading.Lock()
+
+    def _coverage_ledger(self, source_id: str) -> MemoryLedger[CoverageFingerprint]:
+        with self._lock:
+            if source_id not in self._coverage:
+                self._coverage[source_id] = MemoryLedger(
+                    CoverageFingerprint, f"coverage of {source_id}", coverage_check(source_id)
+                )
+            return self._coverage[source_id]
+
+    def append_propositions(self, records: Sequence[PropositionCreated]) -> None:
+        self._propositions.append(records)
+
+    def append_edges(self, records: Sequence[EdgeAdded]) -> None:
+        self._edges.append(records)
+
+    def append_quiz_events(self, records: Sequence[QuizEvent]) -> None:
+        self._quiz.append(records)
+
+    def append_observations(self, records: Sequence[UnderstandingObserved]) -> None:
+        self._observations.append(records)
+
+    def append_identity_links(self, records: Sequence[IdentityLinked]) -> None:
+        self._identity.append(records)
+
+    def append_coverage(self, source_id: str, records: Sequence[CoverageFingerprint]) -> None:
+        self._coverage_ledger(source_id).append(records)
+
+    def append_checkpoint(self, record: RunCheckpoint) -> None:
+        self._checkpoints.append([record])
+
+    def propositions(self) -> LedgerRead[PropositionCreated]:
+        return self._propositions.read()
+
+    def edges(self) -> LedgerRead[EdgeAdded]:
+        return self._edges.read()
+
+    def quiz_events(self) -> LedgerRead[QuizEvent]:
+        return self._quiz.read()
+
+    def observations(self) -> LedgerRead[UnderstandingObserved]:
+        return self._observations.read()
+
+    def identity_links(self) -> LedgerRead[IdentityLinked]:
+        return self._identity.read()
+
+    def coverage(self, source_id: str) -> LedgerRead[CoverageFingerprint]:
+        return self._coverage_ledger(source_id).read()
+
+    def checkpoints(self) -> LedgerRead[RunCheckpoint]:
+        return self._checkpoints.read()
+
+    def positions(self) -> dict[str, Position]:
+        with self._lock:
+            return dict(self._positions)
+
+    def save_positions(self, positions: Mapping[str, Position]) -> None:
+        fresh = check_positions(positions)
+        with self._lock:
+            self._positions = fresh
+
+    def embeddings(self, model: str) -> dict[str, tuple[float, ...]]:
+        with self._lock:
+            return dict(self._vectors.get(model, {}))
+
+    def save_embeddings(self, model: str, vectors: Mapping[str, Sequence[float]]) -> None:
+        fresh = check_vectors(model, vectors)
+        with self._lock:
+            self._vectors[model] = fresh
+
+    def clusters(self) -> list[Cluster]:
+        with self._lock:
+            return list(self._clusters)
+
+    def save_clusters(self, clusters: Sequence[Cluster]) -> None:
+        fresh = check_clusters(clusters)
+        with self._lock:
+            self._clusters = fresh

@@ -1,0 +1,260 @@
+"""``FileSearchIndex``: BM25 (bm25s) + a dense vector matrix (numpy) over chunks.
+
+Persisted per source under ``<data_dir>/index/sources/``: ``<id>.npy`` (float32 vectors) then
+``<id>.json`` (chunks, content hash, model id) — the JSON is written last and atomically, so a
+kill mid-write leaves either the old pair or a stray ``.npy`` that the next load ignores; a pair
+that does not match is dropped on load and the source simply re-indexes on its next import.
+Lexical scores are rebuilt lazily after a change (one bm25s index for the whole corpus).
+``root=None`` keeps everything in memory (tests, eval).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import math
+import os
+import threading
+from collections import Counter, OrderedDict
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from studyhall.core.errors import StoreError
+from studyhall.core.ports import Candidate, Chunk
+
+from .tokenize import terms
+
+log = logging.getLogger(__name__)
+FORMAT = 1
+
+
+def _file_key(source_id: str) -> str:
+    # Source ids are ours, but never trust them as file names.
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in source_id)[:80]
+    return f"{safe}-{hashlib.sha1(source_id.encode()).hexdigest()[:10]}"
+
+
+class _Source:
+    __slots__ = ("chunks", "content_hash", "model_id", "vectors")
+
+    def __init__(self, chunks: list[Chunk], content_hash: str, vectors: np.ndarray, model_id: str):
+        self.chunks = chunks
+        self.content_hash = content_hash
+        self.vectors = vectors
+        self.model_id = model_id
+
+
+class FileSearchIndex:
+    def __init__(self, root: Path | None, pool: int = 50) -> None:
+        self.root = root
+        self.pool = pool  # first-stage hits taken from each of BM25 and dense
+        self._lock = threading.RLock()
+        self._sources: dict[str, _Source] = {}
+        self._dirty = True
+        self._chunks: list[Chunk] = []
+        self._owner: np.ndarray = np.zeros(0, dtype=np.int32)
+        self._source_ids: list[str] = []
+        self._matrix: np.ndarray = np.zeros((0, 0), dtype=np.float32)
+        self._bm25: Any = None  # bm25s.BM25, imported on first query (it pulls in scipy)
+        self._vocab: dict[str, int] = {}
+        self._df: Counter[str] = Counter()
+        self._sentence_terms: OrderedDict[str, list[set[str]]] = OrderedDict()
+        self.dropped: list[str] = []  # files found broken on load (re-import fixes them)
+        if root is not None:
+            self._load()
+
+    # --- persistence ---------------------------------------------------------------------
+
+    @property
+    def _dir(self) -> Path:
+        assert self.root is not None
+        return self.root / "sources"
+
+    def _load(self) -> None:
+        folder = self._dir
+        if not folder.is_dir():
+            return
+        for meta_path in sorted(folder.glob("*.json")):
+            try:
+                meta = json.loads(meta_path.read_text("utf-8"))
+                vectors = np.load(meta_path.with_suffix(".npy"), allow_pickle=False)
+                chunks = [Chunk(**{**c, "sentences": tuple(c["sentences"])}) for c in meta["chunks"]]
+                if meta.get("format") != FORMAT or len(chunks) != len(vectors) or (
+                    hashlib.sha256(vectors.tobytes()).hexdigest() != meta["vectors_sha256"]
+                ):
+                    raise ValueError("vectors do not match the chunks")
+                self._sources[meta["source_id"]] = _Source(
+                    chunks, meta["content_hash"], vectors.astype(np.float32), meta["model_id"]
+                )
+            except (OSError, ValueError, KeyError, TypeError) as e:
+                log.warning("search index: dropping %s (%s); its source re-indexes on import", meta_path.name, e)
+                self.dropped.append(meta_path.name)
+
+    def _save(self, source_id: str, src: _Source) -> None:
+        if self.root is None:
+            return
+        folder = self._dir
+        key = _file_key(source_id)
+        meta = {
+            "format": FORMAT, "source_id": source_id, "content_hash": src.content_hash,
+            "model_id": src.model_id,
+            "vectors_sha256": hashlib.sha256(src.vectors.tobytes()).hexdigest(),
+            "chunks": [asdict(c) for c in src.chunks],
+        }
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            _atomic(folder / f"{key}.npy", lambda fh: np.save(fh, src.vectors, allow_pickle=False))
+            _atomic(folder / f"{key}.json", lambda fh: fh.write(json.dumps(meta).encode()))
+        except OSError as e:
+            raise StoreError(f"Could not write the search index under {folder} ({e.strerror}). "
+                             "Check free disk space and permissions.") from e
+
+    # --- SearchIndex port ----------------------------------------------------------------
+
+    def source_hash(self, source_id: str) -> str | None:
+        src = self._sources.get(source_id)
+        return src.content_hash if src else None
+
+    def model_of(self, source_id: str) -> str | None:
+        src = self._sources.get(source_id)
+        return src.model_id if src else None
+
+    def upsert(self, source_id: str, content_hash: str, chunks: Sequence[Chunk],
+               vectors: Sequence[Sequence[float]], model_id: str) -> None:
+        matrix = np.asarray(vectors, dtype=np.float32).reshape(len(chunks), -1)
+        if len(matrix) != len(chunks):
+            raise ValueError("one vector per chunk")
+        src = _Source(list(chunks), content_hash, matrix, model_id)
+        with self._lock:
+            self._save(source_id, src)
+            self._sources[source_id] = src
+            self._dirty = True
+
+    def remove(self, source_id: str) -> None:
+        with self._lock:
+            if self._sources.pop(source_id, None) is None:
+                return
+            self._dirty = True
+            if self.root is not None:
+                key = _file_key(source_id)
+                for suffix in (".json", ".npy"):  # json first: it is the commit point
+                    try:
+                        (self._dir / f"{key}{suffix}").unlink()
+                    except FileNotFoundError:
+                        pass
+
+    def source_ids(self) -> list[str]:
+        return sorted(self._sources)
+
+    def chunks(self, source_id: str) -> list[Chunk]:
+        src = self._sources.get(source_id)
+        return list(src.chunks) if src else []
+
+    def size(self) -> int:
+        return sum(len(s.chunks) for s in self._sources.values())
+
+    # --- query -----------------------------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        ids = sorted(self._sources)
+        chunks: list[Chunk] = []
+        owner: list[int] = []
+        mats = []
+        for n, sid in enumerate(ids):
+            src = self._sources[sid]
+            chunks.extend(src.chunks)
+            owner.extend([n] * len(src.chunks))
+            mats.append(src.vectors)
+        dims = {m.shape[1] for m in mats if m.size}
+        self._matrix = np.vstack(mats) if len(dims) == 1 else np.zeros((len(chunks), 0), np.float32)
+        self._chunks, self._source_ids = chunks, ids
+        self._owner = np.asarray(owner, dtype=np.int32)
+        vocab: dict[str, int] = {}
+        docs = []
+        df: Counter[str] = Counter()
+        for c in chunks:
+            words = terms(" ".join(filter(None, (c.title, c.heading, c.text))))
+            df.update(set(words))
+            docs.append([vocab.setdefault(w, len(vocab)) for w in words])
+        self._vocab, self._df = vocab, df
+        self._bm25 = None
+        if chunks:
+            import bm25s
+
+            bm25 = bm25s.BM25(k1=1.2, b=0.75)
+            bm25.index(bm25s.tokenization.Tokenized(ids=docs, vocab=vocab), show_progress=False)
+            self._bm25 = bm25
+        self._dirty = False
+
+    def _idf(self, term: str) -> float:
+        n = len(self._chunks)
+        d = self._df.get(term, 0)
+        return math.log(1 + (n - d + 0.5) / (d + 0.5))
+
+    def _sentences(self, chunk: Chunk) -> list[set[str]]:
+        cached = self._sentence_terms.get(chunk.id)
+        if cached is None:
+            units = chunk.sentences or (chunk.text,)
+            cached = [set(terms(s)) for s in units]
+            self._sentence_terms[chunk.id] = cached
+            if len(self._sentence_terms) > 20000:
+                self._sentence_terms.popitem(last=False)
+        return cached
+
+    def candidates(self, query: str, vector: Sequence[float] | None, *, limit: int,
+                   source_id: str | None = None) -> list[Candidate]:
+        with self._lock:
+            if self._dirty:
+                self._rebuild()
+            n = len(self._chunks)
+            if n == 0:
+                return []
+            mask = None
+            if source_id is not None:
+                if source_id not in self._sources:
+                    return []
+                mask = self._owner == self._source_ids.index(source_id)
+            qterms = terms(query)
+            lexical = np.zeros(n, dtype=np.float32)
+            known = [self._vocab[t] for t in qterms if t in self._vocab]
+            if known and self._bm25 is not None:
+                lexical = self._bm25.get_scores(known).astype(np.float32)
+            dense = None
+            if vector is not None and self._matrix.shape[1] == len(vector):
+                dense = self._matrix @ np.asarray(vector, dtype=np.float32)
+            pool = max(limit, self.pool)
+            picked = set(_top(lexical, pool, mask, positive=True))
+            if dense is not None:
+                picked |= set(_top(dense, pool, mask, positive=False))
+            weights = {t: self._idf(t) for t in set(qterms)}
+            total = sum(weights.values()) or 1.0
+            out = []
+            for i in sorted(picked):
+                chunk = self._chunks[i]
+                cover = max((sum(w for t, w in weights.items() if t in s) for s in self._sentences(chunk)), default=0.0)
+                signals = {"bm25": float(lexical[i]), "coverage": cover / total}
+                if dense is not None:
+                    signals["dense"] = float(dense[i])
+                out.append(Candidate(chunk, signals))
+            return out
+
+
+def _top(scores: np.ndarray, k: int, mask: np.ndarray | None, positive: bool) -> list[int]:
+    s = scores if mask is None else np.where(mask, scores, -np.inf)
+    k = min(k, len(s))
+    idx = np.argpartition(-s, k - 1)[:k] if k < len(s) else np.arange(len(s))
+    return [int(i) for i in idx if np.isfinite(s[i]) and (not positive or s[i] > 0)]
+
+
+def _atomic(path: Path, write) -> None:  # type: ignore[no-untyped-def]
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with open(tmp, "wb") as fh:
+        write(fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

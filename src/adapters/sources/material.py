@@ -1,0 +1,84 @@
+"""``FileMaterialReader``: the course-material side of the import front door.
+
+``READERS`` maps a file suffix to its reader (one function each); the notes importer and
+``import_material`` dispatch on it. Scanning follows no symlink out of the root, skips hidden
+entries, and reports what it cannot use instead of failing.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from studyhall.core.errors import NotFound
+from studyhall.core.ports import MaterialFile, MaterialScan, SkippedFile
+
+from .pdf import read_pdf
+from .text import read_text
+from .transcript import read_transcript
+
+Reader = Callable[[str, str], MaterialFile | SkippedFile]
+
+READERS: dict[str, Reader] = {
+    ".vtt": read_transcript,
+    ".srt": read_transcript,
+    ".pdf": read_pdf,
+    ".txt": read_text,
+    ".md": read_text,
+    ".markdown": read_text,
+}
+NOTE_SUFFIXES = (".md", ".markdown")
+
+
+def reader_for(path: str) -> Reader | None:
+    return READERS.get(os.path.splitext(path)[1].lower())
+
+
+class FileMaterialReader:
+    def __init__(self, include_notes: bool = True) -> None:
+        # The notes importer reads Markdown itself; it can ask for course files only.
+        self.include_notes = include_notes
+
+    def _wanted(self, name: str) -> bool:
+        suffix = os.path.splitext(name)[1].lower()
+        return suffix in READERS and (self.include_notes or suffix not in NOTE_SUFFIXES)
+
+    def scan(self, path: str) -> MaterialScan:
+        asked = Path(os.path.abspath(os.path.expanduser(path)))
+        if not os.path.lexists(asked):
+            raise NotFound(f"There is nothing at {asked}. Check the path and try again.")
+        if asked.is_file():
+            root = asked.parent
+            if not self._wanted(asked.name):
+                return MaterialScan(str(root), (), (SkippedFile(asked.name, "not course material (.vtt, .srt, .pdf, .txt, .md)"),), single_file=True)
+            return MaterialScan(str(root), (asked.name,), single_file=True)
+        real_root = os.path.realpath(asked)
+        files: list[str] = []
+        skipped: list[SkippedFile] = []
+        seen: set[str] = set()
+        for folder, dirs, names in os.walk(asked, followlinks=True, onerror=None):
+            real = os.path.realpath(folder)
+            rel_folder = os.path.relpath(folder, asked)
+            if real in seen or not (real + os.sep).startswith(real_root + os.sep) and real != real_root:
+                skipped.append(SkippedFile(rel_folder, "a symlinked folder outside the import root or already read"))
+                dirs[:] = []
+                continue
+            seen.add(real)
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            for name in sorted(names):
+                if name.startswith(".") or not self._wanted(name):
+                    continue
+                rel = Path(folder, name).relative_to(asked).as_posix()
+                target = os.path.realpath(Path(folder, name))
+                if not target.startswith(real_root + os.sep):
+                    skipped.append(SkippedFile(rel, "a symlink pointing outside the import root"))
+                    continue
+                files.append(rel)
+        return MaterialScan(str(asked), tuple(sorted(files)), tuple(skipped))
+
+    def read(self, root: str, path: str) -> MaterialFile | SkippedFile:
+        reader = reader_for(path)
+        if reader is None:
+            return SkippedFile(path, "not course material (.vtt, .srt, .pdf, .txt, .md)")
+        return reader(root, path)

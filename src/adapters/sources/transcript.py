@@ -1,0 +1,78 @@
+"""Lecture transcripts (``.vtt`` WebVTT, ``.srt`` SubRip) read into timed cues with webvtt-py.
+
+A video file with the same name beside the transcript (``lecture.mp4`` next to ``lecture.vtt``),
+or a ``lecture.url`` file holding a link, is recorded as the source's media.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import webvtt
+from webvtt.errors import MalformedCaptionError, MalformedFileError
+
+from studyhall.core.ports import MaterialFile, Segment, SkippedFile
+
+from ._files import MAX_TEXT_BYTES, decode_text, read_bytes, title_from_path
+
+VIDEO_SUFFIXES = (".mp4", ".webm", ".mkv", ".mov", ".m4v", ".ogv", ".mp3", ".m4a")
+_URL = re.compile(r"https?://[^\s\"'<>]+")
+
+
+def _seconds(stamp: str) -> float:
+    parts = stamp.replace(",", ".").split(":")
+    total = 0.0
+    for part in parts:
+        total = total * 60 + float(part)
+    return total
+
+
+def find_media(root: str, path: str) -> str | None:
+    """A video beside the transcript (root-relative), else the URL in ``<stem>.url``."""
+    full = Path(root, *path.split("/"))
+    stem = full.with_suffix("")
+    for suffix in VIDEO_SUFFIXES:
+        for candidate in (stem.with_suffix(suffix), stem.with_suffix(suffix.upper())):
+            if candidate.is_file():
+                return candidate.relative_to(root).as_posix()
+    link = stem.with_suffix(".url")
+    try:
+        if link.is_file() and link.stat().st_size < 64 * 1024:
+            found = _URL.search(link.read_text("utf-8", errors="replace"))
+            if found:
+                return found.group(0)
+    except OSError:
+        return None
+    return None
+
+
+def read_transcript(root: str, path: str) -> MaterialFile | SkippedFile:
+    raw = read_bytes(root, path, MAX_TEXT_BYTES)
+    if isinstance(raw, SkippedFile):
+        return raw
+    text = decode_text(raw)
+    if isinstance(text, SkippedFile):
+        return text
+    fmt = "srt" if path.lower().endswith(".srt") else "vtt"
+    try:
+        captions = webvtt.from_buffer(io.StringIO(text), format=fmt).captions
+    except (MalformedFileError, MalformedCaptionError, ValueError, IndexError) as e:
+        return SkippedFile(path, f"not a valid {fmt.upper()} transcript ({e}); check the cue timings")
+    cues = []
+    for cap in captions:
+        words = " ".join(cap.text.split())
+        if not words:
+            continue
+        start, end = _seconds(cap.start), _seconds(cap.end)
+        if end < start:
+            return SkippedFile(path, f"a cue ends before it starts ({cap.start} --> {cap.end})")
+        cues.append(Segment(words, start=start, end=end))
+    if not cues:
+        return SkippedFile(path, f"a {fmt.upper()} file with no spoken text")
+    cues.sort(key=lambda c: c.start or 0.0)
+    return MaterialFile(
+        path=path, kind="transcript", title=title_from_path(path), segments=tuple(cues),
+        size=len(raw.data), content_hash=raw.content_hash, media=find_media(root, path),
+    )

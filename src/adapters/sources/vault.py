@@ -1,0 +1,201 @@
+"""``FileVaultReader``: walk a Markdown/Obsidian vault on disk and read its notes safely.
+
+A file that cannot be used is never fatal: binary content, a file over the size limit, bytes
+that are not UTF-8, a symlink loop, a symlink that leaves the vault, a file or folder we may not
+read — each comes back as a ``SkippedFile`` with the reason, and the walk goes on. Hidden
+entries (``.obsidian``, ``.git``, ``.trash``) are not part of the notes and are not reported.
+Frontmatter is loaded with PyYAML's ``safe_load`` (no object construction).
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from studyhall.core.errors import NotFound
+from studyhall.core.library.notes import is_note, split_frontmatter
+from studyhall.core.ports import NoteFile, SkippedFile, VaultScan
+
+DEFAULT_MAX_BYTES = 2 * 1024 * 1024
+_SNIFF = 8192
+
+
+class FileVaultReader:
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+        self.max_bytes = max_bytes
+
+    # --- scan ---------------------------------------------------------------------------
+
+    def scan(self, path: str) -> VaultScan:
+        asked = Path(os.path.abspath(os.path.expanduser(path)))
+        if not os.path.lexists(asked):
+            raise NotFound(f"There is nothing at {asked}. Check the path and try again.")
+        root = _vault_root(asked)
+        real_root = Path(os.path.realpath(root))
+        target = "" if asked == root else asked.relative_to(root).as_posix()
+        walk = _Walk(root, real_root)
+        walk.run()
+        files = sorted(walk.files)
+        notes = tuple(p for p in files if _under(p, target) and is_note(p))
+        skipped = sorted((s for s in walk.skipped if _under(s.path, target)), key=lambda s: s.path)
+        if target and not notes and not skipped and os.path.isfile(asked):
+            skipped.append(SkippedFile(target, "not a Markdown note (.md)"))
+        return VaultScan(str(root), target, tuple(files), notes, tuple(skipped))
+
+    # --- read ---------------------------------------------------------------------------
+
+    def read(self, scan: VaultScan, path: str) -> NoteFile | SkippedFile:
+        full = Path(scan.root, *path.split("/"))
+        real = os.path.realpath(full)
+        if not _inside(real, os.path.realpath(scan.root)):
+            return SkippedFile(path, "a symlink pointing outside the vault")
+        try:
+            size = os.stat(full).st_size
+            if size > self.max_bytes:
+                return SkippedFile(path, f"too large ({_mb(size)} MB; the limit is {_mb(self.max_bytes)} MB)")
+            with open(full, "rb") as fh:
+                data = fh.read(self.max_bytes + 1)
+        except OSError as e:
+            return SkippedFile(path, _unreadable(e))
+        if len(data) > self.max_bytes:  # it grew after the stat
+            return SkippedFile(path, f"too large (over the {_mb(self.max_bytes)} MB limit)")
+        if b"\x00" in data[:_SNIFF]:
+            return SkippedFile(path, "a binary file, not text")
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            return SkippedFile(path, f"not valid UTF-8 (bad byte at offset {e.start}); save it as UTF-8")
+        meta, meta_error = _frontmatter(text)
+        return NoteFile(path, text, meta, meta_error, len(data), hashlib.sha256(data).hexdigest())
+
+
+class _Walk:
+    """A depth-first walk that follows symlinks only when they stay inside the vault."""
+
+    def __init__(self, root: Path, real_root: Path) -> None:
+        self.root = root
+        self.real_root = str(real_root)
+        self.files: list[str] = []
+        self.skipped: list[SkippedFile] = []
+        self._seen_dirs: dict[tuple[int, int], str] = {}
+        self._seen_files: dict[tuple[int, int], str] = {}
+        # Symlinks wait until every real entry is walked, so a real folder always keeps its own
+        # path and a link to it is the one reported as a duplicate.
+        self._links: list[tuple[os.DirEntry[str], str, tuple[tuple[int, int], ...]]] = []
+
+    def run(self) -> None:
+        if not self.root.is_dir():
+            return
+        self._dir(self.root, "", ())
+        while self._links:
+            entry, path, ancestors = self._links.pop(0)
+            self._entry(entry, path, ancestors, deferred=True)
+
+    def _dir(self, folder: Path, rel: str, ancestors: tuple[tuple[int, int], ...]) -> None:
+        try:
+            info = os.stat(folder)
+            key = (info.st_dev, info.st_ino)
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as e:
+            self.skipped.append(SkippedFile(rel or ".", f"a folder that cannot be read: {_unreadable(e)}"))
+            return
+        self._seen_dirs.setdefault(key, rel)
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            path = f"{rel}/{entry.name}" if rel else entry.name
+            self._entry(entry, path, (*ancestors, key))
+
+    def _entry(
+        self,
+        entry: os.DirEntry[str],
+        path: str,
+        ancestors: tuple[tuple[int, int], ...],
+        deferred: bool = False,
+    ) -> None:
+        link = entry.is_symlink()
+        if link and not deferred:
+            self._links.append((entry, path, ancestors))
+            return
+        if link:
+            try:
+                real = os.path.realpath(entry.path, strict=True)
+            except OSError as e:
+                loop = e.errno == errno.ELOOP
+                self.skipped.append(SkippedFile(path, "a symlink loop" if loop else "a broken symlink"))
+                return
+            if not _inside(real, self.real_root):
+                self.skipped.append(SkippedFile(path, "a symlink pointing outside the vault"))
+                return
+        try:
+            info = os.stat(entry.path)
+            is_dir = entry.is_dir(follow_symlinks=True)
+        except OSError as e:
+            self.skipped.append(SkippedFile(path, _unreadable(e)))
+            return
+        key = (info.st_dev, info.st_ino)
+        if is_dir:
+            if key in ancestors:
+                self.skipped.append(SkippedFile(path, "a symlink loop (it points to a folder that contains it)"))
+            elif link and key in self._seen_dirs:
+                self.skipped.append(SkippedFile(path, f"a symlink to {self._seen_dirs[key] or 'the vault'}, already read"))
+            else:
+                self._dir(Path(entry.path), path, ancestors)
+            return
+        if not entry.is_file(follow_symlinks=True):
+            return  # sockets, fifos, devices: not notes, not attachments
+        if link and key in self._seen_files:
+            self.skipped.append(SkippedFile(path, f"a symlink to {self._seen_files[key]}, already read"))
+            return
+        self._seen_files.setdefault(key, path)
+        self.files.append(path)
+
+
+def _vault_root(asked: Path) -> Path:
+    """The nearest folder holding ``.obsidian/`` (so a single note resolves its links against
+    the whole vault); else the folder asked for, or the folder of the file asked for."""
+    start = asked if asked.is_dir() else asked.parent
+    for folder in (start, *start.parents):
+        if (folder / ".obsidian").is_dir():
+            return folder
+    return start
+
+
+def _under(path: str, target: str) -> bool:
+    return not target or path == target or path.startswith(target.rstrip("/") + "/")
+
+
+def _inside(real: str, real_root: str) -> bool:
+    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
+
+
+def _unreadable(e: OSError) -> str:
+    if e.errno in (errno.EACCES, errno.EPERM):
+        return "unreadable (permission denied); give your user read access to import it"
+    if e.errno == errno.ELOOP:
+        return "a symlink loop"
+    return f"unreadable ({e.strerror or type(e).__name__})"
+
+
+def _mb(size: int) -> str:
+    return f"{size / (1024 * 1024):.1f}"
+
+
+def _frontmatter(text: str) -> tuple[dict[str, Any], str | None]:
+    block = split_frontmatter(text.replace("\r\n", "\n"))
+    if block.yaml is None or not block.yaml.strip():
+        return {}, None
+    try:
+        loaded = yaml.safe_load(block.yaml)
+    except yaml.YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        where = f" at line {mark.line + 2}" if mark is not None else ""
+        return {}, f"the frontmatter is not valid YAML{where}; tags and aliases were ignored"
+    if not isinstance(loaded, dict):
+        return {}, "the frontmatter is not a list of keys; tags and aliases were ignored"
+    return loaded, None

@@ -1,0 +1,211 @@
+"""``JsonlGraphStore``: the graph's append-only ledgers and whole-file side stores under ``graph/``.
+
+    propositions.jsonl edges.jsonl quiz_events.jsonl observations.jsonl identity.jsonl
+    checkpoints.jsonl coverage/<source_id>.jsonl      (JsonlLedger: append + tolerant reads)
+    positions.json clusters.json embeddings/<model>.json   (atomic whole-file writes)
+
+It persists and shape-guards only; merging, dedup and derivation are the core's business.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pydantic import BaseModel
+from studyhall.adapters.errors import translated
+from studyhall.core.contracts.graph import (
+    Cluster,
+    CoverageFingerprint,
+    EdgeAdded,
+    IdentityLinked,
+    Position,
+    PropositionCreated,
+    QuizEvent,
+    RunCheckpoint,
+    UnderstandingObserved,
+)
+from studyhall.core.ports import LedgerRead
+
+from .atomic import atomic_write_bytes, sweep_temp_files
+from .folder import KeyedLocks, Stamp, stamp_of
+from .guard import file_stem
+from .ledger import JsonlLedger, RecordCheck
+from .side import (
+    Vectors,
+    check_clusters,
+    check_positions,
+    check_vectors,
+    decode_clusters,
+    decode_positions,
+    decode_vectors,
+    encode_clusters,
+    encode_positions,
+    encode_vectors,
+)
+
+
+def coverage_check(source_id: str) -> RecordCheck:
+    """The extra rule of a coverage ledger: every record belongs to that ledger's source."""
+
+    def check(record: BaseModel) -> str | None:
+        found = getattr(record, "source_id", None)
+        if found != source_id:
+            return f"belongs to source {found!r}, not {source_id!r}"
+        return None
+
+    return check
+
+
+class JsonlGraphStore:
+    def __init__(self, root: Path) -> None:
+        self._root = Path(root)
+        name = self._root.name
+        self._propositions = JsonlLedger(
+            self._root / "propositions.jsonl",
+            PropositionCreated,
+            label=f"{name}/propositions.jsonl",
+        )
+        self._edges = JsonlLedger(
+            self._root / "edges.jsonl", EdgeAdded, label=f"{name}/edges.jsonl"
+        )
+        self._quiz = JsonlLedger(
+            self._root / "quiz_events.jsonl", QuizEvent, label=f"{name}/quiz_events.jsonl"
+        )
+        self._observations = JsonlLedger(
+            self._root / "observations.jsonl",
+            UnderstandingObserved,
+            label=f"{name}/observations.jsonl",
+        )
+        self._identity = JsonlLedger(
+            self._root / "identity.jsonl", IdentityLinked, label=f"{name}/identity.jsonl"
+        )
+        self._checkpoints = JsonlLedger(
+            self._root / "checkpoints.jsonl", RunCheckpoint, label=f"{name}/checkpoints.jsonl"
+        )
+        self._coverage: dict[str, JsonlLedger[CoverageFingerprint]] = {}
+        self._coverage_lock = threading.Lock()
+        self._locks = KeyedLocks()  # one per side-store file
+        self._vector_cache: dict[str, tuple[Stamp, Vectors]] = {}
+        self._swept: set[Path] = set()
+
+    def __repr__(self) -> str:
+        return f"JsonlGraphStore({str(self._root)!r})"
+
+    # --- ledgers ---------------------------------------------------------------------------
+
+    def _coverage_ledger(self, source_id: str) -> JsonlLedger[CoverageFingerprint]:
+        with self._coverage_lock:
+            ledger = self._coverage.get(source_id)
+            if ledger is None:
+                stem = file_stem(source_id)
+                ledger = JsonlLedger(
+                    self._root / "coverage" / f"{stem}.jsonl",
+                    CoverageFingerprint,
+                    label=f"{self._root.name}/coverage/{stem}.jsonl",
+                    check=coverage_check(source_id),
+                )
+                self._coverage[source_id] = ledger
+            return ledger
+
+    def append_propositions(self, records: Sequence[PropositionCreated]) -> None:
+        self._propositions.append(records)
+
+    def append_edges(self, records: Sequence[EdgeAdded]) -> None:
+        self._edges.append(records)
+
+    def append_quiz_events(self, records: Sequence[QuizEvent]) -> None:
+        self._quiz.append(records)
+
+    def append_observations(self, records: Sequence[UnderstandingObserved]) -> None:
+        self._observations.append(records)
+
+    def append_identity_links(self, records: Sequence[IdentityLinked]) -> None:
+        self._identity.append(records)
+
+    def append_coverage(self, source_id: str, records: Sequence[CoverageFingerprint]) -> None:
+        self._coverage_ledger(source_id).append(records)
+
+    def append_checkpoint(self, record: RunCheckpoint) -> None:
+        self._checkpoints.append([record])
+
+    def propositions(self) -> LedgerRead[PropositionCreated]:
+        return self._propositions.read()
+
+    def edges(self) -> LedgerRead[EdgeAdded]:
+        return self._edges.read()
+
+    def quiz_events(self) -> LedgerRead[QuizEvent]:
+        return self._quiz.read()
+
+    def observations(self) -> LedgerRead[UnderstandingObserved]:
+        return self._observations.read()
+
+    def identity_links(self) -> LedgerRead[IdentityLinked]:
+        return self._identity.read()
+
+    def coverage(self, source_id: str) -> LedgerRead[CoverageFingerprint]:
+        return self._coverage_ledger(source_id).read()
+
+    def checkpoints(self) -> LedgerRead[RunCheckpoint]:
+        return self._checkpoints.read()
+
+    # --- side stores -----------------------------------------------------------------------
+
+    def _read_side(self, path: Path, what: str) -> bytes | None:
+        with translated(f"read the {what}", write=False):
+            try:
+                return path.read_bytes()
+            except FileNotFoundError:
+                return None
+
+    def _write_side(self, path: Path, data: bytes, what: str) -> None:
+        with self._locks.hold(str(path)), translated(f"save the {what}"):
+            if path.parent not in self._swept:
+                sweep_temp_files(path.parent)
+                self._swept.add(path.parent)
+            atomic_write_bytes(path, data)
+
+    def positions(self) -> dict[str, Position]:
+        path = self._root / "positions.json"
+        raw = self._read_side(path, "graph positions")
+        return {} if raw is None else decode_positions(raw, str(path))
+
+    def save_positions(self, positions: Mapping[str, Position]) -> None:
+        fresh = check_positions(positions)
+        self._write_side(self._root / "positions.json", encode_positions(fresh), "graph positions")
+
+    def _vectors_path(self, model: str) -> Path:
+        return self._root / "embeddings" / f"{file_stem(model)}.json"
+
+    def embeddings(self, model: str) -> dict[str, tuple[float, ...]]:
+        path = self._vectors_path(model)
+        with translated(f"read the {model} embeddings", write=False):
+            try:
+                stamp = stamp_of(os.stat(path))
+            except FileNotFoundError:
+                return {}
+        hit = self._vector_cache.get(model)
+        if hit is not None and hit[0] == stamp:
+            return dict(hit[1])
+        raw = self._read_side(path, f"{model} embeddings")
+        vectors = {} if raw is None else decode_vectors(model, raw, str(path))
+        self._vector_cache[model] = (stamp, vectors)
+        return dict(vectors)
+
+    def save_embeddings(self, model: str, vectors: Mapping[str, Sequence[float]]) -> None:
+        fresh = check_vectors(model, vectors)
+        path = self._vectors_path(model)
+        self._write_side(path, encode_vectors(model, fresh), f"{model} embeddings")
+        self._vector_cache.pop(model, None)
+
+    def clusters(self) -> list[Cluster]:
+        path = self._root / "clusters.json"
+        raw = self._read_side(path, "graph clusters")
+        return [] if raw is None else decode_clusters(raw, str(path))
+
+    def save_clusters(self, clusters: Sequence[Cluster]) -> None:
+        fresh = check_clusters(clusters)
+        self._write_side(self._root / "clusters.json", encode_clusters(fresh), "graph clusters")

@@ -1,0 +1,91 @@
+"""The extractor (role ``extractor``): reads one batch of transcript views — never the plan
+tree — and proposes propositions, edges, understanding observations and evidence quotes.
+
+What it sees is exactly the views the coverage ledger fingerprints, each line prefixed with
+its stable line id so evidence can cite a message (``m_7``) or one line of it (``m_7/3``).
+The prompt text is passed in (the runtime loads ``prompts/extractor.md``; core does no I/O).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..library.batching import Batch
+from ..library.findings import Extraction, ExtractorOutput
+from ..ports import ChatModel
+from .structured import ask_structured
+
+PROMPT_NAME = "extractor.md"
+
+_EVIDENCE = {
+    "type": "object",
+    "properties": {"message_id": {"type": "string"}, "quote": {"type": "string"}},
+    "required": ["message_id", "quote"],
+}
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "propositions": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "key": {"type": "string"},
+                    "text": {"type": "string"},
+                    "evidence": {"type": "array", "items": _EVIDENCE},
+                    "understanding": {
+                        "type": "string",
+                        "enum": ["solid", "partial", "confused", "misconception"],
+                    },
+                    "quizzes": {"type": "array", "items": {"type": "string"}},
+                },
+                "required": ["key", "text", "evidence"],
+            },
+        },
+        "edges": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "from": {"type": "string"},
+                    "to": {"type": "string"},
+                    "kind": {"type": "string", "enum": ["follows", "supports"]},
+                },
+                "required": ["from", "to", "kind"],
+            },
+        },
+    },
+    "required": ["propositions", "edges"],
+}
+
+
+def render_batch(batch: Batch) -> str:
+    """The transcript as the extractor reads it: one block per view, lines with their ids."""
+    blocks = []
+    for view in batch.views:
+        header = f"### message {view.message_id} · {view.label} · {view.at:%Y-%m-%d %H:%M}"
+        lines = [f"{view.line_id(n)} | {line}" for n, line in enumerate(view.lines, start=1)]
+        blocks.append("\n".join([header, *lines]))
+    return "\n\n".join(blocks)
+
+
+def parse_extraction(value: Any) -> ExtractorOutput:
+    return ExtractorOutput.model_validate(value)
+
+
+class ModelExtractor:
+    """The model-backed ``Extractor`` port; ``prompt`` is the system prompt to use (the notes
+    importer passes its own)."""
+
+    def __init__(self, model: ChatModel, prompt: str) -> None:
+        self._model = model
+        self._prompt = prompt.strip()
+
+    async def extract(self, batch: Batch) -> Extraction:
+        messages = [
+            {"role": "system", "content": self._prompt},
+            {"role": "user", "content": "Transcript to extract from:\n\n" + render_batch(batch)},
+        ]
+        output, usage = await ask_structured(self._model, "extractor", messages, SCHEMA,
+                                             parse_extraction)
+        return Extraction(output, usage)

@@ -1,0 +1,96 @@
+"""Structured output from a model: ask for JSON, validate it, retry once with the error shown.
+
+A model that answers twice with something unparseable or of the wrong shape fails the call
+with ``ModelOutputInvalid`` (the run then writes nothing and the next trigger re-runs).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from pydantic import ValidationError
+
+from ..contracts.chat import Usage
+from ..contracts.settings import ModelRole
+from ..errors import ModelOutputInvalid
+from ..library.findings import add_usage
+from ..ports import ChatModel, ModelRequest, ProviderMessage
+
+T = TypeVar("T")
+ATTEMPTS = 2
+
+
+def parse_json_text(text: str) -> Any:
+    """The JSON value of a model's answer, tolerating a Markdown code fence around it."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.split("\n", 1)[1] if "\n" in body else ""
+        body = body.rsplit("```", 1)[0]
+    try:
+        return json.loads(body)
+    except json.JSONDecodeError as first:
+        start, end = body.find("{"), body.rfind("}")
+        if 0 <= start < end:
+            try:
+                return json.loads(body[start : end + 1])
+            except json.JSONDecodeError:
+                pass
+        raise ValueError(f"not valid JSON ({first.msg} at line {first.lineno}, "
+                         f"column {first.colno})") from first
+
+
+def describe_error(error: Exception) -> str:
+    if isinstance(error, ValidationError):
+        parts = [f"{'.'.join(str(p) for p in e['loc']) or '(root)'}: {e['msg']}"
+                 for e in error.errors()[:5]]
+        more = error.error_count() - len(parts)
+        return "; ".join(parts) + (f"; and {more} more" if more > 0 else "")
+    return str(error)
+
+
+async def _answer(model: ChatModel, request: ModelRequest) -> tuple[str, Usage | None]:
+    text: list[str] = []
+    usage: Usage | None = None
+    fallback = ""
+    async for event in model.stream(request):
+        if event.type == "text-delta":
+            text.append(event.text)
+        elif event.type == "usage":
+            usage = add_usage(usage, event.usage)
+        elif event.type == "tool-call" and not fallback:
+            # Some providers return a structured answer as a tool call; accept its arguments.
+            fallback = json.dumps(event.arguments) if event.arguments is not None else event.raw
+    return ("".join(text) or fallback), usage
+
+
+async def ask_structured(
+    model: ChatModel,
+    role: ModelRole,
+    messages: list[ProviderMessage],
+    schema: dict[str, Any],
+    parse: Callable[[Any], T],
+) -> tuple[T, Usage | None]:
+    """Call ``model`` for a JSON answer and parse it; one corrective retry, then fail."""
+    conversation = list(messages)
+    usage: Usage | None = None
+    problem = ""
+    for attempt in range(1, ATTEMPTS + 1):
+        request = ModelRequest(role=role, messages=tuple(conversation), response_schema=schema)
+        text, call_usage = await _answer(model, request)
+        usage = add_usage(usage, call_usage)
+        try:
+            return parse(parse_json_text(text)), usage
+        except (ValueError, ValidationError) as error:
+            problem = describe_error(error)
+        conversation += [
+            {"role": "assistant", "content": text},
+            {"role": "user", "content": f"That answer was not valid: {problem}. Reply again "
+                                        "with only the JSON object, following the schema."},
+        ]
+    raise ModelOutputInvalid(
+        f"The {role} model answered {ATTEMPTS} times without valid structured output "
+        f"({problem}). Nothing was written; extraction will retry on the next trigger. If it "
+        f"keeps failing, choose a model that supports JSON output for '{role}' in Settings → "
+        "Models.", role=role, attempts=ATTEMPTS)

@@ -1,0 +1,111 @@
+"""Prose out of Markdown: sentences of a block (raw, for verbatim quotes) and their plain text.
+
+The raw sentence is what evidence quotes; the plain text (links shown as their label, markup
+removed) is what a node says.
+"""
+
+from __future__ import annotations
+
+import re
+
+_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"%%.*?%%"), ""),  # Obsidian comments
+    (re.compile(r"!\[\[[^\]]*\]\]"), ""),  # embeds
+    (re.compile(r"\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\\?\|([^\]]*))?\]\]"), "\x00wiki"),
+    (re.compile(r"!\[[^\]]*\]\([^)]*\)"), ""),  # images
+    (re.compile(r"\[\^[^\]]*\]"), ""),  # footnote references
+    (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # Markdown links -> their text
+    (re.compile(r"<[^>\n]+>"), ""),  # inline HTML tags
+    (re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1"), r"\2"),
+    (re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])"), r"\1"),
+    (re.compile(r"(?<!\w)_(\S(?:.*?\S)?)_(?!\w)"), r"\1"),
+    (re.compile(r"(~~|==)(\S(?:.*?\S)?)\1"), r"\2"),
+    (re.compile(r"\s\^[A-Za-z0-9-]+\s*$"), ""),  # a trailing block id
+    (re.compile(r"(?:(?<=\s)|^)#([\w/-]*[^\W\d][\w/-]*)", re.UNICODE), r"\1"),  # tags -> words
+    (re.compile(r"^\[[ xX]\]\s+"), ""),  # task checkbox
+)
+_CODE = re.compile(r"(`+)(.+?)\1")
+_PARKED = re.compile("\x01(\\d+)\x02")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])(?=\s|$)")
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_ABBREVIATIONS = frozenset(
+    "e.g i.e etc vs cf al fig eq dr mr mrs ms prof st no approx ca resp incl".split()
+)
+MAX_TEXT = 300
+
+
+def _wiki(m: re.Match[str]) -> str:
+    target, heading, alias = m.group(1), m.group(2), m.group(3)
+    if alias:
+        return alias.strip()
+    name = target.strip().rsplit("/", 1)[-1]
+    for ext in (".md", ".markdown"):
+        if name.lower().endswith(ext):
+            name = name[: -len(ext)]
+    return name or (heading or "").strip().lstrip("^")
+
+
+def plain(text: str) -> str:
+    """What a reader sees: markup removed, links as their label, whitespace collapsed."""
+    # Code spans first, parked as placeholders: what is inside code is shown as written.
+    spans: list[str] = []
+
+    def park(m: re.Match[str]) -> str:
+        spans.append(m.group(2).strip())
+        return f"\x01{len(spans) - 1}\x02"
+
+    out = _CODE.sub(park, text)
+    for pattern, repl in _RULES:
+        out = pattern.sub(_wiki if repl == "\x00wiki" else repl, out)
+    out = _PARKED.sub(lambda m: spans[int(m.group(1))], out)
+    out = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(out.split()))
+    return out.strip()
+
+
+def word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def sentences(text: str) -> list[str]:
+    """Split raw prose at sentence ends (., !, ? then space then a capital or digit), keeping
+    abbreviations such as "e.g." and initials whole. Returns raw substrings, stripped."""
+    out: list[str] = []
+    start = 0
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in ".!?" and i + 1 < n and text[i + 1].isspace():
+            j = i + 1
+            while j < n and text[j].isspace():
+                j += 1
+            k = j
+            while k < n and text[k] in "\"'([*_":
+                k += 1
+            nxt = text[k] if k < n else ""
+            if (nxt.isupper() or nxt.isdigit()) and not _abbreviation(text, start, i):
+                piece = text[start : i + 1].strip()
+                if piece:
+                    out.append(piece)
+                start = j
+                i = j
+                continue
+        i += 1
+    tail = text[start:].strip()
+    if tail:
+        out.append(tail)
+    return out
+
+
+def _abbreviation(text: str, start: int, dot: int) -> bool:
+    if text[dot] != ".":
+        return False
+    k = dot
+    while k > start and not text[k - 1].isspace():
+        k -= 1
+    word = text[k:dot].lower().strip("([\"'*_")
+    return word in _ABBREVIATIONS or (len(word) == 1 and word.isalpha())

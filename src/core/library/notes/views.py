@@ -1,0 +1,70 @@
+"""A note as the extractor sees it: one view per section, fingerprinted for coverage.
+
+Each section (the preamble, then every heading) is one view, so editing a section uncovers that
+section only and re-extracts just it. A view's first line is its context — the note title and
+the headings above it — so every view reads on its own, and the title itself can be quoted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+
+from ..coverage import View, make_view
+from .document import NoteDoc, Section
+
+NOTE_LABEL = "note"
+LINKS_SUFFIX = "@links"  # message id suffix of a note's link view ('@' never starts an anchor)
+
+
+def note_source_id(vault_name: str, path: str) -> str:
+    """Deterministic from the vault folder's name and the vault-relative path: re-importing
+    finds the same source; two vaults that both hold ``index.md`` do not collide."""
+    digest = hashlib.sha256(f"{vault_name}/{path}".encode("utf-8")).hexdigest()
+    return f"note_{digest[:20]}"
+
+
+def section_message_id(source_id: str, section: Section) -> str:
+    return f"{source_id}#{section.anchor}"
+
+
+def links_message_id(source_id: str) -> str:
+    return source_id + LINKS_SUFFIX
+
+
+def title_line(doc: NoteDoc) -> str:
+    return f"# {doc.title}"
+
+
+def context_line(doc: NoteDoc, section: Section) -> str:
+    if section.index == 0:
+        return title_line(doc)
+    trail = [doc.title]
+    parent = section.parent
+    chain: list[str] = []
+    while parent:
+        chain.append(doc.sections[parent].heading or "")
+        parent = doc.sections[parent].parent
+    trail.extend(reversed(chain))
+    return " > ".join(trail)
+
+
+@dataclass(frozen=True)
+class SectionView:
+    section: Section
+    view: View
+
+
+def note_views(doc: NoteDoc, source_id: str, at: datetime) -> list[SectionView]:
+    out: list[SectionView] = []
+    for section in doc.sections:
+        body = [
+            doc.lines[n].rstrip()
+            for n in range(section.start, section.end)
+            if doc.lines[n].strip()
+        ]
+        lines = [context_line(doc, section), *body]
+        view = make_view(source_id, section_message_id(source_id, section), NOTE_LABEL, lines, at)
+        out.append(SectionView(section, view))
+    return out

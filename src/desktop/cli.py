@@ -1,0 +1,73 @@
+"""The ``studyhall`` command: open the app (default) or run a subcommand from ``commands/``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from pathlib import Path
+
+from studyhall import __version__
+from studyhall.core.errors import StudyhallError
+from studyhall.server.config import DATA_DIR_ENV
+
+# Subcommand modules under studyhall.desktop.commands (each exposes ``register(subparsers)``).
+COMMANDS: tuple[str, ...] = ("graph", "plan", "ask", "eval", "notes_import", "sources")
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError("the port must be between 1 and 65535")
+    return port
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="studyhall",
+        description="Studyhall: study with an LLM teacher; everything you learn lands in one "
+        "knowledge graph. Without a command, opens the app window.",
+    )
+    parser.add_argument("--version", action="version", version=f"studyhall {__version__}")
+    parser.add_argument(
+        "--no-window", action="store_true",
+        help="serve only: print the URL to open in a browser, do not open a window",
+    )
+    parser.add_argument("--port", type=_port, help="serve on this port (default: a free one)")
+    parser.add_argument(
+        "--data-dir", type=Path,
+        help=f"where Studyhall keeps its data (default: ${DATA_DIR_ENV}, ./data in a source "
+        "checkout, else your user data folder)",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        importlib.import_module(f"studyhall.desktop.commands.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.data_dir is not None:
+        # Through the environment, so every load_config() in this process (and any child
+        # process) sees the same data dir.
+        os.environ[DATA_DIR_ENV] = str(args.data_dir.expanduser().resolve())
+    try:
+        handler = getattr(args, "func", None)
+        if handler is None:
+            from .launcher import launch
+
+            return launch(window=not args.no_window, port=args.port)
+        return int(handler(args))
+    except StudyhallError as e:
+        print(f"studyhall: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,8 @@
+"""CLI subcommands, one module each: ``register(subparsers)`` adds a parser and sets
+``func=handler`` where ``handler(args) -> int`` is the exit code.
+
+Keep module level light (argparse only): every command module is imported on each start of
+``studyhall``. Import heavy things inside the handler. Build services with
+``studyhall.server.app.build_services(load_config())`` — never construct adapters here.
+List a new module in ``studyhall.desktop.cli.COMMANDS``.
+"""

@@ -1,0 +1,106 @@
+"""``studyhall ask "question" [--json]``: a grounded answer over imported material.
+
+Retrieval always runs. With a model configured the answer streams with ``[n]`` citations that
+map to the listed sources; with none (or ``--no-model``) it prints the coverage case and the
+passages that may be cited. ``--json`` prints one object: ``{"question", "case", "answer",
+"citations": [{"n", "link", "title", "text"}], "ranked": [link, ...], "removed_markers"}``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+CASE_TEXT = {
+    "MATCH": "your material answers this",
+    "RELATED": "your material is related, but does not answer it directly",
+    "NO_MATCH": "your material does not cover this; nothing is cited",
+    "IN_SOURCE": "answered from the source you are in",
+    "IN_MOMENT": "about the moment on screen",
+}
+
+
+def register(subparsers: Any) -> None:
+    ask = subparsers.add_parser("ask", help="ask a grounded question about your imported material")
+    ask.add_argument("question", help="the question, in quotes")
+    ask.add_argument("--json", action="store_true", help="print one JSON object")
+    ask.add_argument("--no-model", action="store_true",
+                     help="retrieval only: the coverage case and the passages, no model call")
+    ask.add_argument("--source", dest="source_id", help="ask from inside this source (its id)")
+    ask.add_argument("--t", type=float, help="the moment (seconds) in that source")
+    ask.add_argument("--page", type=int, help="the page in that source")
+    ask.set_defaults(func=run_ask)
+
+
+async def _collect(args: argparse.Namespace, live: bool) -> dict[str, Any]:
+    from studyhall.core.library.chunking import Position
+    from studyhall.server.app import build_services
+    from studyhall.server.config import load_config
+    from studyhall.server.runtime.asking import ask_events
+
+    services = build_services(load_config())
+    position = Position(args.source_id, t=args.t, page=args.page) if args.source_id else None
+    out: dict[str, Any] = {"question": args.question, "answer": None, "citations": [],
+                           "suggest": [], "navigate": None}
+    text: list[str] = []
+    async for name, data in ask_events(services, args.question, position, use_model=not args.no_model):
+        if name == "sources":
+            out["case"] = data["case"]
+            out["citations"] = [{k: s[k] for k in ("n", "link", "title", "text")} for s in data["sources"]]
+            if live:
+                _print_sources(data)
+        elif name == "suggest":
+            out["suggest"] = [m["link"] for m in data["moments"]]
+        elif name == "navigate":
+            out["navigate"] = data["link"]
+        elif name == "text-delta":
+            text.append(data["text"])
+            if live:
+                sys.stdout.write(data["text"])
+                sys.stdout.flush()
+        elif name == "finish":
+            out["ranked"] = data["ranked"]
+            out["answer"] = "".join(text) if data.get("answered") else None
+            out["removed_markers"] = data.get("removed_markers", 0)
+            out["model_note"] = None if data.get("answered") else data.get("reason")
+        elif name == "error":
+            out["error"] = data["message"]
+    return out
+
+
+def _print_sources(data: dict[str, Any]) -> None:
+    print(f"{data['case']}: {CASE_TEXT.get(data['case'], '')}")
+    for s in data["sources"]:
+        snippet = " ".join(s["text"].split())
+        print(f"  [{s['n']}] {s['link']}\n      {snippet[:300]}")
+    print()
+
+
+def run_ask(args: argparse.Namespace) -> int:
+    if not args.question.strip():
+        print("studyhall: the question is empty.", file=sys.stderr)
+        return 2
+    out = asyncio.run(_collect(args, live=not args.json))
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+    else:
+        if out.get("answer"):
+            print()
+        for link in out["suggest"]:
+            print(f"Jump to: {link}")
+        if out["navigate"]:
+            print(f"Go to: {out['navigate']}")
+        if out.get("answer") is None and out.get("model_note") and not args.no_model:
+            print(f"(No answer written: {out['model_note']})")
+        if out.get("case") == "NO_MATCH" and out.get("ranked"):
+            # Not citations: without a model Studyhall cannot verify these answer the question.
+            print("Nearest passages (not cited; check them yourself):")
+            for link in out["ranked"][:3]:
+                print(f"  {link}")
+    if out.get("error"):
+        print(f"studyhall: {out['error']}", file=sys.stderr)
+        return 1
+    return 0

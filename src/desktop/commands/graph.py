@@ -1,0 +1,56 @@
+"""``studyhall graph export --format json|graphml``: print the derived knowledge graph.
+
+The same derivation ``GET /api/graph`` serves (read-only; nothing is written to the data dir).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    graph = subparsers.add_parser("graph", help="work with the knowledge graph")
+    actions = graph.add_subparsers(dest="graph_command", metavar="ACTION", required=True)
+    export = actions.add_parser(
+        "export", help="print the derived graph (nodes, edges, clusters) as JSON or GraphML")
+    export.add_argument("--format", choices=("json", "graphml"), default="json",
+                        help="json (the /api/graph shape, default) or graphml")
+    export.add_argument("-o", "--output", type=Path,
+                        help="write to this file instead of standard output")
+    export.set_defaults(func=export_graph)
+
+
+def render(fmt: str) -> str:
+    import json
+
+    from studyhall.core.library.export import snapshot_to_dict, snapshot_to_graphml
+    from studyhall.core.library.snapshot import graph_snapshot
+    from studyhall.server.app import build_services
+    from studyhall.server.config import load_config
+
+    services = build_services(load_config())
+    if services.graph_store is None:
+        raise RuntimeError("this build has no graph store wired in server/app.py")
+    snapshot = graph_snapshot(services.graph_store)
+    if fmt == "graphml":
+        return snapshot_to_graphml(snapshot)
+    return json.dumps(snapshot_to_dict(snapshot), ensure_ascii=False, indent=2) + "\n"
+
+
+def export_graph(args: argparse.Namespace) -> int:
+    data = render(args.format).encode("utf-8")  # UTF-8 whatever the terminal's locale says
+    if args.output is not None:
+        try:
+            args.output.write_bytes(data)
+        except OSError as e:
+            print(f"studyhall: could not write {args.output}: {e.strerror or e}. Check the "
+                  "folder exists and is writable.", file=sys.stderr)
+            return 1
+        return 0
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+    return 0

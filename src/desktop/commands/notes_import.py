@@ -1,0 +1,205 @@
+"""``studyhall import PATH``: import notes (a Markdown file or an Obsidian vault) with a progress bar.
+
+Works with no API key (the model-free extractor); uses the configured model when there is one.
+When the app is running on this data folder the import runs inside it (one writer per data
+folder) and this command shows its progress; otherwise it runs here, through the same wiring.
+Course material beside the notes (transcripts, PDFs, text) is indexed for ``studyhall ask``.
+Exit status: 0 done (skipped files are reported, not fatal), 1 the import failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+SHOW_SKIPPED = 20
+
+
+def register(subparsers: Any) -> None:
+    cmd = subparsers.add_parser(
+        "import", help="import notes: a Markdown file or an Obsidian vault folder",
+        description="Import notes into your knowledge graph. Works without an API key.")
+    cmd.add_argument("path", help="a Markdown file or a folder of notes (an Obsidian vault)")
+    cmd.add_argument("--mode", choices=("auto", "model", "structural"), default="auto",
+                     help="extractor: the configured model when there is one (auto), the model "
+                     "only, or the model-free structural extractor")
+    cmd.add_argument("--no-embed", action="store_true",
+                     help="skip embeddings, clusters and layout (search falls back to text)")
+    cmd.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    cmd.set_defaults(func=run_import)
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from studyhall.server.config import load_config
+    from studyhall.server.instance import live_server
+
+    config = load_config()
+    live = live_server(config.data_dir)
+    if live is not None:
+        return _remote(args, live)
+    return asyncio.run(_local(args, config))
+
+
+# --- in this process --------------------------------------------------------------------------
+
+
+async def _local(args: argparse.Namespace, config: Any) -> int:
+    from studyhall.core.errors import StudyhallError
+    from studyhall.server.app import build_services
+    from studyhall.server.runtime.import_runs import notes_importer
+    from studyhall.server.runtime.material import material_importer
+
+    services = build_services(config)
+    with _Bar(quiet=args.json) as bar:
+        report = await notes_importer(services).run(
+            args.path, mode=args.mode, embed=not args.no_embed,
+            progress=lambda p: bar.update(p.stage, p.done, p.total, p.path))
+        material: dict[str, Any] | None = None
+        try:
+            indexer = material_importer(services)
+            if args.no_embed:  # passages are still found by their words (BM25)
+                indexer.embedder, indexer.cache = None, None
+            got = await indexer.run(
+                args.path,
+                progress=lambda done, total, path: bar.update("indexing", done, total, path))
+            material = {"imported": len(got.imported), "unchanged": len(got.unchanged),
+                        "skipped": len(got.skipped), "removed": len(got.removed),
+                        "chunks": got.chunks}
+        except StudyhallError as e:  # retrieval is optional next to the graph import
+            material = {"error": str(e)}
+    out = report.to_dict()
+    out["material"] = material
+    _print(out, args.json)
+    return 0
+
+
+# --- inside the running app -------------------------------------------------------------------
+
+
+def _remote(args: argparse.Namespace, live: Any) -> int:
+    import os
+
+    body = {"path": os.path.abspath(args.path), "mode": args.mode, "embed": not args.no_embed}
+    status, started = _call(live, "POST", "/api/graph/import", body)
+    if status >= 400:
+        print(f"studyhall: {started.get('message', started)}", file=sys.stderr)
+        return 1
+    run_id = started["run_id"]
+    with _Bar(quiet=args.json) as bar:
+        while True:
+            status, run = _call(live, "GET", f"/api/graph/import/{run_id}")
+            if status >= 400:
+                print(f"studyhall: {run.get('message', run)}", file=sys.stderr)
+                return 1
+            p = run["progress"]
+            bar.update(run["stage"], p["done"], p["total"], p.get("path"))
+            if run["status"] != "running":
+                break
+            time.sleep(0.3)
+    if run["status"] != "done":
+        print(f"studyhall: the import {run['status']}: {run.get('error')}", file=sys.stderr)
+        return 1
+    _print(run["report"], args.json)
+    return 0
+
+
+def _call(live: Any, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+    import http.client
+    from urllib.parse import urlsplit
+
+    url = urlsplit(live.url)
+    conn = http.client.HTTPConnection(url.hostname or "127.0.0.1", live.port, timeout=30)
+    try:
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {"Authorization": f"Bearer {live.token}", "Content-Type": "application/json"}
+        conn.request(method, path, body=data, headers=headers)
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"{}")
+    finally:
+        conn.close()
+
+
+# --- output -----------------------------------------------------------------------------------
+
+
+class _Bar:
+    """A rich progress bar per stage (nothing when printing JSON or not on a terminal)."""
+
+    def __init__(self, quiet: bool) -> None:
+        self._quiet = quiet or not sys.stderr.isatty()
+        self._progress: Any = None
+        self._task: Any = None
+        self._stage: str | None = None
+
+    def __enter__(self) -> _Bar:
+        if not self._quiet:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeElapsedColumn)
+
+            self._progress = Progress(TextColumn("{task.description:<11}"), BarColumn(),
+                                      MofNCompleteColumn(), TimeElapsedColumn(),
+                                      TextColumn("[dim]{task.fields[path]}"),
+                                      console=Console(stderr=True), transient=False)
+            self._progress.start()
+        return self
+
+    def update(self, stage: str, done: int, total: int, path: str | None = None) -> None:
+        if self._progress is None or stage in ("done", "scanning"):
+            return
+        if stage != self._stage:
+            self._stage = stage
+            self._task = self._progress.add_task(stage, total=total or None, path="")
+        self._progress.update(self._task, completed=done, total=total or None,
+                              path=(path or "")[-50:])
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.stop()
+
+
+def _print(report: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report, ensure_ascii=False))
+        return
+    print(f"Imported notes from {report['root']}" + (f" ({report['target']})" if report["target"] else ""))
+    print(f"  notes: {report['notes']}  imported: {report['imported']}  unchanged: "
+          f"{report['unchanged']}  skipped: {len(report['skipped'])}  deleted: "
+          f"{len(report['deleted'])}")
+    print(f"  extractor: {report['extractor']}"
+          + (f" ({report['extractor_note']})" if report.get("extractor_note") else ""))
+    print(f"  graph: +{report['propositions']} propositions, +{report['evidence']} evidence on "
+          f"existing ones, +{report['edges']} edges ({report['dropped']} findings dropped)")
+    print(f"  links: {report['links']} resolved, {report['broken_links']} broken "
+          "(see `studyhall sources --json`)")
+    upkeep = report.get("upkeep")
+    if upkeep:
+        cache = upkeep["embedding_cache"]
+        rate = cache["hit_rate"]
+        print(f"  embeddings: {cache['misses']} computed, {cache['hits']} from the cache"
+              + (f" ({rate:.0%} hit rate)" if rate is not None else "")
+              + f"; clusters: {upkeep['clusters']}")
+        for problem in upkeep.get("problems", []):
+            print(f"  note: {problem}")
+    material = report.get("material")
+    if material and "error" not in material:
+        print(f"  search index: {material['chunks']} passages "
+              f"({material['imported']} files indexed, {material['unchanged']} unchanged)")
+    for what, items in (("skipped", report["skipped"]), ("failed", report.get("failed", []))):
+        if items:
+            reasons = Counter(item["reason"] for item in items)
+            print(f"{what.capitalize()} {len(items)} file(s): "
+                  + "; ".join(f"{n} × {reason}" for reason, n in reasons.most_common()))
+            for item in items[:SHOW_SKIPPED]:
+                print(f"  {item['path']}: {item['reason']}")
+            if len(items) > SHOW_SKIPPED:
+                print(f"  … and {len(items) - SHOW_SKIPPED} more (studyhall sources --json)")
+    if report["deleted"]:
+        print(f"Gone since the last import ({len(report['deleted'])}): "
+              + ", ".join(report["deleted"][:SHOW_SKIPPED]))
+    print(f"Done in {report['seconds']:.1f}s.")

@@ -1,0 +1,39 @@
+"""``studyhall sources [--json]``: every imported source and how its last import went.
+
+JSON: a list of ``{"id", "path", "root", "kind", "status", "reason", "links", "broken_links",
+...}`` — status is imported, unchanged, skipped (with the reason) or deleted; ``links`` are the
+vault-relative paths the source's links resolved to, ``broken_links`` the links that resolved to
+nothing, as written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    cmd = subparsers.add_parser("sources", help="list imported sources with their status and links")
+    cmd.add_argument("--json", action="store_true", help="print one JSON list")
+    cmd.set_defaults(func=run_sources)
+
+
+def run_sources(args: argparse.Namespace) -> int:
+    from studyhall.server.app import build_services
+    from studyhall.server.config import load_config
+
+    services = build_services(load_config())
+    store = services.source_store
+    sources = store.list() if store is not None else []
+    if args.json:
+        print(json.dumps([s.model_dump(mode="json") for s in sources], ensure_ascii=False))
+        return 0
+    if not sources:
+        print("Nothing imported yet. Run `studyhall import PATH` first.")
+        return 0
+    for s in sources:
+        detail = f" — {s.reason}" if s.reason else ""
+        broken = f", {len(s.broken_links)} broken link(s)" if s.broken_links else ""
+        print(f"{s.status:<9} {s.path}  ({len(s.links)} link(s){broken}){detail}")
+    return 0

@@ -1,0 +1,103 @@
+"""Graph routes: the derived graph (a pure read — it never writes) and extraction runs.
+
+``GET /api/graph`` → ``{"nodes", "edges", "clusters"}``; ``POST /api/chats/{id}/extract`` →
+``{"run_id"}`` (runs now, or joins the run in flight for that chat); the run registry with
+progress and abort under ``/api/extraction/runs``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from studyhall.core.errors import NotFound, StudyhallError
+from studyhall.core.library.export import snapshot_to_dict
+
+from ..runtime.graph_reader import GraphReader
+from ..runtime.library import extraction_scheduler, graph_reader
+from ..services import Services
+from .errors import error_body, status_for
+from .openapi import describe
+
+
+class RunId(BaseModel):
+    run_id: str
+    status: str
+
+
+def _error(error: StudyhallError) -> JSONResponse:
+    return JSONResponse(error_body(error), status_code=status_for(error))
+
+
+def _graph_route(reader: GraphReader) -> Callable[[Request], Awaitable[Response]]:
+    async def get_graph(request: Request) -> Response:
+        """The knowledge graph derived from the ledgers: nodes (text, state, score and its
+        explanation, evidence trail, quiz history, sources, position, cluster), edges,
+        clusters."""
+        return JSONResponse(snapshot_to_dict(reader.snapshot()))
+
+    return get_graph
+
+
+def routes(services: Services) -> list[BaseRoute]:
+    reader = graph_reader(services)
+    if services.chat_model is None:  # a build without models serves the graph read-only
+        return [Route("/api/graph", _graph_route(reader), methods=["GET"], name="get_graph")]
+    scheduler = extraction_scheduler(services)
+
+    @describe(summary="Extract a session into the graph now", response=RunId,
+              responses={404: "No such session"})
+    async def post_extract(request: Request) -> Response:
+        """Run extraction over the chat's uncovered messages, or join the run in flight."""
+        try:
+            run = scheduler.start(request.path_params["chat_id"])
+        except StudyhallError as e:
+            return _error(e)
+        return JSONResponse({"run_id": run.id, "status": run.status})
+
+    async def get_coverage(request: Request) -> Response:
+        """How much of a chat is not yet in the graph, and the run in flight if any."""
+        chat_id = request.path_params["chat_id"]
+        try:
+            tokens = scheduler.uncovered_tokens(chat_id)
+        except StudyhallError as e:
+            return _error(e)
+        running = next((r.id for r in scheduler.runs()
+                        if r.source_id == chat_id and r.status == "running"), None)
+        return JSONResponse({"uncovered_tokens": tokens,
+                             "chunk_tokens": services.settings_store.load().chunk_tokens,
+                             "running": running})
+
+    async def list_runs(request: Request) -> Response:
+        """Extraction runs, newest first, with progress, drops and outcome."""
+        return JSONResponse([r.to_dict() for r in scheduler.runs()])
+
+    async def get_run(request: Request) -> Response:
+        """One extraction run."""
+        run = scheduler.get(request.path_params["run_id"])
+        if run is None:
+            return _error(NotFound(f"No extraction run {request.path_params['run_id']!r}."))
+        return JSONResponse(run.to_dict())
+
+    async def abort_run(request: Request) -> Response:
+        """Stop a run: the model call in flight is cancelled and its batch writes nothing."""
+        run_id = request.path_params["run_id"]
+        if scheduler.get(run_id) is None:
+            return _error(NotFound(f"No extraction run {run_id!r}."))
+        return JSONResponse({"aborted": scheduler.abort(run_id)})
+
+    return [
+        Route("/api/graph", _graph_route(reader), methods=["GET"], name="get_graph"),
+        Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],
+              name="post_extract"),
+        Route("/api/chats/{chat_id}/coverage", get_coverage, methods=["GET"],
+              name="get_coverage"),
+        Route("/api/extraction/runs", list_runs, methods=["GET"], name="list_extraction_runs"),
+        Route("/api/extraction/runs/{run_id}", get_run, methods=["GET"],
+              name="get_extraction_run"),
+        Route("/api/extraction/runs/{run_id}/abort", abort_run, methods=["POST"],
+              name="abort_extraction_run"),
+    ]

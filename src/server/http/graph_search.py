@@ -1,0 +1,130 @@
+"""Home-graph routes beside the derived read: semantic search, and dragged positions.
+
+``GET /api/graph/search?q=...&limit=20`` → ``{"query", "semantic", "results": [{"id", "text",
+"score", "match"}]}``: cosine similarity over node vectors, fused with literal text matches,
+and text matching alone when there are no vectors. ``PUT /api/graph/positions``
+``{"positions": {node_id: {"x", "y"}}}`` stores positions the learner dragged — only known
+nodes, finite numbers within bounds — and places any node that has none yet (the layout's
+warm start keeps everything else where it is). It is the one sanctioned graph-adjacent write.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from studyhall.core.contracts.graph import Position
+from studyhall.core.errors import InvalidInput, StudyhallError
+from studyhall.core.library.search import search_nodes
+
+from ..runtime.import_runs import graph_upkeep
+from ..services import Services
+from .errors import error_body, status_for
+
+log = logging.getLogger("studyhall.http")
+
+MAX_QUERY = 500
+MAX_LIMIT = 100
+COORDINATE_LIMIT = 1e6
+MAX_BODY = 8 * 1024 * 1024
+
+
+def _error(error: StudyhallError) -> JSONResponse:
+    return JSONResponse(error_body(error), status_code=status_for(error))
+
+
+def _limit(raw: str | None) -> int:
+    if raw is None:
+        return 20
+    try:
+        value = int(raw)
+    except ValueError:
+        raise InvalidInput(f'"limit" must be a whole number from 1 to {MAX_LIMIT}.') from None
+    if not 1 <= value <= MAX_LIMIT:
+        raise InvalidInput(f'"limit" must be from 1 to {MAX_LIMIT}.')
+    return value
+
+
+def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
+    """The dragged positions worth keeping; anything malformed is refused as a whole."""
+    if not isinstance(body, dict) or not isinstance(body.get("positions"), dict):
+        raise InvalidInput('Send {"positions": {"<node id>": {"x": 1.5, "y": -2}}}.')
+    out: dict[str, Position] = {}
+    for node_id, value in body["positions"].items():
+        if node_id not in known:
+            continue  # a node that no longer exists (or never did): ignored, not stored
+        if not isinstance(value, dict):
+            raise InvalidInput(f"The position of {node_id!r} must be an object with x and y.")
+        x, y = value.get("x"), value.get("y")
+        ok = all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                 and math.isfinite(v) and abs(v) <= COORDINATE_LIMIT for v in (x, y))
+        if not ok:
+            raise InvalidInput(
+                f"The position of {node_id!r} needs finite numbers x and y within "
+                f"±{COORDINATE_LIMIT:g}.")
+        out[node_id] = Position(x=float(x), y=float(y))  # type: ignore[arg-type]
+    return out
+
+
+def routes(services: Services) -> list[BaseRoute]:
+    upkeep = graph_upkeep(services)
+
+    async def search(request: Request) -> Response:
+        """Find propositions by meaning (and by their words)."""
+        try:
+            query = " ".join((request.query_params.get("q") or "").split())
+            if not query:
+                raise InvalidInput('Add the text to search for, e.g. "?q=cell respiration".')
+            if len(query) > MAX_QUERY:
+                raise InvalidInput(f"Keep the search under {MAX_QUERY} characters.")
+            limit = _limit(request.query_params.get("limit"))
+        except StudyhallError as e:
+            return _error(e)
+        snapshot = upkeep.reader.snapshot()
+        nodes = [(n.id, n.text) for n in snapshot.nodes]
+        query_vector = None
+        vectors: dict[str, tuple[float, ...]] = {}
+        cache = upkeep.cache()
+        if cache is not None and nodes:
+            try:
+                # Only cached node vectors: a search never waits for the whole graph to embed.
+                vectors = await upkeep.node_vectors(snapshot, compute=False)
+                if vectors:
+                    query_vector = (await cache.embedder.embed([query]))[0]
+            except StudyhallError as e:
+                log.warning("[graph] semantic search unavailable, text only: %s", e)
+                vectors, query_vector = {}, None
+        hits = search_nodes(query, nodes, query_vector=query_vector, vectors=vectors,
+                            limit=limit)
+        return JSONResponse({
+            "query": query,
+            "semantic": query_vector is not None,
+            "results": [{"id": h.node_id, "text": h.text, "score": h.score, "match": h.match}
+                        for h in hits],
+        })
+
+    async def put_positions(request: Request) -> Response:
+        """Store node positions the learner dragged (sanitized)."""
+        try:
+            raw = await request.body()
+            if len(raw) > MAX_BODY:
+                raise InvalidInput("Too many positions in one request.")
+            try:
+                body = json.loads(raw or b"{}")
+            except ValueError:
+                raise InvalidInput("The body is not valid JSON.") from None
+            snapshot = upkeep.reader.snapshot()
+            pinned = sanitize_positions(body, {n.id for n in snapshot.nodes})
+            placed = await upkeep.settle(snapshot, pinned=pinned)
+        except StudyhallError as e:
+            return _error(e)
+        return JSONResponse({"saved": len(pinned), "placed": placed})
+
+    return [
+        Route("/api/graph/search", search, methods=["GET"], name="search_graph"),
+        Route("/api/graph/positions", put_positions, methods=["PUT"], name="put_positions"),
+    ]

@@ -1,0 +1,28 @@
+"""``GET /api/health`` (is the server up, which version) and ``GET /api/openapi.json``."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import BaseRoute, Route
+
+from ..services import Services
+from .openapi import openapi_document
+
+
+def routes(services: Services) -> list[BaseRoute]:
+    version = services.config.version
+
+    async def health(request: Request) -> JSONResponse:
+        """Liveness check: the server answers and says its version."""
+        return JSONResponse({"ok": True, "version": version})
+
+    async def openapi(request: Request) -> JSONResponse:
+        """This document: every /api route, generated from the live route table."""
+        # Read the table at request time so routes added by any module are always listed.
+        return JSONResponse(openapi_document(request.app.routes, title="Studyhall", version=version))
+
+    return [
+        Route("/api/health", health, methods=["GET"], name="health"),
+        Route("/api/openapi.json", openapi, methods=["GET"], name="openapi"),
+    ]

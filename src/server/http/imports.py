@@ -1,0 +1,114 @@
+"""Notes import routes and the sources index.
+
+``POST /api/graph/import`` ``{"path", "mode"?, "embed"?}`` → 202 ``{"run_id", "status"}``: the
+import runs in the background (or the request joins the one running); its progress is at
+``GET /api/graph/import/{run_id}`` (and in the activity list ``GET /api/graph/imports``), and
+``POST /api/graph/import/{run_id}/abort`` stops it between notes. ``GET /api/sources`` lists
+every imported source with its status, resolved links and broken links.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Literal
+
+from pydantic import BaseModel, Field, ValidationError
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
+
+from ..runtime.import_runs import ImportRun, import_runner
+from ..services import Services
+from .errors import error_body, status_for
+from .openapi import describe
+
+
+class ImportRequest(BaseModel):
+    path: str = Field(min_length=1, max_length=4096)
+    mode: Literal["auto", "model", "structural"] = "auto"
+    embed: bool = True
+
+
+class ImportStarted(BaseModel):
+    run_id: str
+    status: str
+
+
+def _error(error: StudyhallError) -> JSONResponse:
+    return JSONResponse(error_body(error), status_code=status_for(error))
+
+
+async def _body(request: Request) -> ImportRequest:
+    try:
+        return ImportRequest.model_validate(json.loads(await request.body() or b"{}"))
+    except (ValueError, ValidationError) as e:
+        detail = e.errors()[0]["msg"] if isinstance(e, ValidationError) else "not valid JSON"
+        raise InvalidInput(
+            'Send {"path": "/folder/of/notes"} (optional "mode": "auto" | "model" | '
+            f'"structural", "embed": true | false). The body was refused: {detail}.'
+        ) from e
+
+
+def routes(services: Services) -> list[BaseRoute]:
+    runner = import_runner(services)
+
+    def find(request: Request) -> ImportRun:
+        run = runner.get(request.path_params["run_id"])
+        if run is None:
+            raise NotFound(f"There is no import run {request.path_params['run_id']!r}.")
+        return run
+
+    @describe(summary="Import notes (a Markdown file or an Obsidian vault folder)",
+              request=ImportRequest, response=ImportStarted,
+              responses={400: "Bad request", 404: "No such path"})
+    async def post_import(request: Request) -> Response:
+        """Start importing notes in the background, or join the import already running.
+        Works with no API key (the model-free extractor)."""
+        try:
+            body = await _body(request)
+            if "\x00" in body.path:
+                raise InvalidInput("The path contains a NUL character.")
+            path = os.path.abspath(os.path.expanduser(body.path))
+            if not os.path.lexists(path):
+                raise NotFound(f"There is nothing at {path}. Check the path and try again.")
+            run = runner.start(path, body.mode, body.embed)
+        except StudyhallError as e:
+            return _error(e)
+        return JSONResponse({"run_id": run.id, "status": run.status}, status_code=202)
+
+    async def get_import(request: Request) -> Response:
+        """One import run: stage, progress, and its report once done."""
+        try:
+            return JSONResponse(find(request).to_dict())
+        except StudyhallError as e:
+            return _error(e)
+
+    async def list_imports(request: Request) -> Response:
+        """Import runs, newest first (the activity feed lists them)."""
+        return JSONResponse([r.to_dict() for r in runner.runs()])
+
+    async def abort_import(request: Request) -> Response:
+        """Stop an import between notes; what was merged stays, a re-import continues."""
+        try:
+            run = find(request)
+        except StudyhallError as e:
+            return _error(e)
+        return JSONResponse({"aborted": runner.abort(run.id)})
+
+    async def list_sources(request: Request) -> Response:
+        """Every imported source: id, path, status (imported, unchanged, skipped + reason,
+        deleted), resolved links (target paths) and broken links."""
+        store = services.source_store
+        sources = store.list() if store is not None else []
+        return JSONResponse([s.model_dump(mode="json") for s in sources])
+
+    return [
+        Route("/api/graph/import", post_import, methods=["POST"], name="post_import"),
+        Route("/api/graph/imports", list_imports, methods=["GET"], name="list_imports"),
+        Route("/api/graph/import/{run_id}", get_import, methods=["GET"], name="get_import"),
+        Route("/api/graph/import/{run_id}/abort", abort_import, methods=["POST"],
+              name="abort_import"),
+        Route("/api/sources", list_sources, methods=["GET"], name="list_sources"),
+    ]

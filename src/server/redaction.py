@@ -1,0 +1,122 @@
+"""Secret redaction: every known secret value and anything key-shaped is masked in log text.
+
+Known values come from the app's secret store (wrapped by ``RedactingSecretStore``, so a key
+is registered the moment it is read or saved), the per-launch token and key-like environment
+variables. Patterns catch the rest (``sk-...``, ``Bearer ...``, ``token=...``).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import threading
+from collections.abc import Iterable, Mapping
+
+from studyhall.core.errors import SecretError
+from studyhall.core.ports import SecretStore
+
+MASK = "[redacted]"
+_MIN_SECRET_LEN = 6  # shorter values would mask ordinary words
+
+_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{6,}"), rf"\1 {MASK}"),
+    (re.compile(r"(?i)\b(token|api[_-]?key|apikey|secret|password)=([^&\s\"']+)"), rf"\1={MASK}"),
+    (re.compile(r"(?i)([\"']?(?:api[_-]?key|authorization|x-api-key|token|secret)[\"']?\s*[:=]\s*[\"']?)([^\s\"',}]{6,})"), rf"\1{MASK}"),
+    (re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"), MASK),  # OpenAI, Anthropic (sk-ant-), OpenRouter
+    (re.compile(r"\b(?:gsk|xai|hf|pplx|ghp|github_pat)_[A-Za-z0-9_]{10,}"), MASK),
+    (re.compile(r"\bxai-[A-Za-z0-9]{10,}"), MASK),
+    (re.compile(r"\bAIza[0-9A-Za-z_-]{20,}"), MASK),  # Google
+)
+_SECRET_ENV = re.compile(r"(?i)(API_?KEY|TOKEN|SECRET|PASSWORD)$")
+
+
+class Redactor:
+    """Masks registered secret values and key-shaped strings. Thread-safe; cheap to call."""
+
+    def __init__(self) -> None:
+        self._values: set[str] = set()
+        self._lock = threading.Lock()
+        self._regex: re.Pattern[str] | None = None
+
+    def register(self, value: str | None) -> None:
+        if not value or len(value) < _MIN_SECRET_LEN:
+            return
+        with self._lock:
+            if value not in self._values:
+                self._values.add(value)
+                self._regex = None
+
+    def register_environment(self, env: Mapping[str, str] | None = None) -> None:
+        for name, value in (os.environ if env is None else env).items():
+            if _SECRET_ENV.search(name):
+                self.register(value)
+
+    def redact(self, text: str) -> str:
+        regex = self._compiled()
+        if regex is not None:
+            text = regex.sub(MASK, text)
+        for pattern, repl in _PATTERNS:
+            text = pattern.sub(repl, text)
+        return text
+
+    def _compiled(self) -> re.Pattern[str] | None:
+        with self._lock:
+            if self._regex is None and self._values:
+                # Longest first so a secret containing another is masked whole.
+                ordered = sorted(self._values, key=len, reverse=True)
+                self._regex = re.compile("|".join(re.escape(v) for v in ordered))
+            return self._regex
+
+
+# One per process: log handlers are process-wide, so the set of known secrets is too.
+REDACTOR = Redactor()
+
+
+class RedactingSecretStore:
+    """Wraps the real secret store so every value it reads or saves is known to the redactor."""
+
+    def __init__(self, inner: SecretStore, redactor: Redactor = REDACTOR) -> None:
+        self._inner = inner
+        self._redactor = redactor
+
+    def __repr__(self) -> str:
+        return f"RedactingSecretStore({self._inner!r})"
+
+    @property
+    def inner(self) -> SecretStore:
+        return self._inner
+
+    def get(self, name: str) -> str | None:
+        value = self._inner.get(name)
+        self._redactor.register(value)
+        return value
+
+    def set(self, name: str, value: str) -> None:
+        self._redactor.register(value)  # before saving: an error on the way must not leak it
+        self._inner.set(name, value)
+
+    def delete(self, name: str) -> None:
+        self._inner.delete(name)
+
+    def names(self) -> list[str]:
+        return self._inner.names()
+
+    def preload(self) -> bool:
+        """Register every stored value now, so even a log line before first use is masked.
+
+        A store that cannot be read (corrupt file, locked keyring) must not stop the app: the
+        error is logged (it never contains a value) and surfaces again where a key is needed.
+        """
+        try:
+            for name in self.names():
+                self.get(name)
+        except SecretError as e:
+            logging.getLogger("studyhall.secrets").warning("[secrets] %s", e)
+            return False
+        return True
+
+
+def register_all(values: Iterable[str | None], redactor: Redactor = REDACTOR) -> None:
+    for value in values:
+        redactor.register(value)

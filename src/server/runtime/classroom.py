@@ -1,0 +1,38 @@
+"""The one ``TurnRunner`` of an app, built from its services on first use.
+
+Routes, the workbench (steers, wake-ups) and the library (``hooks``: the extraction trigger)
+all reach the same runner through ``turn_runner(services)``.
+"""
+
+from __future__ import annotations
+
+from ..services import Services
+from .prompts import load_prompt
+from .turns import TurnRunner
+
+_KEY = "turns"
+
+
+def turn_runner(services: Services) -> TurnRunner:
+    runner = services.extras.get(_KEY)
+    if isinstance(runner, TurnRunner):
+        return runner
+    missing = [
+        name
+        for name in ("chat_store", "chat_model", "clock", "ids")
+        if getattr(services, name) is None
+    ]
+    if missing:
+        raise RuntimeError(f"the turn runner needs services {', '.join(missing)}")
+    assert services.chat_store and services.chat_model and services.clock and services.ids
+    runner = TurnRunner(
+        chat_store=services.chat_store,
+        chat_model=services.chat_model,
+        settings_store=services.settings_store,
+        clock=services.clock,
+        ids=services.ids,
+        prompt=load_prompt,
+    )
+    services.extras[_KEY] = runner
+    services.on_shutdown.append(runner.shutdown)
+    return runner

@@ -1,0 +1,258 @@
+"""The extraction scheduler: when to run the library pipeline, one run per source at a time.
+
+- After a turn (a ``TurnRunner`` hook) it starts a run when the chat's uncovered tokens reach
+  ``chunk_tokens``; ``start`` runs one explicitly. A second start for a source with a run in
+  flight joins that run (single-flight per source).
+- A run extracts the greedy batches of the oldest uncovered views; each batch merges (and
+  checkpoints) on its own, as merge id ``<run_id>.b<n>``.
+- ``abort`` cancels the run's task — the model call in flight is cancelled and the batch in
+  flight writes nothing (its merge has not started: merges never await).
+- The registry keeps every run's progress and outcome for the activity feed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
+from studyhall.core.agents.auditor import ModelAuditor
+from studyhall.core.agents.extractor import PROMPT_NAME as EXTRACTOR_PROMPT
+from studyhall.core.agents.extractor import ModelExtractor
+from studyhall.core.contracts.chat import Usage
+from studyhall.core.errors import NotFound, StudyhallError
+from studyhall.core.library.batching import plan_batches
+from studyhall.core.library.coverage import View, chat_views, covered_fingerprints
+from studyhall.core.library.coverage import uncovered_tokens as count_uncovered
+from studyhall.core.library.findings import Auditor, Extractor, add_usage
+from studyhall.core.library.merger import MergePlan
+from studyhall.core.library.pipeline import Stage, run_batch
+from studyhall.core.ports import ChatModel, ChatStore, Clock, GraphStore, Ids, SettingsStore
+
+from .graph_reader import GraphReader
+
+log = logging.getLogger("studyhall.extraction")
+
+RunStatus = Literal["running", "done", "error", "aborted"]
+KEEP_FINISHED = 50
+
+
+@dataclass(frozen=True)
+class SourcePlan:
+    """What a run over one source extracts with: its views now, and the judging stages."""
+
+    views: Callable[[], Sequence[View]]
+    extractor: Extractor
+    auditor: Auditor
+
+
+@dataclass
+class ExtractionRun:
+    id: str
+    source_id: str
+    reason: str  # "trigger" | "explicit" | "import" ...
+    started_at: datetime
+    status: RunStatus = "running"
+    stage: Stage | Literal["planning", "finished"] = "planning"
+    batches_total: int = 0
+    batches_done: int = 0
+    propositions: int = 0
+    edges: int = 0
+    drops: list[str] = field(default_factory=list)
+    error: str | None = None
+    usage: Usage | None = None
+    finished_at: datetime | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def enter(self, stage: Stage) -> None:
+        self.stage = stage
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.id,
+            "kind": "extraction",
+            "source_id": self.source_id,
+            "reason": self.reason,
+            "status": self.status,
+            "stage": self.stage,
+            "progress": {"done": self.batches_done, "total": self.batches_total},
+            "propositions": self.propositions,
+            "edges": self.edges,
+            "dropped": len(self.drops),
+            "drops": list(self.drops),
+            "error": self.error,
+            "usage": self.usage.model_dump() if self.usage else None,
+            "started_at": self.started_at.isoformat(),
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+        }
+
+
+class ExtractionScheduler:
+    def __init__(
+        self,
+        *,
+        chat_store: ChatStore,
+        graph_store: GraphStore,
+        settings_store: SettingsStore,
+        chat_model: ChatModel,
+        clock: Clock,
+        ids: Ids,
+        prompt: Callable[[str], str],
+        reader: GraphReader | None = None,
+    ) -> None:
+        self._chats = chat_store
+        self._graph = graph_store
+        self._settings = settings_store
+        self._model = chat_model
+        self._clock = clock
+        self._ids = ids
+        self._prompt = prompt
+        self.reader = reader or GraphReader(graph_store)
+        self._runs: dict[str, ExtractionRun] = {}
+        self._active: dict[str, ExtractionRun] = {}  # source id -> its run in flight
+
+    # --- coverage ---------------------------------------------------------------------------
+
+    def chat_views(self, chat_id: str) -> list[View]:
+        record = self._chats.get(chat_id)
+        if record is None:
+            raise NotFound(f"There is no chat {chat_id!r}.")
+        return chat_views(chat_id, record.messages)
+
+    def chat_plan(self, chat_id: str) -> SourcePlan:
+        self.chat_views(chat_id)  # an unknown chat fails here, not inside the run
+        return SourcePlan(lambda: self.chat_views(chat_id),
+                          ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
+                          ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)))
+
+    def covered(self, source_id: str) -> set[str]:
+        return covered_fingerprints(self._graph.coverage(source_id).records, self.reader.runs())
+
+    def uncovered_tokens(self, chat_id: str) -> int:
+        return count_uncovered(self.chat_views(chat_id), self.covered(chat_id))
+
+    # --- starting, joining, aborting --------------------------------------------------------
+
+    def on_turn_end(self, outcome: Any) -> None:
+        """The after-turn hook: start a run once enough is uncovered. Never raises."""
+        chat_id = getattr(outcome, "chat_id", None)
+        if not isinstance(chat_id, str):
+            return
+        try:
+            if chat_id in self._active:
+                return  # the running run will not see this turn; the next trigger will
+            if self.uncovered_tokens(chat_id) >= self._settings.load().chunk_tokens:
+                self.start(chat_id, reason="trigger")
+        except StudyhallError as e:
+            log.warning("[extraction] trigger for %s skipped: %s", chat_id, e)
+
+    def start(self, source_id: str, plan: SourcePlan | None = None,
+              reason: str = "explicit") -> ExtractionRun:
+        """Run (or join) extraction for a source now; returns the run in flight."""
+        running = self._active.get(source_id)
+        if running is not None:
+            return running
+        plan = plan or self.chat_plan(source_id)
+        run = ExtractionRun(id=self._ids.new("run"), source_id=source_id, reason=reason,
+                            started_at=self._clock.now())
+        self._runs[run.id] = run
+        self._active[source_id] = run
+        run.task = asyncio.get_running_loop().create_task(self._execute(run, plan))
+        run.task.add_done_callback(lambda _task: self._settle(run))
+        self._forget_old()
+        return run
+
+    def get(self, run_id: str) -> ExtractionRun | None:
+        return self._runs.get(run_id)
+
+    def runs(self) -> list[ExtractionRun]:
+        return sorted(self._runs.values(), key=lambda r: (r.started_at, r.id), reverse=True)
+
+    async def wait(self, run_id: str) -> ExtractionRun:
+        run = self._runs.get(run_id)
+        if run is None:
+            raise NotFound(f"There is no extraction run {run_id!r}.")
+        if run.task is not None:
+            await asyncio.wait({run.task})
+        return run
+
+    def abort(self, run_id: str) -> bool:
+        """Cancel a running run; False when it is unknown or already finished."""
+        run = self._runs.get(run_id)
+        if run is None or run.status != "running" or run.task is None:
+            return False
+        run.task.cancel()
+        return True
+
+    async def shutdown(self) -> None:
+        tasks = [r.task for r in self._active.values() if r.task is not None]
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
+
+    # --- the run ----------------------------------------------------------------------------
+
+    async def _execute(self, run: ExtractionRun, plan: SourcePlan) -> None:
+        tag = f"[extraction {run.id}]"
+        try:
+            chunk = self._settings.load().chunk_tokens
+            batches = plan_batches(plan.views(), self.covered(run.source_id), chunk)
+            run.batches_total = len(batches)
+            log.info("%s %s: %d batch(es) for %s", tag, run.reason, len(batches), run.source_id)
+            for n, batch in enumerate(batches, start=1):
+                merged = await run_batch(
+                    batch, run_id=f"{run.id}.b{n}", extractor=plan.extractor,
+                    auditor=plan.auditor, store=self._graph, snapshot=self.reader.snapshot,
+                    clock=self._clock, on_stage=run.enter)
+                self._account(run, merged, tag)
+            run.status = "done"
+        except asyncio.CancelledError:
+            run.status = "aborted"
+            run.error = "Stopped before it finished; nothing of the batch in flight was written."
+            log.info("%s aborted after %d/%d batch(es)", tag, run.batches_done,
+                     run.batches_total)
+            raise
+        except StudyhallError as e:
+            run.status, run.error = "error", str(e)
+            log.warning("%s failed, nothing written for the batch in flight: %s", tag, e)
+        except Exception as e:  # a side channel: contained, logged, never raised into a turn
+            run.status = "error"
+            run.error = "Extraction failed unexpectedly; see the log. Nothing was written for " \
+                        "the batch in flight, and the next trigger will retry."
+            log.exception("%s failed: %s", tag, type(e).__name__)
+        finally:
+            self._settle(run)
+
+    def _settle(self, run: ExtractionRun) -> None:
+        """Close a run's books. Also runs from the task's done callback, because a task
+        cancelled before its first step never enters ``_execute``."""
+        if run.status == "running" and run.task is not None and run.task.done():
+            run.status, run.error = "aborted", "Stopped; nothing of the batch in flight was written."
+        if run.finished_at is None and run.status != "running":
+            run.stage = "finished"
+            run.finished_at = self._clock.now()
+        if self._active.get(run.source_id) is run and run.status != "running":
+            del self._active[run.source_id]
+
+    def _account(self, run: ExtractionRun, merged: MergePlan, tag: str) -> None:
+        run.batches_done += 1
+        run.propositions += len(merged.propositions) + len(merged.identities)
+        run.edges += len(merged.edges)
+        run.drops += [str(d) for d in merged.drops]
+        for drop in merged.drops:
+            log.info("%s dropped %s", tag, drop)
+        cp = merged.checkpoint
+        if cp is not None:
+            run.usage = add_usage(run.usage, Usage(input_tokens=cp.input_tokens,
+                                                   output_tokens=cp.output_tokens,
+                                                   cost_usd=cp.cost_usd))
+
+    def _forget_old(self) -> None:
+        finished = [r for r in self.runs() if r.status != "running"]
+        for run in finished[KEEP_FINISHED:]:
+            del self._runs[run.id]

@@ -1,0 +1,211 @@
+"""Graph upkeep after the graph grew: embed new nodes, re-cluster, name clusters, settle layout.
+
+All of it is derived and recomputable, so every step is non-fatal: an embedder that cannot load
+leaves search on its text fallback; a labeler that fails leaves term labels. Heavy numeric work
+(clustering, layout) runs in worker threads. One refresh at a time; ``schedule`` coalesces
+requests from imports and extraction runs into one background refresh.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
+from studyhall.core.agents.cluster_labeler import ask_label
+from studyhall.core.contracts.graph import Cluster
+from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
+from studyhall.core.library.clusters import carry_labels, cluster_vectors, needs_label, term_label
+from studyhall.core.library.layout import settle_layout
+from studyhall.core.library.snapshot import GraphSnapshot
+from studyhall.core.library.vectors import Vector, VectorCache
+from studyhall.core.ports import ChatModel, Embedder, GraphStore
+
+from .graph_reader import GraphReader
+
+log = logging.getLogger("studyhall.upkeep")
+
+MAX_LABEL_CALLS = 100  # per refresh; the rest keep term labels until the next one
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass
+class UpkeepReport:
+    nodes: int = 0
+    embedded: int = 0
+    cache_hits: int = 0
+    cache_misses: int = 0
+    clusters: int = 0
+    labeled_by_model: int = 0
+    labeled_by_terms: int = 0
+    positioned: int = 0
+    seconds: dict[str, float] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def hit_rate(self) -> float | None:
+        total = self.cache_hits + self.cache_misses
+        return self.cache_hits / total if total else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "nodes": self.nodes, "embedded": self.embedded,
+            "embedding_cache": {"hits": self.cache_hits, "misses": self.cache_misses,
+                                "hit_rate": self.hit_rate},
+            "clusters": self.clusters, "labeled_by_model": self.labeled_by_model,
+            "labeled_by_terms": self.labeled_by_terms, "positioned": self.positioned,
+            "seconds": self.seconds, "problems": self.problems,
+        }
+
+
+class GraphUpkeep:
+    def __init__(self, *, graph_store: GraphStore, reader: GraphReader,
+                 embedder: Embedder | None, chat_model: ChatModel | None,
+                 prompt: Callable[[str], str]) -> None:
+        self._store = graph_store
+        self.reader = reader
+        self.embedder = embedder
+        self._model = chat_model
+        self._prompt = prompt
+        self._cache: VectorCache | None = None
+        self._lock = asyncio.Lock()
+        self._scheduled: asyncio.Task[UpkeepReport] | None = None
+
+    def cache(self) -> VectorCache | None:
+        """The vector cache of the embedder's current model (a new one if the model changed)."""
+        if self.embedder is None:
+            return None
+        try:
+            model = self.embedder.model_id
+        except StudyhallError as e:
+            log.warning("[upkeep] no embedder: %s", e)
+            return None
+        if self._cache is None or self._cache.model != model:
+            self._cache = VectorCache(self.embedder, self._store)
+        return self._cache
+
+    async def node_vectors(self, snapshot: GraphSnapshot, *, compute: bool = True
+                           ) -> dict[str, Vector]:
+        """Vectors of the snapshot's nodes (embedding what is missing unless ``compute`` is
+        False); ``{}`` when there is no working embedder."""
+        cache = self.cache()
+        if cache is None:
+            return {}
+        if compute:
+            await cache.ensure(n.text for n in snapshot.nodes)
+            await asyncio.to_thread(cache.save)
+        out: dict[str, Vector] = {}
+        for node in snapshot.nodes:
+            vector = cache.get(node.text)
+            if vector is not None:
+                out[node.id] = vector
+        return out
+
+    def schedule(self) -> asyncio.Task[UpkeepReport]:
+        """Start a background refresh unless one is already waiting to start."""
+        if self._scheduled is None or self._scheduled.done():
+            self._scheduled = asyncio.get_running_loop().create_task(self._background())
+        return self._scheduled
+
+    async def _background(self) -> UpkeepReport:
+        try:
+            return await self.refresh()
+        except StudyhallError as e:
+            log.warning("[upkeep] refresh failed: %s", e)
+            return UpkeepReport(problems=[str(e)])
+
+    async def refresh(self, progress: Progress | None = None, *, layout: bool = True
+                      ) -> UpkeepReport:
+        async with self._lock:
+            return await self._refresh(progress or (lambda _s, _d, _t: None), layout)
+
+    async def _refresh(self, progress: Progress, layout: bool) -> UpkeepReport:
+        report = UpkeepReport()
+        snapshot = self.reader.snapshot()
+        report.nodes = len(snapshot.nodes)
+        started = time.perf_counter()
+        progress("embedding", 0, report.nodes)
+        vectors: dict[str, Vector] = {}
+        cache = self.cache()
+        try:
+            if cache is not None:
+                hits, misses = cache.hits, cache.misses
+                vectors = await self.node_vectors(snapshot)
+                report.cache_hits, report.cache_misses = cache.hits - hits, cache.misses - misses
+                report.embedded = report.cache_misses
+        except StudyhallError as e:
+            report.problems.append(f"Embeddings were skipped: {e}")
+            log.warning("[upkeep] embeddings skipped: %s", e)
+        report.seconds["embedding"] = round(time.perf_counter() - started, 3)
+        if vectors:
+            started = time.perf_counter()
+            progress("clustering", 0, len(vectors))
+            clusters = await self._clusters(snapshot, vectors, report)
+            await asyncio.to_thread(self._store.save_clusters, clusters)
+            report.clusters = len(clusters)
+            report.seconds["clustering"] = round(time.perf_counter() - started, 3)
+        if layout:
+            started = time.perf_counter()
+            progress("layout", 0, report.nodes)
+            report.positioned = await self.settle(snapshot)
+            report.seconds["layout"] = round(time.perf_counter() - started, 3)
+        progress("done", report.nodes, report.nodes)
+        return report
+
+    async def _clusters(self, snapshot: GraphSnapshot, vectors: dict[str, Vector],
+                        report: UpkeepReport) -> list[Cluster]:
+        groups = await asyncio.to_thread(cluster_vectors, vectors)
+        clusters = carry_labels(groups, self._store.clusters())
+        texts = {n.id: n.text for n in snapshot.nodes}
+        use_model = self._model is not None
+        calls = 0
+        named: list[Cluster] = []
+        for cluster in clusters:
+            if not needs_label(cluster, use_model):
+                named.append(cluster)
+                continue
+            label: str | None = None
+            if use_model and calls < MAX_LABEL_CALLS:
+                assert self._model is not None
+                calls += 1
+                try:
+                    label = await ask_label(self._model, self._prompt(LABEL_PROMPT),
+                                            [texts[i] for i in cluster.node_ids if i in texts])
+                except ModelNotConfigured as e:
+                    use_model = False  # no key / no script: term labels for the rest
+                    log.info("[upkeep] cluster labels from terms: %s", e)
+                except ModelError as e:
+                    log.warning("[upkeep] labeler failed for %s: %s", cluster.id, e)
+            if label is not None:
+                report.labeled_by_model += 1
+                named.append(cluster.model_copy(update={
+                    "label": label, "label_source": "model", "core": cluster.node_ids}))
+            elif cluster.label is None:
+                report.labeled_by_terms += 1
+                named.append(cluster.model_copy(update={
+                    "label": term_label(cluster.node_ids, texts), "label_source": "terms",
+                    "core": cluster.node_ids}))
+            else:
+                named.append(cluster)
+        return named
+
+    async def settle(self, snapshot: GraphSnapshot | None = None,
+                     pinned: dict[str, Any] | None = None) -> int:
+        """Place nodes that have no position yet (all of them on a first layout); returns how
+        many were placed. ``pinned`` positions (dragged by the learner) are stored first."""
+        snapshot = snapshot or self.reader.snapshot()
+        previous = dict(self._store.positions())
+        if pinned:
+            previous.update(pinned)
+        ids = [n.id for n in snapshot.nodes]
+        missing = [i for i in ids if i not in previous]
+        if not missing and not pinned:
+            return 0
+        edges = [(e.source, e.target) for e in snapshot.edges]
+        positions = await asyncio.to_thread(settle_layout, ids, edges, previous)
+        await asyncio.to_thread(self._store.save_positions, positions)
+        return len(missing)

@@ -1,0 +1,202 @@
+"""The notes import of an app: its importer, its graph upkeep, and the registry of import runs.
+
+One import at a time (a second request while one runs joins it); every run reports its stage
+and progress for the activity feed, and can be aborted (between notes: a merge never awaits,
+so an abort leaves whole notes merged and the rest for the next run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from studyhall.core.errors import NotFound, StudyhallError
+
+from ..services import Services
+from .graph_upkeep import GraphUpkeep
+from .imports import ImportProgress, ImportReport, Mode, NotesImporter
+from .library import graph_reader
+from .prompts import load_prompt
+
+log = logging.getLogger("studyhall.imports")
+
+RunStatus = Literal["running", "done", "error", "aborted"]
+KEEP_FINISHED = 20
+# Model ids served on the learner's machine need no key (mirrors the litellm adapter's list).
+LOCAL_PROVIDERS = frozenset(
+    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"})
+_UPKEEP = "graph_upkeep"
+_IMPORTS = "imports"
+
+
+def graph_upkeep(services: Services) -> GraphUpkeep:
+    upkeep = services.extras.get(_UPKEEP)
+    if isinstance(upkeep, GraphUpkeep):
+        return upkeep
+    if services.graph_store is None:
+        raise RuntimeError("graph upkeep needs services.graph_store")
+    upkeep = GraphUpkeep(graph_store=services.graph_store, reader=graph_reader(services),
+                         embedder=services.embedder, chat_model=services.chat_model,
+                         prompt=load_prompt)
+    services.extras[_UPKEEP] = upkeep
+    return upkeep
+
+
+def notes_importer(services: Services) -> NotesImporter:
+    missing = [name for name in ("vault_reader", "graph_store", "source_store", "clock", "ids")
+               if getattr(services, name, None) is None]
+    if missing:
+        raise RuntimeError(f"the notes import needs services {', '.join(missing)}")
+    return NotesImporter(
+        vault_reader=services.vault_reader,  # type: ignore[arg-type]
+        graph_store=services.graph_store,  # type: ignore[arg-type]
+        source_store=services.source_store,  # type: ignore[arg-type]
+        settings_store=services.settings_store,
+        clock=services.clock,  # type: ignore[arg-type]
+        ids=services.ids,  # type: ignore[arg-type]
+        upkeep=graph_upkeep(services),
+        chat_model=services.chat_model,
+        prompt=load_prompt,
+        no_model_reason=lambda: no_model_reason(services),
+    )
+
+
+def no_model_reason(services: Services) -> str | None:
+    """Why no model can answer the extractor role, when that is plain without calling one:
+    no script, no local server, no saved key and no key in the environment."""
+    if services.chat_model is None:
+        return "No model is wired for the extractor."
+    if services.config.script_path is not None:
+        return None
+    try:
+        role = services.settings_store.load().model_for("extractor")
+        if role.api_base or role.model.split("/", 1)[0] in LOCAL_PROVIDERS:
+            return None
+        if services.secret_store.names():
+            return None
+    except StudyhallError:
+        return None  # let the model call say what is wrong
+    if any(k.endswith("_API_KEY") and v for k, v in os.environ.items()):
+        return None
+    return ("No API key is saved, so the model-free extractor built the graph from the notes' "
+            "structure. Add a key in Settings → Models to extract with a model.")
+
+
+@dataclass
+class ImportRun:
+    id: str
+    path: str
+    mode: Mode
+    started_at: datetime
+    status: RunStatus = "running"
+    progress: ImportProgress = field(default_factory=lambda: ImportProgress("scanning", 0, 0))
+    report: ImportReport | None = None
+    error: str | None = None
+    finished_at: datetime | None = None
+    task: asyncio.Task[None] | None = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "run_id": self.id,
+            "kind": "import",
+            "path": self.path,
+            "mode": self.mode,
+            "status": self.status,
+            "stage": self.progress.stage,
+            "progress": {"done": self.progress.done, "total": self.progress.total,
+                         "path": self.progress.path},
+            "report": self.report.to_dict() if self.report else None,
+            "error": self.error,
+            "started_at": self.started_at.isoformat(),
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+        }
+
+
+class ImportRunner:
+    def __init__(self, services: Services) -> None:
+        self._services = services
+        self._runs: dict[str, ImportRun] = {}
+        self._active: ImportRun | None = None
+
+    def start(self, path: str, mode: Mode = "auto", embed: bool = True) -> ImportRun:
+        """Start an import in the background, or join the one running."""
+        if self._active is not None and self._active.status == "running":
+            return self._active
+        importer = notes_importer(self._services)
+        assert self._services.ids and self._services.clock
+        run = ImportRun(self._services.ids.new("import"), path, mode,
+                        self._services.clock.now())
+        self._runs[run.id] = run
+        self._active = run
+        run.task = asyncio.get_running_loop().create_task(self._execute(run, importer, embed))
+        self._forget_old()
+        return run
+
+    async def _execute(self, run: ImportRun, importer: NotesImporter, embed: bool) -> None:
+        def progress(p: ImportProgress) -> None:
+            run.progress = p
+
+        try:
+            run.report = await importer.run(run.path, mode=run.mode, embed=embed,
+                                            progress=progress)
+            run.status = "done"
+        except asyncio.CancelledError:
+            run.status, run.error = "aborted", "Stopped; every note merged so far is kept, " \
+                                               "and importing again continues from there."
+            raise
+        except StudyhallError as e:
+            run.status, run.error = "error", str(e)
+            log.warning("[import %s] failed: %s", run.id, e)
+        except Exception as e:
+            run.status = "error"
+            run.error = ("The import failed unexpectedly; see the log. Whatever was merged is "
+                         "kept, and importing again continues from there.")
+            log.exception("[import %s] failed: %s", run.id, type(e).__name__)
+        finally:
+            assert self._services.clock
+            run.finished_at = self._services.clock.now()
+
+    def get(self, run_id: str) -> ImportRun | None:
+        return self._runs.get(run_id)
+
+    def runs(self) -> list[ImportRun]:
+        return sorted(self._runs.values(), key=lambda r: (r.started_at, r.id), reverse=True)
+
+    async def wait(self, run_id: str) -> ImportRun:
+        run = self._runs.get(run_id)
+        if run is None:
+            raise NotFound(f"There is no import run {run_id!r}.")
+        if run.task is not None:
+            await asyncio.wait({run.task})
+        return run
+
+    def abort(self, run_id: str) -> bool:
+        run = self._runs.get(run_id)
+        if run is None or run.status != "running" or run.task is None:
+            return False
+        run.task.cancel()
+        return True
+
+    async def shutdown(self) -> None:
+        if self._active is not None and self._active.task is not None:
+            self._active.task.cancel()
+            await asyncio.wait({self._active.task})
+
+    def _forget_old(self) -> None:
+        finished = [r for r in self.runs() if r.status != "running"]
+        for run in finished[KEEP_FINISHED:]:
+            del self._runs[run.id]
+
+
+def import_runner(services: Services) -> ImportRunner:
+    runner = services.extras.get(_IMPORTS)
+    if isinstance(runner, ImportRunner):
+        return runner
+    runner = ImportRunner(services)
+    services.extras[_IMPORTS] = runner
+    services.on_shutdown.append(runner.shutdown)
+    return runner

@@ -1,0 +1,52 @@
+"""The library's runtime objects of an app, built from its services on first use: one graph
+reader (incremental fold) and one extraction scheduler, plugged into the turn runner's
+after-turn hooks so a turn that leaves enough uncovered text triggers a run."""
+
+from __future__ import annotations
+
+from ..services import Services
+from .extraction import ExtractionScheduler
+from .graph_reader import GraphReader
+from .prompts import load_prompt
+
+_READER = "graph_reader"
+_SCHEDULER = "extraction"
+
+
+def graph_reader(services: Services) -> GraphReader:
+    reader = services.extras.get(_READER)
+    if isinstance(reader, GraphReader):
+        return reader
+    if services.graph_store is None:
+        raise RuntimeError("the graph reader needs services.graph_store")
+    reader = GraphReader(services.graph_store)
+    services.extras[_READER] = reader
+    return reader
+
+
+def extraction_scheduler(services: Services) -> ExtractionScheduler:
+    scheduler = services.extras.get(_SCHEDULER)
+    if isinstance(scheduler, ExtractionScheduler):
+        return scheduler
+    missing = [name for name in ("chat_store", "graph_store", "chat_model", "clock", "ids")
+               if getattr(services, name) is None]
+    if missing:
+        raise RuntimeError(f"the extraction scheduler needs services {', '.join(missing)}")
+    assert services.chat_store and services.graph_store and services.chat_model
+    assert services.clock and services.ids
+    scheduler = ExtractionScheduler(
+        chat_store=services.chat_store,
+        graph_store=services.graph_store,
+        settings_store=services.settings_store,
+        chat_model=services.chat_model,
+        clock=services.clock,
+        ids=services.ids,
+        prompt=load_prompt,
+        reader=graph_reader(services),
+    )
+    services.extras[_SCHEDULER] = scheduler
+    from .classroom import turn_runner  # here, not at import: reading the graph needs no turns
+
+    turn_runner(services).hooks.append(scheduler.on_turn_end)
+    services.on_shutdown.append(scheduler.shutdown)
+    return scheduler

@@ -1,0 +1,130 @@
+"""After-turn seams: usage fold, session title (labeler role), and the ``hooks`` others add.
+
+Each seam is error-contained and fire-and-forget: a failure logs one ``[chat <id>]`` line and
+never touches the response, the record or the turn registry. The library's extraction trigger
+plugs in as a hook.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+from studyhall.core.agents.labeler import PROMPT_NAME as LABELER_PROMPT
+from studyhall.core.agents.labeler import clean_title, title_messages
+from studyhall.core.classroom.steers import steer_part
+from studyhall.core.contracts.chat import Usage
+from studyhall.core.ports import ChatModel, ChatStore, Clock, ModelRequest, TextDelta
+
+log = logging.getLogger("studyhall.turns")
+
+
+@dataclass(frozen=True)
+class TurnOutcome:
+    """What the after-turn hooks get: which chat, how the turn ended, what it cost."""
+
+    chat_id: str
+    reason: str  # stop | awaiting-answer | step-limit | error | stopped
+    usage: Usage | None
+    message_ids: tuple[str, ...]  # the assistant messages this turn wrote
+
+
+TurnHook = Callable[[TurnOutcome], Awaitable[None] | None]
+
+
+class AfterTurn:
+    def __init__(
+        self,
+        *,
+        chat_store: ChatStore,
+        chat_model: ChatModel,
+        clock: Clock,
+        prompt: Callable[[str], str],
+        hooks: Sequence[TurnHook] = (),
+    ) -> None:
+        self._store = chat_store
+        self._model = chat_model
+        self._clock = clock
+        self._prompt = prompt
+        self.hooks: list[TurnHook] = list(hooks)
+        self._background: set[asyncio.Task[None]] = set()
+        self._titled: set[str] = set()  # chats whose title was tried in this process
+
+    def run(self, outcome: TurnOutcome) -> None:
+        """Start every seam; returns at once (the turn ends right after)."""
+        self._contained(outcome.chat_id, "usage fold", self.fold_usage, outcome)
+        self._spawn(outcome.chat_id, "title", self.name_chat(outcome.chat_id))
+        for hook in self.hooks:
+            self._spawn(outcome.chat_id, getattr(hook, "__name__", "hook"), _call(hook, outcome))
+
+    async def idle(self) -> None:
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+    async def shutdown(self) -> None:
+        for task in list(self._background):
+            task.cancel()
+        await self.idle()
+
+    # --- the seams ------------------------------------------------------------------------
+
+    def fold_usage(self, outcome: TurnOutcome) -> None:
+        u = outcome.usage
+        log.info(
+            "[chat %s] turn %s: %d message(s), tokens in=%s out=%s, cost=%s",
+            outcome.chat_id,
+            outcome.reason,
+            len(outcome.message_ids),
+            "?" if u is None or u.input_tokens is None else u.input_tokens,
+            "?" if u is None or u.output_tokens is None else u.output_tokens,
+            "?" if u is None or u.cost_usd is None else f"${u.cost_usd:.4f}",
+        )
+
+    async def name_chat(self, chat_id: str) -> None:
+        """Title an untitled session once the learner has said something (one try/process)."""
+        record = self._store.get(chat_id)
+        if record is None or record.title or chat_id in self._titled:
+            return
+        if not any(m.role == "user" and steer_part(m) is None for m in record.messages):
+            return
+        self._titled.add(chat_id)  # a failing labeler is not called again every turn
+        base = self._prompt(LABELER_PROMPT)
+        request = ModelRequest(
+            role="labeler", messages=tuple(title_messages(base, record.topic, record.messages))
+        )
+        text = [e.text async for e in self._model.stream(request) if isinstance(e, TextDelta)]
+        title = clean_title("".join(text))
+        if title:
+            self._store.set_title(chat_id, title, self._clock.now())
+            log.info("[chat %s] titled %r", chat_id, title)
+
+    # --- containment ----------------------------------------------------------------------
+
+    def _contained(
+        self, chat_id: str, name: str, fn: Callable[[TurnOutcome], None], outcome: TurnOutcome
+    ) -> None:
+        try:
+            fn(outcome)
+        except Exception as e:  # noqa: BLE001 — a side channel never touches the turn
+            log.warning("[chat %s] %s failed: %s: %s", chat_id, name, type(e).__name__, e)
+
+    def _spawn(self, chat_id: str, name: str, work: Awaitable[None]) -> None:
+        async def contained() -> None:
+            try:
+                await work
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 — a side channel never touches the turn
+                log.warning("[chat %s] %s failed: %s: %s", chat_id, name, type(e).__name__, e)
+
+        task = asyncio.create_task(contained(), name=f"{name} {chat_id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+
+async def _call(hook: TurnHook, outcome: TurnOutcome) -> None:
+    result = hook(outcome)
+    if result is not None:
+        await result

@@ -1,0 +1,263 @@
+"""The turn pipeline (framework-free): one learner message or answer in, one streamed turn out.
+
+Order, on every path:
+  begin (single-flight per chat: a second request gets ``BusyError`` -> 409)
+  -> claim queued steers exactly once -> persist the learner input BEFORE any model call
+  -> run the agent(s), persisting each completed part before its event goes out
+  -> after-turn seams, each error-contained (usage fold, title, ``hooks``)
+  -> end turn (finally).
+A turn runs in its own task and keeps going if the client disconnects: the record gets every
+part, and the next request sees 409 until it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from studyhall.core.classroom.steers import (
+    claim_steers,
+    delivered_steer_ids,
+    pending_handoff,
+    steer_part,
+)
+from studyhall.core.classroom.turn_state import close_dangling, owes_reply, pending_client_calls
+from studyhall.core.contracts.chat import ChatRecord, Message, TextPart, ToolCallPart
+from studyhall.core.errors import (
+    BusyError,
+    Conflict,
+    InvalidInput,
+    NotFound,
+)
+from studyhall.core.ports import ChatModel, ChatStore, Clock, Ids, SettingsStore
+
+from . import events as ev
+from .answers import answer_output
+from .drive import DriveDeps, Turn, drive
+from .seams import AfterTurn, TurnHook, TurnOutcome
+
+log = logging.getLogger("studyhall.turns")
+
+MAX_TEXT = 20_000
+MAX_TOPIC = 200
+
+
+class TurnRunner:
+    def __init__(
+        self,
+        *,
+        chat_store: ChatStore,
+        chat_model: ChatModel,
+        settings_store: SettingsStore,
+        clock: Clock,
+        ids: Ids,
+        prompt: Callable[[str], str],
+        hooks: Sequence[TurnHook] = (),
+    ) -> None:
+        self._store = chat_store
+        self._model = chat_model
+        self._settings = settings_store
+        self._clock = clock
+        self._ids = ids
+        self._prompt = prompt
+        # After-turn seams; ``hooks`` (on turn end) is where the library's trigger plugs in.
+        self.seams = AfterTurn(
+            chat_store=chat_store, chat_model=chat_model, clock=clock, prompt=prompt, hooks=hooks
+        )
+        self.hooks: list[TurnHook] = self.seams.hooks
+        self._deps = DriveDeps(
+            model=chat_model, ids=ids, clock=clock, prompt=prompt, save=self._save,
+            claim=self._claim, max_steps=lambda: settings_store.load().max_steps_per_turn,
+        )
+        self._turns: dict[str, Turn] = {}
+        self._queued: dict[str, list[Message]] = {}
+
+    # --- public API -------------------------------------------------------------------------
+
+    def create_chat(self, topic: str | None = None) -> ChatRecord:
+        """A new, empty session (the prober greets on the learner's first message)."""
+        if topic is not None:
+            if not isinstance(topic, str):
+                raise InvalidInput('"topic" must be a string.')
+            topic = " ".join(topic.split()) or None
+            if topic is not None and len(topic) > MAX_TOPIC:
+                raise InvalidInput(f"The topic is {len(topic)} characters; keep it under {MAX_TOPIC}.")
+        now = self._clock.now()
+        record = ChatRecord(
+            id=self._ids.new("chat"), topic=topic, created_at=now, updated_at=now, messages=()
+        )
+        self._store.create(record)
+        return record
+
+    def running(self, chat_id: str) -> bool:
+        return chat_id in self._turns
+
+    def queue_steer(self, chat_id: str, message: Message) -> None:
+        """Queue a steer for the chat's next turn (claimed once; a delivered id is dropped)."""
+        if steer_part(message) is None:
+            raise ValueError("queue_steer takes a steer message (one with a SteerPart)")
+        self._queued.setdefault(chat_id, []).append(message)
+
+    async def send_message(self, chat_id: str, text: str, message_id: str | None = None) -> Turn:
+        """Persist the learner's message and start the turn that answers it."""
+        if not isinstance(text, str) or not text.strip():
+            raise InvalidInput("The message is empty; write something to send.")
+        if len(text) > MAX_TEXT:
+            raise InvalidInput(f"The message is {len(text)} characters; the limit is {MAX_TEXT}.")
+        record = self._record(chat_id)
+        turn = self._begin(chat_id)
+        try:
+            messages = list(record.messages)
+            if message_id is not None and any(m.id == message_id for m in messages):
+                # A retried send (same id): never append twice; answer it if still owed.
+                if not owes_reply(messages):
+                    raise Conflict("This message was already sent and answered.")
+                outgoing: list[Message] = []
+            else:
+                learner = Message(
+                    id=message_id or self._ids.new("msg"),
+                    role="user",
+                    parts=(TextPart(text=text),),
+                    created_at=self._clock.now(),
+                )
+                outgoing = [*close_dangling(messages), *self._claim(chat_id, messages), learner]
+            if outgoing:
+                record = self._save(chat_id, outgoing)
+        except BaseException:
+            self._end(chat_id)
+            raise
+        return self._start(turn, record)
+
+    async def answer(self, chat_id: str, tool_call_id: str, answer: Any) -> Turn:
+        """Grade and persist the learner's answer, then start the continuation turn."""
+        record = self._record(chat_id)
+        turn = self._begin(chat_id)
+        try:
+            message, part = _find_call(record, tool_call_id)
+            if part.state != "input-available":
+                raise Conflict("This question was already answered or closed.")
+            output = answer_output(part, answer, self._clock.now())
+            done = part.model_copy(update={"state": "output-available", "output": output})
+            updated = message.model_copy(
+                update={"parts": tuple(done if p is part else p for p in message.parts)}
+            )
+            record = self._save(chat_id, [updated])
+            turn.emit(*ev.tool_result(updated.id, done))
+        except BaseException:
+            self._end(chat_id)
+            raise
+        if pending_client_calls(updated):  # the other questions of that step still wait
+            turn.emit(*ev.finish("awaiting-answer", record.messages))
+            self._finish(turn, TurnOutcome(chat_id, "awaiting-answer", None, ()))
+            return turn
+        return self._start(turn, record)
+
+    async def resume(self, chat_id: str) -> Turn:
+        """Run a turn on the record as it stands (retry after an error, a wake-up after a steer)."""
+        record = self._record(chat_id)
+        turn = self._begin(chat_id)
+        try:
+            steers = self._claim(chat_id, record.messages)
+            if steers:
+                record = self._save(chat_id, steers)
+                for steer in steers:
+                    turn.emit(*ev.steer(steer))
+            if not owes_reply(record.messages):
+                raise Conflict("Nothing to continue: the last turn is complete or waits for you.")
+        except BaseException:
+            self._end(chat_id)
+            raise
+        return self._start(turn, record)
+
+    async def stop(self, chat_id: str) -> bool:
+        """Stop the running turn (what was streamed so far is kept). False if none runs."""
+        turn = self._turns.get(chat_id)
+        if turn is None or turn.task is None:
+            return False
+        turn.task.cancel()
+        await asyncio.gather(turn.task, return_exceptions=True)
+        return True
+
+    async def idle(self) -> None:
+        """Wait for every running turn and after-turn seam (tests, clean shutdown)."""
+        while True:
+            pending = [t.task for t in self._turns.values() if t.task]
+            if not pending:
+                break
+            await asyncio.gather(*pending, return_exceptions=True)
+        await self.seams.idle()
+
+    async def shutdown(self) -> None:
+        tasks = [t.task for t in self._turns.values() if t.task is not None]
+        for task in tasks:
+            task.cancel()  # each saves what was shown and marks unrun calls interrupted
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.seams.shutdown()
+
+    # --- the turn ---------------------------------------------------------------------------
+
+    def _begin(self, chat_id: str) -> Turn:
+        if chat_id in self._turns:
+            raise BusyError("A turn is already running in this session; wait for it to finish.")
+        turn = Turn(chat_id)
+        self._turns[chat_id] = turn
+        return turn
+
+    def _end(self, chat_id: str) -> None:
+        self._turns.pop(chat_id, None)
+
+    def _start(self, turn: Turn, record: ChatRecord) -> Turn:
+        turn.task = asyncio.create_task(self._run(turn, record), name=f"turn {turn.chat_id}")
+        return turn
+
+    async def _run(self, turn: Turn, record: ChatRecord) -> None:
+        try:
+            await drive(turn, record, self._deps)
+        finally:
+            self._finish(turn, turn.outcome)
+
+    def _finish(self, turn: Turn, outcome: TurnOutcome) -> None:
+        """After-turn seams (never touching the response), then end the turn — always."""
+        try:
+            self.seams.run(outcome)
+        finally:
+            turn.close()
+            self._end(turn.chat_id)
+
+    # --- record helpers ---------------------------------------------------------------------
+
+    def _record(self, chat_id: str) -> ChatRecord:
+        record = self._store.get(chat_id)
+        if record is None:
+            raise NotFound(f"No session {chat_id!r}; it may have been deleted.")
+        return record
+
+    def _save(self, chat_id: str, messages: Sequence[Message]) -> ChatRecord:
+        record = self._store.save_messages(chat_id, messages, self._clock.now())
+        if self._queued.get(chat_id):  # a queued steer leaves the queue once it is on disk
+            delivered = delivered_steer_ids(record.messages)
+            self._queued[chat_id] = [
+                m for m in self._queued[chat_id] if _steer_id(m) not in delivered
+            ]
+        return record
+
+    def _claim(self, chat_id: str, messages: Sequence[Message]) -> list[Message]:
+        """Steers to deliver now: the derived hand-off, then queued ones; each id once."""
+        handoff = pending_handoff(chat_id, messages, self._clock.now())
+        queued = self._queued.get(chat_id, [])
+        return claim_steers(messages, [*([handoff] if handoff else []), *queued])
+
+
+def _steer_id(message: Message) -> str | None:
+    marker = steer_part(message)
+    return marker.steer_id if marker else None
+
+
+def _find_call(record: ChatRecord, tool_call_id: str) -> tuple[Message, ToolCallPart]:
+    for message in record.messages:
+        for part in message.parts:
+            if isinstance(part, ToolCallPart) and part.tool_call_id == tool_call_id:
+                return message, part
+    raise NotFound(f"No question {tool_call_id!r} in this session.")

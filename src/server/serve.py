@@ -1,0 +1,121 @@
+"""Run the app with uvicorn on a loopback socket until a signal (or the window) says stop.
+
+The socket is bound *before* the app is built, so the Host/Origin guard knows the real port
+and there is no race between picking a free port and using it. ``server.json`` is written
+once the server answers and removed on every clean exit (Ctrl+C, SIGTERM, window closed).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import logging
+import os
+import signal
+import socket
+from collections.abc import Awaitable, Callable
+
+from .app import build_app
+from .config import Config
+from .instance import RunningServer, remove_server_file, write_server_file
+from .logging import setup_logging, tag
+from .services import Services
+
+log = logging.getLogger("studyhall.server")
+
+OnReady = Callable[[RunningServer], None]
+StopWhen = Callable[[RunningServer], Awaitable[None]]
+
+
+class PortInUse(Exception):
+    def __init__(self, port: int) -> None:
+        super().__init__(
+            f"Port {port} is already in use. Pick another with --port, or leave --port out to "
+            "use a free one."
+        )
+
+
+def bind_socket(host: str, port: int | None) -> socket.socket:
+    """A listening-ready TCP socket on ``host``; port 0/None lets the OS pick a free one."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port or 0))
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise PortInUse(port or 0) from None
+        raise
+    sock.set_inheritable(False)
+    return sock
+
+
+def _exit_on_sigterm(signum: int, frame: object) -> None:
+    # uvicorn re-raises SIGTERM after its graceful shutdown; turn it into a normal exit so
+    # the finally blocks (server.json removal, lock release) run.
+    raise SystemExit(0)
+
+
+def run_server(
+    config: Config,
+    *,
+    services: Services | None = None,
+    on_ready: OnReady | None = None,
+    stop_when: StopWhen | None = None,
+) -> int:
+    """Serve until interrupted or until ``stop_when`` returns. Returns the process exit code."""
+    import uvicorn  # here, not at module level: the CLI's other commands never pay for it
+
+    setup_logging(config.data_dir)
+    sock = bind_socket(config.host, config.port)
+    config = config.with_port(sock.getsockname()[1])
+    app = build_app(config, services)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=3,
+            server_header=False,
+        )
+    )
+    info = RunningServer(
+        pid=os.getpid(), port=config.port or 0, url=f"http://{config.host}:{config.port}",
+        token=config.token,
+    )
+
+    async def main() -> None:
+        serving = asyncio.create_task(server.serve(sockets=[sock]))
+        while not server.started:
+            if serving.done():
+                await serving  # startup failed: surface its error
+                return
+            await asyncio.sleep(0.005)
+        write_server_file(config.data_dir, info)
+        log.info("%s serving %s (data dir %s)", tag(pid=str(info.pid)), info.url, config.data_dir)
+        if on_ready is not None:
+            on_ready(info)
+        watcher = asyncio.create_task(_stop_after(stop_when, info, server)) if stop_when else None
+        try:
+            await serving
+        finally:
+            if watcher is not None:
+                watcher.cancel()
+
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        asyncio.run(main())
+    except KeyboardInterrupt:
+        pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        remove_server_file(config.data_dir, pid=info.pid)
+        sock.close()
+        log.info("%s stopped", tag(pid=str(info.pid)))
+    return 0
+
+
+async def _stop_after(stop_when: StopWhen, info: RunningServer, server: object) -> None:
+    try:
+        await stop_when(info)
+    except Exception:
+        log.exception("[window] the window supervisor failed; the server keeps running")
+        return
+    server.should_exit = True  # type: ignore[attr-defined]

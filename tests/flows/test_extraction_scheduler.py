@@ -1,0 +1,185 @@
+"""The extraction scheduler: threshold trigger, single-flight, true abort, failure and convergence."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from datetime import timedelta
+
+import pytest
+from studyhall.adapters.memory import (
+    FixedClock,
+    InMemoryChatStore,
+    InMemoryGraphStore,
+    InMemorySettingsStore,
+    SequentialIds,
+)
+from studyhall.adapters.store import JsonChatStore, JsonlGraphStore
+from studyhall.core.contracts.chat import ChatRecord
+from studyhall.core.contracts.settings import Settings
+from studyhall.core.library.snapshot import graph_snapshot, read_ledgers
+from studyhall.core.ports import ModelEvent, ModelRequest
+from studyhall.server.runtime.extraction import ExtractionScheduler
+
+from tests.unit.library.fixtures import (
+    CHAT,
+    T0,
+    ScriptedJson,
+    at,
+    good_extraction,
+    keep_all,
+    session,
+    text,
+)
+
+
+def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2000):
+    if store_kind == "memory":
+        chats, graph = InMemoryChatStore(), InMemoryGraphStore()
+    else:
+        chats, graph = JsonChatStore(tmp_path / "chats"), JsonlGraphStore(tmp_path / "graph")
+    chats.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0, messages=tuple(session())))
+    scheduler = ExtractionScheduler(
+        chat_store=chats, graph_store=graph,
+        settings_store=InMemorySettingsStore(Settings(chunk_tokens=chunk_tokens)),
+        chat_model=model, clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
+        prompt=lambda name: f"prompt {name}")
+    return scheduler, chats, graph
+
+
+class Outcome:
+    def __init__(self, chat_id: str) -> None:
+        self.chat_id = chat_id
+
+
+def good_model(times: int = 1) -> ScriptedJson:
+    return ScriptedJson(extractor=[good_extraction()] * times,
+                        auditor=[keep_all("p1", "p2")] * times)
+
+
+@pytest.mark.parametrize("store_kind", ["memory", "file"])
+async def test_explicit_run_merges_the_chat_and_a_rerun_converges(store_kind, tmp_path):
+    scheduler, _, graph = make(good_model(), store_kind, tmp_path)
+    run = await scheduler.wait(scheduler.start(CHAT).id)
+    assert (run.status, run.batches_done, run.propositions, run.edges) == ("done", 1, 2, 1)
+    assert [n.state for n in graph_snapshot(graph).nodes] == ["solid", "shaky"]
+    before = read_ledgers(graph)
+    again = await scheduler.wait(scheduler.start(CHAT).id)
+    assert (again.status, again.batches_total) == ("done", 0)
+    assert read_ledgers(graph) == before  # nothing uncovered: nothing written
+    assert scheduler.uncovered_tokens(CHAT) == 0
+
+
+async def test_trigger_fires_only_at_the_chunk_tokens_threshold():
+    scheduler, chats, graph = make(good_model(), chunk_tokens=200)
+    total = scheduler.uncovered_tokens(CHAT)
+    assert total < 200
+    scheduler.on_turn_end(Outcome(CHAT))
+    assert scheduler.runs() == []
+    # One more message brings the uncovered total exactly to the threshold.
+    filler = text("m_5", "user", "x" * (4 * (200 - total - 1)), 5)
+    chats.save_messages(CHAT, [filler], at(5))
+    assert scheduler.uncovered_tokens(CHAT) == 200
+    scheduler.on_turn_end(Outcome(CHAT))
+    [run] = scheduler.runs()
+    assert run.reason == "trigger"
+    await scheduler.wait(run.id)
+    assert run.status == "done" and len(graph_snapshot(graph).nodes) == 2
+    scheduler.on_turn_end(Outcome(CHAT))  # all covered now: no new run
+    assert len(scheduler.runs()) == 1
+
+
+async def test_a_second_start_joins_the_run_in_flight():
+    gate = asyncio.Event()
+
+    class Slow(ScriptedJson):
+        async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+            await gate.wait()
+            async for event in super().stream(request):
+                yield event
+
+    scheduler, _, _ = make(Slow(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")]))
+    first = scheduler.start(CHAT)
+    assert scheduler.start(CHAT) is first
+    scheduler.on_turn_end(Outcome(CHAT))
+    assert len(scheduler.runs()) == 1
+    gate.set()
+    assert (await scheduler.wait(first.id)).status == "done"
+
+
+@pytest.mark.parametrize("stage", ["extractor", "auditor"])
+async def test_abort_cancels_the_model_call_and_writes_nothing(stage):
+    entered, cancelled = asyncio.Event(), asyncio.Event()
+
+    class Hangs(ScriptedJson):
+        async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+            if request.role == stage:
+                entered.set()
+                try:
+                    await asyncio.Event().wait()  # a model call that never answers
+                except asyncio.CancelledError:
+                    cancelled.set()
+                    raise
+            async for event in super().stream(request):
+                yield event
+
+    scheduler, _, graph = make(Hangs(extractor=[good_extraction()],
+                                     auditor=[keep_all("p1", "p2")]))
+    run = scheduler.start(CHAT)
+    await asyncio.wait_for(entered.wait(), 5)
+    assert run.stage == ("extracting" if stage == "extractor" else "auditing")
+    assert scheduler.abort(run.id) is True
+    await scheduler.wait(run.id)
+    assert cancelled.is_set()  # the call itself was cancelled, not left running
+    assert run.status == "aborted" and "nothing" in (run.error or "")
+    assert read_ledgers(graph) == read_ledgers(InMemoryGraphStore())
+    assert graph.coverage(CHAT).records == ()
+    assert scheduler.abort(run.id) is False  # already finished
+    # The next run starts fresh and converges.
+    scheduler._model = good_model()  # type: ignore[attr-defined]
+    done = await scheduler.wait(scheduler.start(CHAT).id)
+    assert done.status == "done" and len(graph_snapshot(graph).nodes) == 2
+
+
+async def test_abort_before_the_task_ever_ran_is_settled():
+    scheduler, _, _ = make(good_model())
+    run = scheduler.start(CHAT)
+    assert scheduler.abort(run.id)
+    await scheduler.wait(run.id)
+    assert run.status == "aborted" and run.finished_at is not None
+    assert scheduler.start(CHAT) is not run  # the source is free again
+
+
+async def test_malformed_output_fails_the_run_cleanly_and_the_next_run_converges():
+    model = ScriptedJson(extractor=["{broken", "still [broken", good_extraction()],
+                         auditor=[keep_all("p1", "p2")])
+    scheduler, _, graph = make(model)
+    failed = await scheduler.wait(scheduler.start(CHAT).id)
+    assert failed.status == "error"
+    assert "extractor model answered 2 times without valid structured output" in failed.error
+    assert read_ledgers(graph) == read_ledgers(InMemoryGraphStore())
+    ok = await scheduler.wait(scheduler.start(CHAT).id)
+    assert ok.status == "done" and len(graph_snapshot(graph).nodes) == 2
+
+
+async def test_batches_merge_separately_with_progress():
+    model = ScriptedJson(extractor=[{"propositions": [], "edges": []}] * 4)
+    scheduler, _, graph = make(model, chunk_tokens=100)
+    assert sum(v.tokens for v in scheduler.chat_views(CHAT)) > 100
+    run = await scheduler.wait(scheduler.start(CHAT).id)
+    assert run.batches_total >= 2 and run.batches_done == run.batches_total
+    assert model.calls("extractor") == run.batches_total
+    assert [c.id for c in graph.checkpoints().records] == [
+        f"{run.id}.b{n}" for n in range(1, run.batches_total + 1)]
+    d = run.to_dict()
+    assert d["progress"] == {"done": run.batches_total, "total": run.batches_total}
+    assert scheduler.uncovered_tokens(CHAT) == 0
+
+
+async def test_unknown_chat_is_refused_before_a_run_exists():
+    from studyhall.core.errors import NotFound
+
+    scheduler, _, _ = make(good_model())
+    with pytest.raises(NotFound):
+        scheduler.start("chat_nope")
+    assert scheduler.runs() == []

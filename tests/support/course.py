@@ -1,0 +1,93 @@
+"""Course-material test helpers: tiny PDFs, VTT/SRT text, a hashing embedder, fake models."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import re
+from collections.abc import AsyncIterator, Sequence
+
+from studyhall.core.ports import Chunk, FinishEvent, ModelEvent, ModelRequest, Reranked, TextDelta
+from studyhall.core.errors import ModelNotConfigured
+
+
+def pdf_bytes(pages: list[str]) -> bytes:
+    """A minimal text PDF, one string per page (pypdf extracts it back)."""
+    bodies: list[bytes] = [b"<< /Type /Catalog /Pages 2 0 R >>", b""]
+    kids = []
+    font_id = 3 + 2 * len(pages)
+    for n, text in enumerate(pages):
+        esc = text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
+        stream = f"BT /F1 11 Tf 50 780 Td ({esc}) Tj ET".encode("latin-1")
+        page_id, content_id = 3 + 2 * n, 4 + 2 * n
+        kids.append(page_id)
+        bodies.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 842] /Contents {content_id} 0 R "
+                      f"/Resources << /Font << /F1 {font_id} 0 R >> >> >>".encode())
+        bodies.append(b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream")
+    bodies[1] = f"<< /Type /Pages /Kids [{' '.join(f'{k} 0 R' for k in kids)}] /Count {len(kids)} >>".encode()
+    bodies.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for i, body in enumerate(bodies, start=1):
+        offsets.append(len(out))
+        out += f"{i} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(bodies) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
+    out += f"trailer\n<< /Size {len(bodies) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def vtt(cues: Sequence[tuple[float, float, str]], srt: bool = False) -> str:
+    def stamp(s: float) -> str:
+        ms = int(round(s * 1000))
+        text = f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
+        return text.replace(".", ",") if srt else text
+
+    lines = [] if srt else ["WEBVTT", ""]
+    for n, (a, b, text) in enumerate(cues, start=1):
+        lines += ([str(n)] if srt else []) + [f"{stamp(a)} --> {stamp(b)}", text, ""]
+    return "\n".join(lines)
+
+
+class HashEmbedder:
+    """Deterministic bag-of-words vectors: similar wording, similar vector. No model needed."""
+
+    model_id = "test/hash-64"
+
+    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        out = []
+        for text in texts:
+            v = [0.0] * 64
+            for word in re.findall(r"[a-z0-9]+", text.lower()):
+                v[int(hashlib.md5(word.encode()).hexdigest(), 16) % 64] += 1.0
+            norm = math.sqrt(sum(x * x for x in v)) or 1.0
+            out.append(tuple(x / norm for x in v))
+        return out
+
+
+class OverlapScorer:
+    """A score-only reranker for tests: share of question words found in the passage."""
+
+    grades = False
+
+    async def rerank(self, query: str, chunks: Sequence[Chunk]) -> list[Reranked]:
+        words = set(re.findall(r"[a-z]+", query.lower()))
+        return [Reranked(c.id, len(words & set(re.findall(r"[a-z]+", c.text.lower()))) / (len(words) or 1))
+                for c in chunks]
+
+
+class TextModel:
+    """A ChatModel that streams fixed text pieces (or refuses like an unconfigured model)."""
+
+    def __init__(self, pieces: Sequence[str] | None) -> None:
+        self.pieces = pieces
+        self.requests: list[ModelRequest] = []
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        self.requests.append(request)
+        if self.pieces is None:
+            raise ModelNotConfigured("No key is saved.", role=request.role)
+        for piece in self.pieces:
+            yield TextDelta(piece)
+        yield FinishEvent("stop")

@@ -1,0 +1,96 @@
+"""Shared builders for library tests: a small real-looking session and a scripted JSON model."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from studyhall.core.contracts.chat import Message, TextPart, ToolCallPart, Usage
+from studyhall.core.errors import ModelNotConfigured
+from studyhall.core.ports import FinishEvent, ModelEvent, ModelRequest, TextDelta, UsageEvent
+
+T0 = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
+CHAT = "chat_0001"
+
+
+def at(minutes: int) -> datetime:
+    return T0 + timedelta(minutes=minutes)
+
+
+def text(mid: str, role: str, body: str, minute: int, agent: str | None = None) -> Message:
+    return Message(id=mid, role=role, parts=(TextPart(text=body),), created_at=at(minute),
+                   agent=agent if role == "assistant" else None)
+
+
+def quiz(mid: str, call: str, minute: int, verdicts: Sequence[str] | None) -> Message:
+    args = {"questions": [
+        {"prompt": "What is the derivative of x^2?", "choices": ["x", "2x", "x^2"],
+         "correct": [1]},
+        {"prompt": "What is the derivative of a constant?", "choices": ["0", "1"],
+         "correct": [0]},
+    ]}
+    part = ToolCallPart(tool_call_id=call, name="quiz", input=args,
+                        state="output-available" if verdicts is not None else "input-available",
+                        output={"verdicts": list(verdicts)} if verdicts is not None else None)
+    return Message(id=mid, role="assistant", parts=(part,), created_at=at(minute), agent="teacher")
+
+
+def session(graded: bool = True) -> list[Message]:
+    return [
+        text("m_1", "user", "What is a derivative, really?", 0),
+        text("m_2", "assistant",
+             "A derivative measures the instantaneous rate of change of a function.\n"
+             "Formally it is the limit of difference quotients as h goes to 0.", 1, "teacher"),
+        text("m_3", "user", "So the derivative of a constant is zero because it never changes.", 2),
+        quiz("m_4", "call_q", 3, ["correct", "miss"] if graded else None),
+    ]
+
+
+def good_extraction() -> dict[str, Any]:
+    return {
+        "propositions": [
+            {"key": "p1", "text": "A derivative is the instantaneous rate of change of a function.",
+             "evidence": [{"message_id": "m_2",
+                           "quote": "A derivative measures the instantaneous rate of change"}],
+             "understanding": "partial", "quizzes": ["call_q/q1"]},
+            {"key": "p2", "text": "The derivative of a constant function is zero.",
+             "evidence": [{"message_id": "m_3/1",
+                           "quote": "the derivative of a constant is zero"}],
+             "understanding": "solid", "quizzes": ["call_q/q2"]},
+        ],
+        "edges": [{"from": "p1", "to": "p2", "kind": "follows"}],
+    }
+
+
+def keep_all(*keys: str, link: dict[str, str] | None = None) -> dict[str, Any]:
+    link = link or {}
+    return {"verdicts": [{"key": k, "keep": True, "reason": "backed",
+                          **({"link_to": link[k]} if k in link else {})} for k in keys]}
+
+
+class ScriptedJson:
+    """A ChatModel answering each role from a list: a dict/list is sent as JSON text, a str as
+    raw text (to script malformed answers), an Exception is raised."""
+
+    def __init__(self, **entries: list[Any]) -> None:
+        self.entries = {role: list(items) for role, items in entries.items()}
+        self.requests: list[ModelRequest] = []
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        self.requests.append(request)
+        queue = self.entries.get(request.role)
+        if not queue:
+            raise ModelNotConfigured(f"no scripted answer left for {request.role}",
+                                     role=request.role)
+        entry = queue.pop(0)
+        if isinstance(entry, Exception):
+            raise entry
+        body = entry if isinstance(entry, str) else json.dumps(entry)
+        yield TextDelta(body)
+        yield UsageEvent(Usage(input_tokens=100, output_tokens=20, cost_usd=None))
+        yield FinishEvent("stop")
+
+    def calls(self, role: str) -> int:
+        return sum(1 for r in self.requests if r.role == role)

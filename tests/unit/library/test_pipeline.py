@@ -1,0 +1,154 @@
+"""One batch through extractor → auditor → merger with scripted models, incl. adversarial ones."""
+
+from __future__ import annotations
+
+import pytest
+from studyhall.adapters.memory import FixedClock, InMemoryGraphStore
+from studyhall.core.agents.auditor import ModelAuditor
+from studyhall.core.agents.extractor import ModelExtractor, render_batch
+from studyhall.core.errors import ModelOutputInvalid
+from studyhall.core.library.batching import Batch
+from studyhall.core.library.coverage import chat_views, covered_fingerprints, uncovered
+from studyhall.core.library.findings import KeepAllAuditor
+from studyhall.core.library.pipeline import run_batch
+from studyhall.core.library.snapshot import GraphFold, graph_snapshot, read_ledgers
+
+from .fixtures import CHAT, T0, ScriptedJson, good_extraction, keep_all, session
+
+
+def batch() -> Batch:
+    return Batch(CHAT, tuple(chat_views(CHAT, session())))
+
+
+async def run(model, store, run_id="run_1", auditor=None):
+    return await run_batch(
+        batch(), run_id=run_id, extractor=ModelExtractor(model, "extract"),
+        auditor=auditor or ModelAuditor(model, "audit"), store=store,
+        snapshot=lambda: graph_snapshot(store), clock=FixedClock(T0))
+
+
+def uncovered_ids(store) -> list[str]:
+    runs = {c.id for c in store.checkpoints().records}
+    covered = covered_fingerprints(store.coverage(CHAT).records, runs)
+    return [v.message_id for v in uncovered(chat_views(CHAT, session()), covered)]
+
+
+async def test_happy_path_writes_nodes_with_evidence_and_covers_the_batch():
+    model = ScriptedJson(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
+    store = InMemoryGraphStore()
+    plan = await run(model, store)
+    snap = graph_snapshot(store)
+    assert [n.text for n in snap.nodes] == [
+        "A derivative is the instantaneous rate of change of a function.",
+        "The derivative of a constant function is zero."]
+    assert snap.nodes[0].evidence[0].quote.startswith("A derivative measures")
+    assert [q.verdict for q in snap.nodes[1].quiz] == ["miss"]
+    assert len(snap.edges) == 1
+    assert uncovered_ids(store) == []
+    cp = store.checkpoints().records[0]
+    assert (cp.input_tokens, cp.output_tokens, cp.cost_usd) == (200, 40, None)
+    assert plan.drops == []
+
+
+async def test_extractor_sees_line_ids_and_never_the_plan_tree():
+    model = ScriptedJson(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
+    await run(model, InMemoryGraphStore())
+    prompt = model.requests[0].messages[-1]["content"]
+    assert "m_2/1 | A derivative measures" in prompt
+    assert model.requests[0].response_schema is not None
+    audit_prompt = model.requests[1].messages[-1]["content"]
+    assert '"nearest_existing_nodes": []' in audit_prompt
+
+
+async def test_invalid_json_is_retried_once_with_the_error_shown():
+    model = ScriptedJson(extractor=["{not json", good_extraction()],
+                         auditor=[{"verdicts": "yes"}, keep_all("p1", "p2")])
+    store = InMemoryGraphStore()
+    await run(model, store)
+    retry = model.requests[1].messages
+    assert retry[-2] == {"role": "assistant", "content": "{not json"}
+    assert "not valid JSON" in retry[-1]["content"]
+    assert "verdicts" in model.requests[3].messages[-1]["content"]
+    assert len(graph_snapshot(store).nodes) == 2
+
+
+@pytest.mark.parametrize("role", ["extractor", "auditor"])
+async def test_malformed_output_twice_fails_cleanly_and_writes_nothing(role):
+    bad = ["nope", {"propositions": [{"key": "p1"}]} if role == "extractor" else {"v": 1}]
+    entries = {"extractor": [good_extraction()], "auditor": [keep_all("p1", "p2")]}
+    entries[role] = bad
+    store = InMemoryGraphStore()
+    with pytest.raises(ModelOutputInvalid) as caught:
+        await run(ScriptedJson(**entries), store)
+    assert caught.value.role == role
+    assert f"The {role} model answered 2 times without valid structured output" in str(
+        caught.value)
+    assert read_ledgers(store) == read_ledgers(InMemoryGraphStore())
+    assert store.coverage(CHAT).records == ()
+
+
+async def test_no_findings_means_no_auditor_call_but_the_batch_is_covered():
+    model = ScriptedJson(extractor=[{"propositions": [], "edges": []}])
+    store = InMemoryGraphStore()
+    await run(model, store)
+    assert model.calls("auditor") == 0
+    assert uncovered_ids(store) == []
+
+
+async def test_model_free_auditor_keeps_findings_for_the_merger_to_check():
+    extraction = good_extraction()
+    extraction["propositions"][1]["evidence"][0]["quote"] = "made up words"
+    store = InMemoryGraphStore()
+    plan = await run(ScriptedJson(extractor=[extraction]), store, auditor=KeepAllAuditor())
+    assert [n.text for n in graph_snapshot(store).nodes] == [
+        "A derivative is the instantaneous rate of change of a function."]
+    assert {d.key for d in plan.drops} >= {"p2"}
+
+
+class DiesAfter(InMemoryGraphStore):
+    """Simulates a kill: the process dies right after the named append."""
+
+    def __init__(self, fatal: str) -> None:
+        super().__init__()
+        self.fatal = fatal
+
+    def __getattribute__(self, name):
+        attr = super().__getattribute__(name)
+        if name == super().__getattribute__("fatal"):
+            def dying(*args):
+                attr(*args)
+                raise KeyboardInterrupt("killed")
+            return dying
+        return attr
+
+
+@pytest.mark.parametrize("fatal", ["append_propositions", "append_edges", "append_coverage"])
+async def test_kill_between_appends_is_ignored_and_the_next_run_converges(fatal):
+    store = DiesAfter(fatal)
+    model = ScriptedJson(extractor=[good_extraction(), good_extraction()],
+                         auditor=[keep_all("p1", "p2"), keep_all("p1", "p2")])
+    with pytest.raises(KeyboardInterrupt):
+        await run(model, store, run_id="run_dead")
+    assert store.propositions().records  # the partial run did write lines...
+    fold = GraphFold()
+    fold.update(read_ledgers(store))
+    assert fold.snapshot().nodes == ()  # ...that count for nothing
+    assert len(uncovered_ids(store)) == 4
+    store.fatal = ""
+    await run(model, store, run_id="run_next")
+    fold.update(read_ledgers(store))
+    incremental = fold.snapshot()
+    fresh = graph_snapshot(store)
+    assert incremental == fresh
+    assert len(fresh.nodes) == 2 and len(fresh.edges) == 1
+    assert sum(len(n.quiz) for n in fresh.nodes) == 2
+    assert {e.run_id for n in fresh.nodes for e in n.evidence} == {"run_next"}
+    assert uncovered_ids(store) == []
+
+
+async def test_rendered_batch_matches_the_fingerprinted_lines():
+    b = batch()
+    rendered = render_batch(b)
+    for view in b.views:
+        for n, line in enumerate(view.lines, start=1):
+            assert f"{view.message_id}/{n} | {line}" in rendered

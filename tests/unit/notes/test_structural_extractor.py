@@ -1,0 +1,126 @@
+"""The model-free extractor: propositions from headings, statements and list items, edges from
+the heading hierarchy and numbered lists — and every quote passes the merger's verbatim check."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from studyhall.core.library.batching import Batch
+from studyhall.core.library.findings import AuditorOutput, Verdict
+from studyhall.core.library.merger import KnownGraph, node_id_for, plan_merge
+from studyhall.core.library.notes import parse_note
+from studyhall.core.library.notes.views import note_views
+from studyhall.core.library.structural_extractor import extract_structure
+
+T0 = datetime(2026, 1, 1, tzinfo=UTC)
+NOTE = """---
+aliases: [Mito]
+---
+Mitochondria are the **powerhouse** of the cell. They have their own DNA.
+
+# Mitochondria
+
+Mitochondria produce ATP via [[Krebs cycle|the Krebs cycle]] and oxidative
+  phosphorylation. Short one.
+
+1. Glycolysis happens in the cytoplasm.
+   - It yields two pyruvate molecules.
+2. The Krebs cycle runs in the matrix.
+3. The electron transport chain pumps protons.
+
+> A quoted statement is long enough.
+> Its second line stands alone.
+
+## Structure
+- The inner membrane folds into cristae. ^cristae
+- [[Just a link]]
+
+```
+Code lines are never statements here.
+```
+"""
+
+
+def extract(text: str = NOTE, path: str = "bio/Mitochondria.md"):
+    doc = parse_note(path, text)
+    views = tuple(sv.view for sv in note_views(doc, "note_m", T0))
+    batch = Batch("note_m", views)
+    return batch, extract_structure({"note_m": doc}, batch)
+
+
+def test_headings_statements_and_list_items_become_propositions():
+    _, out = extract()
+    assert [p.text for p in out.propositions] == [
+        "Mitochondria",
+        "Mitochondria are the powerhouse of the cell.",
+        "They have their own DNA.",
+        "Mitochondria produce ATP via the Krebs cycle and oxidative phosphorylation.",
+        "Glycolysis happens in the cytoplasm.",
+        "It yields two pyruvate molecules.",
+        "The Krebs cycle runs in the matrix.",
+        "The electron transport chain pumps protons.",
+        "A quoted statement is long enough.",
+        "Its second line stands alone.",
+        "Mitochondria: Structure",
+        "The inner membrane folds into cristae.",
+    ]
+    # The H1 that repeats the title is the root itself: one node, two pieces of evidence.
+    root = out.propositions[0]
+    assert [e.quote for e in root.evidence] == ["# Mitochondria", "# Mitochondria"]
+    assert all(p.key == node_id_for(p.text) for p in out.propositions)
+
+
+def test_edges_follow_sections_nesting_and_numbered_lists():
+    _, out = extract()
+    name = {p.key: p.text for p in out.propositions}
+    edges = {(name[e.source][:24], e.kind, name[e.target][:24]) for e in out.edges}
+    assert ("It yields two pyruvate m", "supports", "Glycolysis happens in th") in edges
+    assert ("Glycolysis happens in th", "follows", "The Krebs cycle runs in ") in edges
+    assert ("The Krebs cycle runs in ", "follows", "The electron transport c") in edges
+    assert ("Mitochondria: Structure", "supports", "Mitochondria") in edges
+    assert ("The inner membrane folds", "supports", "Mitochondria: Structure") in edges
+    assert ("They have their own DNA.", "supports", "Mitochondria") in edges
+    assert all(e.source != e.target for e in out.edges)
+
+
+def test_every_finding_survives_the_merger_checks():
+    batch, out = extract()
+    audit = AuditorOutput(verdicts=tuple(Verdict(key=p.key, keep=True) for p in out.propositions))
+    plan = plan_merge(batch, out, audit, KnownGraph(), run_id="r1", started_at=T0, at=T0)
+    assert plan.drops == []
+    assert len(plan.propositions) == len(out.propositions)
+    assert len(plan.edges) == len(out.edges)
+
+
+def test_a_changed_section_extracts_alone_and_links_to_its_existing_parent():
+    batch, out = extract()
+    first = plan_merge(batch, out, AuditorOutput(verdicts=tuple(
+        Verdict(key=p.key, keep=True) for p in out.propositions)), KnownGraph(), run_id="r1",
+        started_at=T0, at=T0)
+    known = KnownGraph(frozenset(p.node_id for p in first.propositions),
+                       frozenset((e.source, e.target, e.relation) for e in first.edges))
+    changed = NOTE.replace("folds into cristae", "folds into many cristae")
+    doc = parse_note("bio/Mitochondria.md", changed)
+    views = [sv.view for sv in note_views(doc, "note_m", T0)]
+    old = {v.fingerprint for v in batch.views}
+    fresh = tuple(v for v in views if v.fingerprint not in old)
+    assert [v.message_id for v in fresh] == ["note_m#Mitochondria#Structure"]
+    out2 = extract_structure({"note_m": doc}, Batch("note_m", fresh))
+    plan = plan_merge(Batch("note_m", fresh), out2, AuditorOutput(verdicts=tuple(
+        Verdict(key=p.key, keep=True) for p in out2.propositions)), known, run_id="r2",
+        started_at=T0, at=T0)
+    # Re-stating the section's place in the hierarchy is known already (the importer filters
+    # such edges out before merging; the merger would drop them as duplicates).
+    assert [d.reason for d in plan.drops] == ["duplicate supports edge"]
+    assert [p.text for p in plan.propositions] == ["The inner membrane folds into many cristae."]
+    assert [i.text for i in plan.identities] == ["Mitochondria: Structure"]
+
+
+def test_same_input_same_output():
+    assert extract()[1] == extract()[1]
+
+
+def test_a_note_with_only_a_title_still_has_its_root_node():
+    _, out = extract("", "Empty idea.md")
+    assert [p.text for p in out.propositions] == ["Empty idea"]
+    assert out.propositions[0].evidence[0].quote == "# Empty idea"
