@@ -18,6 +18,7 @@ import tempfile
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Self
 
 from studyhall.core.contracts.graph import (
     EdgeAdded,
@@ -38,13 +39,13 @@ T0 = datetime(2025, 1, 1, tzinfo=UTC)
 RUN_SIZE = 50  # nodes per generated run
 
 
-def generate(n: int, tag: str = "") -> Ledgers:
+def generate(n: int, tag: str = "", offset: int = 0) -> Ledgers:
     props, links, edges, quiz, obs, cps = [], [], [], [], [], []
     verdicts = ("correct", "miss", "dont-know")
     levels = ("solid", "partial", "confused", "misconception")
     for i in range(n):
         run = f"run{tag}_{i // RUN_SIZE}"
-        at = T0 + timedelta(minutes=i)
+        at = T0 + timedelta(minutes=offset + i)
         node = f"n{tag}_{i}"
         ev = (Evidence.model_construct(source_id="chat", message_id=f"m_{i}",
                                        quote=f"quote number {i}"),)
@@ -90,7 +91,7 @@ def ms(seconds: float) -> str:
 class Timer:
     """Wall and CPU time of a block (CPU time is what a busy shared machine distorts least)."""
 
-    def __enter__(self) -> Timer:
+    def __enter__(self) -> Self:
         self.wall, self.cpu = time.perf_counter(), time.process_time()
         return self
 
@@ -110,7 +111,7 @@ def bench_snapshot(n: int) -> None:
         fold.update(ledgers)
         snap = fold.snapshot()
     assert len(snap.nodes) == n
-    grown = grow(ledgers, generate(4, tag="x"))
+    grown = grow(ledgers, generate(4, tag="x", offset=n))  # a new run: newer than the rest
     with Timer() as warm:
         fold.update(grown)
         warm_snap = fold.snapshot()

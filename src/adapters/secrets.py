@@ -237,12 +237,47 @@ def _real_backend(kr: Any) -> bool:
         return False
 
 
+class AutoSecretStore:
+    """Picks the keyring or the file on first use, not at start-up: probing keyring's
+    backends costs a tenth of a second (and may talk to D-Bus) before the window could open."""
+
+    def __init__(self, data_dir: Path, *, prefer_keyring: bool | None = None) -> None:
+        self._data_dir = Path(data_dir)
+        self._prefer = prefer_keyring  # None: probe; True/False: forced by the environment
+        self._chosen: SecretStore | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"AutoSecretStore({self._chosen!r})"
+
+    @property
+    def chosen(self) -> SecretStore:
+        with self._lock:
+            if self._chosen is None:
+                use_keyring = self._prefer if self._prefer is not None else keyring_usable()
+                self._chosen = (
+                    KeyringSecretStore()
+                    if use_keyring
+                    else FileSecretStore(self._data_dir / "secrets.json")
+                )
+            return self._chosen
+
+    def get(self, name: str) -> str | None:
+        return self.chosen.get(name)
+
+    def set(self, name: str, value: str) -> None:
+        self.chosen.set(name, value)
+
+    def delete(self, name: str) -> None:
+        self.chosen.delete(name)
+
+    def names(self) -> list[str]:
+        return self.chosen.names()
+
+
 def default_secret_store(data_dir: Path, *, testing: bool = False) -> SecretStore:
     """The keyring when usable, else ``<data_dir>/secrets.json``. Tests never touch the keyring."""
     forced = os.environ.get(SECRET_BACKEND_ENV, "").strip().lower()
-    file_store = FileSecretStore(Path(data_dir) / "secrets.json")
     if forced == "file" or testing:
-        return file_store
-    if forced == "keyring" or keyring_usable():
-        return KeyringSecretStore()
-    return file_store
+        return FileSecretStore(Path(data_dir) / "secrets.json")
+    return AutoSecretStore(data_dir, prefer_keyring=True if forced == "keyring" else None)

@@ -49,6 +49,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command_logging() -> None:
+    """Commands log like the server (redacted, to the data dir's log), warnings on stderr."""
+    import logging
+
+    from studyhall.server.config import resolve_data_dir
+    from studyhall.server.logging import setup_logging
+
+    try:
+        setup_logging(resolve_data_dir(), stderr_level=logging.WARNING)
+    except OSError as e:  # an unwritable data dir is the command's to report, not ours
+        setup_logging(None, stderr_level=logging.WARNING)
+        logging.getLogger("studyhall").warning("cannot write the log file: %s", e.strerror)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.data_dir is not None:
@@ -57,6 +71,8 @@ def main(argv: list[str] | None = None) -> int:
         os.environ[DATA_DIR_ENV] = str(args.data_dir.expanduser().resolve())
     try:
         handler = getattr(args, "func", None)
+        if handler is not None:
+            _command_logging()
         if handler is None:
             from .launcher import launch
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from starlette.applications import Starlette
@@ -23,7 +23,7 @@ from starlette.staticfiles import StaticFiles
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
-from studyhall.adapters.secrets import default_secret_store
+from studyhall.adapters.secrets import FileSecretStore, default_secret_store
 from studyhall.adapters.store import (
     JsonChatStore,
     JsonJobStore,
@@ -34,7 +34,18 @@ from studyhall.adapters.store import (
 from studyhall.adapters.system import RandomIds, SystemClock
 
 from .config import Config
-from .http import ask, chats, errors, graph, graph_search, health, imports
+from .http import (
+    activity,
+    ask,
+    chats,
+    errors,
+    frames,
+    graph,
+    graph_search,
+    health,
+    imports,
+    settings,
+)
 from .http.security import SecurityMiddleware
 from .redaction import REDACTOR, RedactingSecretStore
 from .services import Services
@@ -80,8 +91,14 @@ def build_services(config: Config) -> Services:
     )
     _wire_retrieval(services, data)
     _wire_notes(services, config)
-    # Every stored key is known to the log redactor before anything can log it.
-    services.on_startup.append(lambda: asyncio.to_thread(secret_store.preload))
+    _wire_workbench(services)
+    # Every stored key becomes known to the log redactor as the server starts: at once for the
+    # key file (cheap), in the background for the OS keyring (probing it is slow); a key read
+    # earlier than that is registered by the read itself.
+    if isinstance(secret_store.inner, FileSecretStore):
+        services.on_startup.append(_now(secret_store.preload))
+    else:
+        services.on_startup.append(_background(secret_store.preload))
     return services
 
 
@@ -111,6 +128,30 @@ def _wire_notes(services: Services, config: Config) -> None:
     )
 
 
+def _wire_workbench(services: Services) -> None:
+    """Demos and diagrams are checked in the system's headless Chromium (started per check,
+    network off; Playwright is imported on first use)."""
+    from studyhall.adapters.sandbox import ChromiumSandbox
+
+    services.sandbox = ChromiumSandbox()
+
+
+def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
+    async def hook() -> None:
+        work()
+
+    return hook
+
+
+def _background(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
+    """A start-up hook that starts ``work`` in a thread and does not wait for it."""
+
+    async def hook() -> None:
+        asyncio.get_running_loop().run_in_executor(None, work)
+
+    return hook
+
+
 def _route_modules(services: Services) -> list[BaseRoute]:
     """Every /api route, module by module. New feature routes are listed here."""
     return [
@@ -120,6 +161,9 @@ def _route_modules(services: Services) -> list[BaseRoute]:
         *graph_search.routes(services),
         *imports.routes(services),
         *ask.routes(services),
+        *settings.routes(services),
+        *frames.routes(services),
+        *activity.routes(services),
     ]
 
 

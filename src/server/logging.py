@@ -79,6 +79,7 @@ def setup_logging(
     *,
     level: int = logging.INFO,
     stderr: bool = True,
+    stderr_level: int = logging.NOTSET,
     redactor: Redactor = REDACTOR,
 ) -> Path | None:
     """Install our handlers on the root logger (idempotent); returns the log file path."""
@@ -90,7 +91,9 @@ def setup_logging(
     formatter = OneLineFormatter(LOG_FORMAT)
     handlers: list[logging.Handler] = []
     if stderr:
-        handlers.append(logging.StreamHandler(sys.stderr))
+        console = logging.StreamHandler(sys.stderr)
+        console.setLevel(stderr_level)  # commands keep the terminal for warnings and up
+        handlers.append(console)
     path: Path | None = None
     if data_dir is not None:
         path = log_path(data_dir)

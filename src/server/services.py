@@ -22,6 +22,7 @@ from studyhall.core.ports import (
     JobStore,
     MaterialReader,
     Reranker,
+    Sandbox,
     SearchIndex,
     SecretStore,
     SettingsStore,
@@ -57,6 +58,8 @@ class Services:
     local_encoder: Embedder | None = None
     # Notes import (issue 7): reads Markdown/Obsidian vaults from disk.
     vault_reader: VaultReader | None = None
+    # Workbench (issue 8): the headless browser that checks generated demos and diagrams.
+    sandbox: Sandbox | None = None
     # Runtime seams: async callables run when the app starts / stops (job runner, schedulers).
     on_startup: list[Hook] = field(default_factory=list)
     on_shutdown: list[Hook] = field(default_factory=list)

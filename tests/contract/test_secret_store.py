@@ -230,9 +230,26 @@ def test_default_store_is_the_file_under_tests_and_when_forced(tmp_path, monkeyp
     assert isinstance(store, FileSecretStore) and store.path == tmp_path / "secrets.json"
 
 
-def test_default_store_prefers_a_usable_keyring(tmp_path, monkeypatch):
+def test_default_store_prefers_a_usable_keyring_decided_on_first_use(tmp_path, monkeypatch):
     monkeypatch.delenv("STUDYHALL_SECRET_BACKEND", raising=False)
-    monkeypatch.setattr(secrets_module, "keyring_usable", lambda: True)
-    assert isinstance(default_secret_store(tmp_path), KeyringSecretStore)
+    probes = []
+
+    def usable():
+        probes.append(1)
+        return True
+
+    monkeypatch.setattr(secrets_module, "keyring_usable", usable)
+    store = default_secret_store(tmp_path)
+    assert probes == []  # nothing probed at start-up
+    assert isinstance(store.chosen, KeyringSecretStore) and probes == [1]
+    store.chosen  # noqa: B018 - chosen once, kept
+    assert probes == [1]
     monkeypatch.setattr(secrets_module, "keyring_usable", lambda: False)
-    assert isinstance(default_secret_store(tmp_path), FileSecretStore)
+    assert isinstance(default_secret_store(tmp_path).chosen, FileSecretStore)
+    monkeypatch.setenv("STUDYHALL_SECRET_BACKEND", "keyring")
+    assert isinstance(default_secret_store(tmp_path).chosen, KeyringSecretStore)
+
+
+class TestAutoSecretStore(SecretStoreContract):
+    def make(self, tmp_path):
+        return secrets_module.AutoSecretStore(tmp_path, prefer_keyring=False)

@@ -13,6 +13,7 @@ from studyhall.core.library.coverage import chat_views
 from studyhall.core.library.findings import AuditorOutput, ExtractorOutput
 from studyhall.core.library.merger import KnownGraph, merge_run
 from studyhall.desktop.cli import main
+
 from tests.unit.library.fixtures import CHAT, at, good_extraction, keep_all, session
 
 

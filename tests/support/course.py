@@ -67,12 +67,12 @@ class HashEmbedder:
 
 
 class OverlapScorer:
-    """A score-only reranker for tests: share of question words found in the passage."""
+    """A score-only reranker for tests: share of the question's longer words in the passage."""
 
     grades = False
 
     async def rerank(self, query: str, chunks: Sequence[Chunk]) -> list[Reranked]:
-        words = set(re.findall(r"[a-z]+", query.lower()))
+        words = set(re.findall(r"[a-z]{4,}", query.lower()))
         return [Reranked(c.id, len(words & set(re.findall(r"[a-z]+", c.text.lower()))) / (len(words) or 1))
                 for c in chunks]
 

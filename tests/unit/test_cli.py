@@ -7,7 +7,6 @@ import sys
 import types
 
 import pytest
-
 from studyhall.core.errors import StudyhallError
 from studyhall.desktop import cli
 
@@ -64,3 +63,24 @@ def test_bad_port_is_refused_by_the_parser(port, capsys):
 def test_every_listed_command_module_exists_and_registers():
     parser = cli.build_parser()  # imports each listed module; a broken one fails here
     assert parser.prog == "studyhall"
+
+
+def test_commands_log_redacted_to_the_data_dir(fake_command, tmp_path, monkeypatch, capsys):
+    import logging
+
+    from studyhall.server.logging import setup_logging
+
+    monkeypatch.setenv("STUDYHALL_DATA_DIR", str(tmp_path))
+    try:
+        cli.main(["fake", "x"])
+        logging.getLogger("studyhall.cmd").warning("provider said: bad key sk-abcdefghijklmnop1234")
+        logging.getLogger("studyhall.cmd").info("quiet detail")
+        for handler in logging.getLogger().handlers:
+            handler.flush()
+    finally:
+        setup_logging(None, stderr=False)
+    err = capsys.readouterr().err
+    assert "[redacted]" in err and "sk-abcdefghijklmnop1234" not in err
+    assert "quiet detail" not in err  # info stays in the file
+    log_text = (tmp_path / "logs" / "studyhall.log").read_text()
+    assert "quiet detail" in log_text and "sk-abcdefghijklmnop1234" not in log_text

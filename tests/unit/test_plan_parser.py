@@ -356,6 +356,10 @@ def test_any_text_gives_a_plan_or_located_errors_never_an_exception(text: str) -
         assert error.message
 
 
+def test_a_lone_surrogate_is_an_error_not_a_crash_later() -> None:
+    assert errors("graph TD\nA[x\ud800]") == ["line 2, col 4: invalid character (a lone surrogate)"]
+
+
 def test_multiplying_fan_out_and_deep_nesting_stay_bounded() -> None:
     fan = " & ".join(f"a{i}" for i in range(2000)) + " --> " + " & ".join(f"b{i}" for i in range(2000))
     found = errors("graph TD\n" + fan)

@@ -13,10 +13,8 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import math
 import os
 import threading
-from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -31,6 +29,11 @@ from .tokenize import terms
 
 log = logging.getLogger(__name__)
 FORMAT = 1
+# Above this many chunks the dense first stage scans a 128-dim projection (top principal
+# directions of the corpus vectors) and re-scores its best 4 x pool exactly: a scan of all the
+# 384-dim vectors is memory-bound (~150 MB per question at 100k chunks).
+PROJECT_ABOVE = 20_000
+PROJECT_DIMS = 128
 
 
 def _file_key(source_id: str) -> str:
@@ -60,10 +63,13 @@ class FileSearchIndex:
         self._owner: np.ndarray = np.zeros(0, dtype=np.int32)
         self._source_ids: list[str] = []
         self._matrix: np.ndarray = np.zeros((0, 0), dtype=np.float32)
+        self._basis: np.ndarray | None = None  # dims x PROJECT_DIMS, for large corpora
+        self._projected: np.ndarray | None = None
         self._bm25: Any = None  # bm25s.BM25, imported on first query (it pulls in scipy)
         self._vocab: dict[str, int] = {}
-        self._df: Counter[str] = Counter()
-        self._sentence_terms: OrderedDict[str, list[set[str]]] = OrderedDict()
+        self._idf: np.ndarray = np.zeros(0, dtype=np.float32)
+        # Per chunk: its term ids, sentence after sentence, and where each sentence ends.
+        self._terms: list[tuple[np.ndarray, np.ndarray]] = []
         self.dropped: list[str] = []  # files found broken on load (re-import fixes them)
         if root is not None:
             self._load()
@@ -172,16 +178,33 @@ class FileSearchIndex:
             mats.append(src.vectors)
         dims = {m.shape[1] for m in mats if m.size}
         self._matrix = np.vstack(mats) if len(dims) == 1 else np.zeros((len(chunks), 0), np.float32)
+        self._basis = self._projected = None
+        if len(chunks) > PROJECT_ABOVE and self._matrix.shape[1] > PROJECT_DIMS:
+            step = max(1, len(chunks) // 20_000)  # a deterministic sample is enough for the basis
+            _, _, vt = np.linalg.svd(self._matrix[::step], full_matrices=False)
+            self._basis = np.ascontiguousarray(vt[:PROJECT_DIMS].T)
+            self._projected = np.ascontiguousarray(self._matrix @ self._basis)
         self._chunks, self._source_ids = chunks, ids
         self._owner = np.asarray(owner, dtype=np.int32)
         vocab: dict[str, int] = {}
-        docs = []
-        df: Counter[str] = Counter()
+        docs: list[list[int]] = []
+        per_chunk: list[tuple[np.ndarray, np.ndarray]] = []
         for c in chunks:
-            words = terms(" ".join(filter(None, (c.title, c.heading, c.text))))
-            df.update(set(words))
-            docs.append([vocab.setdefault(w, len(vocab)) for w in words])
-        self._vocab, self._df = vocab, df
+            # Title and heading count for BM25 (a field match); sentences also feed coverage.
+            head = [vocab.setdefault(w, len(vocab)) for w in terms(" ".join(filter(None, (c.title, c.heading))))]
+            flat: list[int] = []
+            ends: list[int] = []
+            for sentence in c.sentences or (c.text,):
+                flat.extend(vocab.setdefault(w, len(vocab)) for w in terms(sentence))
+                ends.append(len(flat))
+            docs.append(head + flat)
+            per_chunk.append((np.asarray(flat, dtype=np.int32), np.asarray(ends, dtype=np.int32)))
+        df = np.zeros(len(vocab), dtype=np.float64)
+        for doc in docs:
+            df[np.unique(np.asarray(doc, dtype=np.int64))] += 1 if doc else 0
+        n = max(len(chunks), 1)
+        self._idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        self._vocab, self._terms = vocab, per_chunk
         self._bm25 = None
         if chunks:
             import bm25s
@@ -191,20 +214,19 @@ class FileSearchIndex:
             self._bm25 = bm25
         self._dirty = False
 
-    def _idf(self, term: str) -> float:
-        n = len(self._chunks)
-        d = self._df.get(term, 0)
-        return math.log(1 + (n - d + 0.5) / (d + 0.5))
-
-    def _sentences(self, chunk: Chunk) -> list[set[str]]:
-        cached = self._sentence_terms.get(chunk.id)
-        if cached is None:
-            units = chunk.sentences or (chunk.text,)
-            cached = [set(terms(s)) for s in units]
-            self._sentence_terms[chunk.id] = cached
-            if len(self._sentence_terms) > 20000:
-                self._sentence_terms.popitem(last=False)
-        return cached
+    def _coverage(self, i: int, wanted: np.ndarray, total: float) -> float:
+        """The IDF share of the query's terms found together in one sentence of chunk ``i``."""
+        flat, ends = self._terms[i]
+        if not len(flat):
+            return 0.0
+        pos = np.flatnonzero(wanted[flat])
+        if not len(pos):
+            return 0.0
+        sentence = np.searchsorted(ends, pos, side="right").astype(np.int64)
+        v = len(wanted)
+        pairs = np.unique(sentence * v + flat[pos])  # each query term once per sentence
+        sums = np.bincount(pairs // v, weights=self._idf[pairs % v])
+        return float(sums.max()) / total
 
     def candidates(self, query: str, vector: Sequence[float] | None, *, limit: int,
                    source_id: str | None = None) -> list[Candidate]:
@@ -224,21 +246,30 @@ class FileSearchIndex:
             known = [self._vocab[t] for t in qterms if t in self._vocab]
             if known and self._bm25 is not None:
                 lexical = self._bm25.get_scores(known).astype(np.float32)
-            dense = None
-            if vector is not None and self._matrix.shape[1] == len(vector):
-                dense = self._matrix @ np.asarray(vector, dtype=np.float32)
             pool = max(limit, self.pool)
             picked = set(_top(lexical, pool, mask, positive=True))
-            if dense is not None:
-                picked |= set(_top(dense, pool, mask, positive=False))
-            weights = {t: self._idf(t) for t in set(qterms)}
-            total = sum(weights.values()) or 1.0
+            use_dense = vector is not None and self._matrix.shape[1] == len(vector or ())
+            if use_dense:
+                q = np.asarray(vector, dtype=np.float32)
+                if self._projected is not None and self._basis is not None:
+                    rough = np.asarray(_top(self._projected @ (q @ self._basis), 4 * pool, mask, positive=False))
+                    exact = self._matrix[rough] @ q if len(rough) else np.zeros(0, np.float32)
+                    picked |= {int(rough[j]) for j in _top(exact, pool, None, positive=False)}
+                else:
+                    picked |= set(_top(self._matrix @ q, pool, mask, positive=False))
+            order = sorted(picked)
+            dense = dict(zip(order, (self._matrix[order] @ q).tolist())) if use_dense and order else {}
+            query_ids = np.asarray(sorted(set(known)), dtype=np.int32)
+            wanted = np.zeros(len(self._vocab), dtype=bool)
+            wanted[query_ids] = True
+            # Query terms the corpus never saw still count in the total (as the rarest terms).
+            unseen = len({t for t in qterms if t not in self._vocab})
+            total = float(self._idf[query_ids].sum()) + unseen * float(np.log1p((n + 0.5) / 0.5)) or 1.0
             out = []
-            for i in sorted(picked):
+            for i in order:
                 chunk = self._chunks[i]
-                cover = max((sum(w for t, w in weights.items() if t in s) for s in self._sentences(chunk)), default=0.0)
-                signals = {"bm25": float(lexical[i]), "coverage": cover / total}
-                if dense is not None:
+                signals = {"bm25": float(lexical[i]), "coverage": self._coverage(i, wanted, total)}
+                if use_dense:
                     signals["dense"] = float(dense[i])
                 out.append(Candidate(chunk, signals))
             return out

@@ -32,6 +32,8 @@ def _stopwords() -> frozenset[str]:
 
 
 def fold(text: str) -> str:
+    if text.isascii():
+        return text.lower()
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
 

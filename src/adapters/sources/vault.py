@@ -57,13 +57,13 @@ class FileVaultReader:
         try:
             size = os.stat(full).st_size
             if size > self.max_bytes:
-                return SkippedFile(path, f"too large ({_mb(size)} MB; the limit is {_mb(self.max_bytes)} MB)")
+                return SkippedFile(path, f"too large ({_size(size)}; the limit is {_size(self.max_bytes)})")
             with open(full, "rb") as fh:
                 data = fh.read(self.max_bytes + 1)
         except OSError as e:
             return SkippedFile(path, _unreadable(e))
         if len(data) > self.max_bytes:  # it grew after the stat
-            return SkippedFile(path, f"too large (over the {_mb(self.max_bytes)} MB limit)")
+            return SkippedFile(path, f"too large (over the {_size(self.max_bytes)} limit)")
         if b"\x00" in data[:_SNIFF]:
             return SkippedFile(path, "a binary file, not text")
         try:
@@ -182,8 +182,12 @@ def _unreadable(e: OSError) -> str:
     return f"unreadable ({e.strerror or type(e).__name__})"
 
 
-def _mb(size: int) -> str:
-    return f"{size / (1024 * 1024):.1f}"
+def _size(size: int) -> str:
+    if size >= 1024 * 1024:
+        return f"{size / (1024 * 1024):.1f} MB"
+    if size >= 1024:
+        return f"{size / 1024:.0f} KB"
+    return f"{size} bytes"
 
 
 def _frontmatter(text: str) -> tuple[dict[str, Any], str | None]:

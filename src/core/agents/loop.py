@@ -226,6 +226,8 @@ class AgentRun:
             error = unknown_tool_error(name, [t.name for t in self._agent.tools])
         elif args is None:
             error = json_error(name, event.raw)
+        elif not isinstance(args, dict):
+            error = argument_error(name, ["the arguments must be a JSON object, not a list or value"])
         else:
             problems = tool.check(args, self._context())
             if problems:
@@ -264,6 +266,19 @@ class AgentRun:
         self.message = self.message.model_copy(update={"parts": tuple(parts)})
 
 
-def run_agent(**kwargs: object) -> AsyncIterator[AgentEvent]:
-    """Convenience: ``AgentRun(**kwargs).events()``."""
-    return AgentRun(**kwargs).events()
+def run_agent(
+    *,
+    model: ChatModel,
+    agent: AgentSpec,
+    system: str,
+    chat_id: str,
+    history: Sequence[Message],
+    message: Message,
+    max_steps: int,
+    new_id: Callable[[str], str],
+) -> AsyncIterator[AgentEvent]:
+    """Convenience: the events of a fresh ``AgentRun`` (use the class to salvage on failure)."""
+    return AgentRun(
+        model=model, agent=agent, system=system, chat_id=chat_id, history=history,
+        message=message, max_steps=max_steps, new_id=new_id,
+    ).events()

@@ -9,7 +9,7 @@ with a precise message (line-numbered for a plan) so it can correct itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..classroom.plan_parser import parse_plan
@@ -45,8 +45,7 @@ class Tool:
     kind: ToolKind
     check: Callable[[dict[str, Any], ToolContext], list[str]]
     run: Callable[[dict[str, Any], ToolContext], ToolOutcome] | None = None
-    # How to phrase a rejection (the plan's errors are already "line N, col M: ...").
-    fix_hint: str = field(default="")
+    fix_hint: str = ""  # the last line of a rejection: what the model should do next
 
     @property
     def name(self) -> str:
@@ -92,6 +91,11 @@ _QUESTION_SCHEMA: dict[str, Any] = {
             "description": "0-based indices into choices of every correct option.",
         },
         "answer": {
+            "anyOf": [
+                {"type": "string"},
+                {"type": "array", "items": {"type": "string"}},
+                {"type": "number"},
+            ],
             "description": "short: an accepted text or list of texts; numeric: the number.",
         },
         "tolerance": {"type": "number", "description": "numeric: allowed absolute error."},
@@ -126,10 +130,10 @@ def _quiz_spec(tagged: bool) -> ToolSpec:
 def _check_quiz(tagged: bool) -> Callable[[dict[str, Any], ToolContext], list[str]]:
     def check(args: dict[str, Any], ctx: ToolContext) -> list[str]:
         problems = list(validate_quiz(args))
-        node = args.get("plan_node")
-        approved = current_plan(ctx.messages)
         if not tagged:
             return problems
+        node = args.get("plan_node")
+        approved = current_plan(ctx.messages)
         if approved is None:
             if node is not None:
                 problems.append(
@@ -255,7 +259,10 @@ def _check_plan(args: dict[str, Any], ctx: ToolContext) -> list[str]:
     if not isinstance(mermaid, str) or not mermaid.strip():
         problems.append("mermaid must be the plan's flowchart source (a non-empty string).")
     else:
-        problems.extend(str(e) for e in parse_plan(mermaid).errors)
+        parsed = parse_plan(mermaid)
+        problems.extend(str(e) for e in parsed.errors)
+        if parsed.plan is not None and not parsed.plan.nodes:
+            problems.append("the plan has no nodes: give it at least one step to teach.")
     if current_plan(ctx.messages) is not None:
         problems.append(
             "this session already has an approved plan; it is authored once. Keep teaching "

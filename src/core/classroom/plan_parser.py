@@ -17,6 +17,7 @@ limits) runs on the same pass.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
@@ -52,6 +53,7 @@ _GROUP_DIRECTIONS = ("TB", "BT", "LR", "RL")
 _RESERVED = {"end", "subgraph", "graph", "flowchart", "style", "classDef", "class", "linkStyle"}
 _UNSUPPORTED = {"click", "call", "href", "accTitle", "accDescr"}
 _T = TypeVar("_T")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -87,7 +89,12 @@ def parse_plan(text: str) -> PlanParse:
                 )
             ],
         )
-    return _Parser(text).run()
+    parser = _Parser(text)
+    bad = _SURROGATE.search(text)
+    if bad:  # cannot be saved or shown as UTF-8; only a broken JSON escape makes one
+        line, col = parser.where(bad.start())
+        return PlanParse(None, [PlanError(line, col, "invalid character (a lone surrogate)")])
+    return parser.run()
 
 
 class _Parser:

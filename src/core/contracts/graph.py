@@ -90,7 +90,9 @@ class CoverageFingerprint(Record):
     """A message view the extractor has seen: its fingerprint, per source (chat or note)."""
 
     kind: Literal["coverage"] = "coverage"
-    id: str = Field(min_length=1)  # f"{source_id}:{fingerprint}"
+    # f"{source_id}:{fingerprint}:{run_id}": run-scoped, so a run that died before its
+    # checkpoint cannot shadow (as a "replay" of the same id) the run that covers it again.
+    id: str = Field(min_length=1)
     source_id: str
     message_id: str
     fingerprint: str

@@ -32,7 +32,8 @@ Matrix = npt.NDArray[np.float32]
 def _unit(matrix: Matrix) -> Matrix:
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (matrix / norms).astype(np.float32)
+    out: Matrix = (matrix / norms).astype(np.float32)
+    return out
 
 
 def _components(x: Matrix, threshold: float) -> list[list[int]]:
@@ -163,10 +164,10 @@ def carry_labels(groups: Sequence[tuple[str, ...]], previous: Sequence[Cluster])
             claimed[best] = old
     out: list[Cluster] = []
     for i, group in enumerate(groups):
-        old = claimed.get(i)
-        if old is not None:
-            out.append(Cluster(id=old.id, node_ids=group, label=old.label,
-                               core=old.core or old.node_ids, label_source=old.label_source))
+        heir = claimed.get(i)
+        if heir is not None:
+            out.append(Cluster(id=heir.id, node_ids=group, label=heir.label,
+                               core=heir.core or heir.node_ids, label_source=heir.label_source))
         else:
             out.append(Cluster(id=cluster_id(group), node_ids=group, core=group))
     return out

@@ -27,6 +27,20 @@ def lexical_finder(snapshot: GraphSnapshot) -> NeighbourFinder:
     return LexicalNeighbours([NodeRef(n.id, n.text) for n in snapshot.nodes])
 
 
+class CachedLexicalFinder:
+    """``lexical_finder`` that reuses its index while the graph's nodes are unchanged (an
+    incremental fold hands back the same nodes tuple until something new is merged)."""
+
+    def __init__(self) -> None:
+        self._nodes: tuple[object, ...] | None = None
+        self._finder: NeighbourFinder | None = None
+
+    def __call__(self, snapshot: GraphSnapshot) -> NeighbourFinder:
+        if self._finder is None or snapshot.nodes is not self._nodes:
+            self._nodes, self._finder = snapshot.nodes, lexical_finder(snapshot)
+        return self._finder
+
+
 async def run_batch(
     batch: Batch,
     *,

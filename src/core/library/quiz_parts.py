@@ -11,15 +11,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..contracts.chat import ToolCallPart
 from ..contracts.graph import QuizVerdict
-
-_VERDICTS: dict[str, QuizVerdict] = {
-    "correct": "correct",
-    "miss": "miss",
-    "dont-know": "dont-know",
-    "dont_know": "dont-know",
-}
+from ..contracts.quiz import QuizOutput
 
 
 @dataclass(frozen=True)
@@ -55,45 +51,35 @@ def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _answered_at(output: dict[str, Any], default: datetime) -> datetime:
-    raw = output.get("answered_at")
-    if isinstance(raw, str):
-        try:
-            parsed = datetime.fromisoformat(raw)
-        except ValueError:
-            return default
-        return parsed if parsed.tzinfo else default
-    return default
+def _answered_at(output: QuizOutput, default: datetime) -> datetime:
+    if output.answered_at is None:
+        return default
+    try:
+        parsed = datetime.fromisoformat(output.answered_at)
+    except ValueError:
+        return default
+    return parsed if parsed.tzinfo else default
 
 
-def _question_outcomes(output: dict[str, Any], count: int) -> list[dict[str, Any]]:
-    """Per-question outcome dicts ({"verdict", "chosen"?...}) from a graded output, tolerant of
-    the two shapes a grader may store: parallel lists or a list of per-question results."""
-    results = _as_list(output.get("results")) or _as_list(output.get("questions"))
-    if results:
-        return [_as_dict(r) for r in results[:count]]
-    verdicts = _as_list(output.get("verdicts"))
-    if not verdicts and output.get("dont_know") is True:
-        verdicts = ["dont-know"] * count
-    return [{"verdict": v} for v in verdicts[:count]]
+def _graded(part: ToolCallPart) -> QuizOutput | None:
+    """The graded output (the ``QuizOutput`` contract), or None: pending, interrupted, or a
+    shape we cannot trust — then no quiz event is built from it (never guessed)."""
+    if part.state != "output-available" or not isinstance(part.output, dict):
+        return None
+    try:
+        return QuizOutput.model_validate(part.output)
+    except ValidationError:
+        return None
 
 
-def _verdict_line(outcome: dict[str, Any]) -> tuple[str, QuizVerdict | None]:
-    verdict = _VERDICTS.get(str(outcome.get("verdict", "")))
-    if verdict is None:
-        return "  learner: not answered yet", None
-    chosen = outcome.get("chosen_text") or outcome.get("response")
-    detail = f" (answered: {_one_line(chosen)})" if chosen not in (None, "", []) else ""
-    words = {"correct": "correct", "miss": "missed", "dont-know": "said they don't know"}
-    return f"  learner: {words[verdict]}{detail}", verdict
+_WORDS = {"correct": "correct", "miss": "missed", "dont-know": "said they don't know"}
 
 
 def _render_quiz(part: ToolCallPart, default_at: datetime) -> RenderedPart:
     questions = [_as_dict(q) for q in _as_list(part.input.get("questions"))]
-    graded = part.state == "output-available"
-    output = _as_dict(part.output) if graded else {}
-    outcomes = _question_outcomes(output, len(questions)) if graded else []
-    at = _answered_at(output, default_at)
+    output = _graded(part)
+    results = {r.index: r for r in output.results} if output is not None else {}
+    at = _answered_at(output, default_at) if output is not None else default_at
     rendered = RenderedPart()
     for index, question in enumerate(questions):
         ref = question_ref(part.tool_call_id, index)
@@ -101,19 +87,18 @@ def _render_quiz(part: ToolCallPart, default_at: datetime) -> RenderedPart:
         choices = [_one_line(c) for c in _as_list(question.get("choices"))]
         if choices:
             rendered.lines.append("  choices: " + " | ".join(choices))
-            correct = [choices[i] for i in _as_list(question.get("correct"))
-                       if isinstance(i, int) and 0 <= i < len(choices)]
-            if correct:
-                rendered.lines.append("  correct answer: " + " | ".join(correct))
-        elif question.get("answer") is not None:
-            answer = question["answer"]
-            shown = " | ".join(map(_one_line, answer)) if isinstance(answer, list) else answer
-            rendered.lines.append(f"  accepted answer: {_one_line(shown)}")
-        outcome = outcomes[index] if index < len(outcomes) else {}
-        line, verdict = _verdict_line(outcome)
-        rendered.lines.append(line)
-        if verdict is not None:
-            rendered.quizzes.append(QuizResult(ref, part.tool_call_id, index, verdict, at))
+        result = results.get(index)
+        expected = list(result.expected) if result is not None else [
+            choices[i] for i in _as_list(question.get("correct"))
+            if isinstance(i, int) and not isinstance(i, bool) and 0 <= i < len(choices)]
+        if expected:
+            rendered.lines.append("  correct answer: " + " | ".join(map(_one_line, expected)))
+        if result is None:
+            rendered.lines.append("  learner: not answered yet")
+            continue
+        detail = f" (answered: {_one_line(result.response)})" if result.response else ""
+        rendered.lines.append(f"  learner: {_WORDS[result.verdict]}{detail}")
+        rendered.quizzes.append(QuizResult(ref, part.tool_call_id, index, result.verdict, at))
     return rendered
 
 

@@ -49,29 +49,14 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 async def _local(args: argparse.Namespace, config: Any) -> int:
-    from studyhall.core.errors import StudyhallError
     from studyhall.server.app import build_services
-    from studyhall.server.runtime.import_runs import notes_importer
-    from studyhall.server.runtime.material import material_importer
+    from studyhall.server.runtime.import_runs import import_path
 
     services = build_services(config)
     with _Bar(quiet=args.json) as bar:
-        report = await notes_importer(services).run(
-            args.path, mode=args.mode, embed=not args.no_embed,
+        report, material = await import_path(
+            services, args.path, mode=args.mode, embed=not args.no_embed,
             progress=lambda p: bar.update(p.stage, p.done, p.total, p.path))
-        material: dict[str, Any] | None = None
-        try:
-            indexer = material_importer(services)
-            if args.no_embed:  # passages are still found by their words (BM25)
-                indexer.embedder, indexer.cache = None, None
-            got = await indexer.run(
-                args.path,
-                progress=lambda done, total, path: bar.update("indexing", done, total, path))
-            material = {"imported": len(got.imported), "unchanged": len(got.unchanged),
-                        "skipped": len(got.skipped), "removed": len(got.removed),
-                        "chunks": got.chunks}
-        except StudyhallError as e:  # retrieval is optional next to the graph import
-            material = {"error": str(e)}
     out = report.to_dict()
     out["material"] = material
     _print(out, args.json)

@@ -18,7 +18,9 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import BusyError, Conflict, InvalidInput, NotFound, StudyhallError
 
 from ..runtime.classroom import turn_runner
-from ..runtime.turns import Turn, TurnRunner
+from ..runtime.graph_context import schedule_graph_context
+from ..runtime.drive import Turn
+from ..runtime.turns import TurnRunner
 from ..runtime.views import chat_view
 from ..services import Services
 from .errors import error_body, status_for
@@ -103,6 +105,8 @@ def routes(services: Services) -> list[BaseRoute]:
             record = runner.create_chat(new.topic)
         except StudyhallError as e:
             return _error(e)
+        # Graph context (issue 7): the topic's nearest propositions, queued as a one-shot steer.
+        schedule_graph_context(services, record.id, record.topic)
         return JSONResponse({"id": record.id})
 
     async def list_chats(request: Request) -> Response:

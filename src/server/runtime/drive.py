@@ -25,6 +25,7 @@ from studyhall.core.agents.loop import (
     add_usage,
 )
 from studyhall.core.agents.roster import agent_for
+from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.contracts.chat import ChatRecord, Message, Usage
 from studyhall.core.errors import ModelError, StoreError
 from studyhall.core.ports import ChatModel, Clock, Ids
@@ -64,6 +65,8 @@ class DriveDeps:
     save: Callable[[str, Sequence[Message]], ChatRecord]  # persist (upsert) messages
     claim: Callable[[str, Sequence[Message]], list[Message]]  # steers to deliver now
     max_steps: Callable[[], int]
+    # Which agent answers (the roster, plus tools other systems register, e.g. job tools).
+    agent_for: Callable[[Sequence[Message]], AgentSpec] = agent_for
 
 
 async def drive(turn: Turn, record: ChatRecord, deps: DriveDeps) -> None:
@@ -82,7 +85,7 @@ async def drive(turn: Turn, record: ChatRecord, deps: DriveDeps) -> None:
                 messages.extend(steers)
                 for steer in steers:
                     turn.emit(*ev.steer(steer))
-            agent = agent_for(messages)
+            agent = deps.agent_for(messages)
             message = Message(
                 id=deps.ids.new("msg"), role="assistant", agent=agent.role,
                 created_at=deps.clock.now(),

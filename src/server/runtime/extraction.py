@@ -30,7 +30,7 @@ from studyhall.core.library.coverage import View, chat_views, covered_fingerprin
 from studyhall.core.library.coverage import uncovered_tokens as count_uncovered
 from studyhall.core.library.findings import Auditor, Extractor, add_usage
 from studyhall.core.library.merger import MergePlan
-from studyhall.core.library.pipeline import Stage, run_batch
+from studyhall.core.library.pipeline import CachedLexicalFinder, Stage, run_batch
 from studyhall.core.ports import ChatModel, ChatStore, Clock, GraphStore, Ids, SettingsStore
 
 from .graph_reader import GraphReader
@@ -112,6 +112,7 @@ class ExtractionScheduler:
         self._ids = ids
         self._prompt = prompt
         self.reader = reader or GraphReader(graph_store)
+        self._finder = CachedLexicalFinder()
         self._runs: dict[str, ExtractionRun] = {}
         self._active: dict[str, ExtractionRun] = {}  # source id -> its run in flight
 
@@ -208,7 +209,7 @@ class ExtractionScheduler:
                 merged = await run_batch(
                     batch, run_id=f"{run.id}.b{n}", extractor=plan.extractor,
                     auditor=plan.auditor, store=self._graph, snapshot=self.reader.snapshot,
-                    clock=self._clock, on_stage=run.enter)
+                    clock=self._clock, finder=self._finder, on_stage=run.enter)
                 self._account(run, merged, tag)
             run.status = "done"
         except asyncio.CancelledError:

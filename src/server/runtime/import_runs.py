@@ -18,7 +18,7 @@ from studyhall.core.errors import NotFound, StudyhallError
 
 from ..services import Services
 from .graph_upkeep import GraphUpkeep
-from .imports import ImportProgress, ImportReport, Mode, NotesImporter
+from .imports import ImportProgress, ImportReport, Mode, NotesImporter, ProgressFn
 from .library import graph_reader
 from .prompts import load_prompt
 
@@ -86,6 +86,37 @@ def no_model_reason(services: Services) -> str | None:
             "structure. Add a key in Settings → Models to extract with a model.")
 
 
+async def import_path(services: Services, path: str, *, mode: Mode = "auto",
+                      embed: bool = True, progress: ProgressFn | None = None,
+                      ) -> tuple[ImportReport, dict[str, Any] | None]:
+    """The whole import front door: notes into the graph, then every readable file (notes,
+    transcripts, PDFs, text) into the retrieval index for grounded questions."""
+    tell = progress or (lambda _p: None)
+    report = await notes_importer(services).run(path, mode=mode, embed=embed, progress=tell)
+    return report, await _index_material(services, path, embed, tell)
+
+
+async def _index_material(services: Services, path: str, embed: bool,
+                          tell: ProgressFn) -> dict[str, Any] | None:
+    if services.search_index is None or services.material_reader is None:
+        return None  # a build without retrieval
+    from .material import material_importer
+
+    try:
+        indexer = material_importer(services)
+        if not embed:  # passages are still found by their words
+            indexer.embedder, indexer.cache = None, None
+        elif indexer.embedder is services.embedder:
+            indexer.cache = graph_upkeep(services).cache()  # one cache per model per process
+        got = await indexer.run(path, lambda done, total, p: tell(
+            ImportProgress("indexing", done, total, p)))
+    except StudyhallError as e:
+        log.warning("[import] the search index was not updated: %s", e)
+        return {"error": str(e)}
+    return {"imported": len(got.imported), "unchanged": len(got.unchanged),
+            "skipped": len(got.skipped), "removed": len(got.removed), "chunks": got.chunks}
+
+
 @dataclass
 class ImportRun:
     id: str
@@ -95,6 +126,7 @@ class ImportRun:
     status: RunStatus = "running"
     progress: ImportProgress = field(default_factory=lambda: ImportProgress("scanning", 0, 0))
     report: ImportReport | None = None
+    material: dict[str, Any] | None = None  # the retrieval index's side of the import
     error: str | None = None
     finished_at: datetime | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -109,7 +141,8 @@ class ImportRun:
             "stage": self.progress.stage,
             "progress": {"done": self.progress.done, "total": self.progress.total,
                          "path": self.progress.path},
-            "report": self.report.to_dict() if self.report else None,
+            "report": ({**self.report.to_dict(), "material": self.material}
+                       if self.report else None),
             "error": self.error,
             "started_at": self.started_at.isoformat(),
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
@@ -126,23 +159,24 @@ class ImportRunner:
         """Start an import in the background, or join the one running."""
         if self._active is not None and self._active.status == "running":
             return self._active
-        importer = notes_importer(self._services)
+        notes_importer(self._services)  # a build that cannot import fails here, not later
         assert self._services.ids and self._services.clock
         run = ImportRun(self._services.ids.new("import"), path, mode,
                         self._services.clock.now())
         self._runs[run.id] = run
         self._active = run
-        run.task = asyncio.get_running_loop().create_task(self._execute(run, importer, embed))
+        run.task = asyncio.get_running_loop().create_task(self._execute(run, embed))
         self._forget_old()
         return run
 
-    async def _execute(self, run: ImportRun, importer: NotesImporter, embed: bool) -> None:
+    async def _execute(self, run: ImportRun, embed: bool) -> None:
         def progress(p: ImportProgress) -> None:
             run.progress = p
 
         try:
-            run.report = await importer.run(run.path, mode=run.mode, embed=embed,
-                                            progress=progress)
+            run.report, run.material = await import_path(
+                self._services, run.path, mode=run.mode, embed=embed, progress=progress)
+            run.progress = ImportProgress("done", run.report.notes, run.report.notes)
             run.status = "done"
         except asyncio.CancelledError:
             run.status, run.error = "aborted", "Stopped; every note merged so far is kept, " \

@@ -256,8 +256,8 @@ class NotesImporter:
                 try:
                     await self._extract_note(note, pending, chunk, report)
                     note.status = "imported"
-                except ModelAuthError:
-                    raise  # a refused key fails every note: stop and say so
+                except (ModelAuthError, ModelNotConfigured):
+                    raise  # a refused or missing key fails every note: stop and say so
                 except ModelError as e:
                     note.status, note.reason = "skipped", f"extraction failed: {e}"
                     report.failed.append(SkippedFile(note.file.path, note.reason))
@@ -299,7 +299,6 @@ class NotesImporter:
     async def _merge_batch(self, batch: Batch, stages: tuple[Extractor, Auditor],
                            report: ImportReport) -> MergePlan:
         extractor, auditor = stages
-        self._used.add("structural" if isinstance(extractor, StructuralExtractor) else "model")
         started = self._clock.now()
         extraction = await extractor.extract(batch)
         findings = extraction.output
@@ -318,6 +317,7 @@ class NotesImporter:
             judged = await auditor.audit(batch, findings,
                                          {p.key: r for p, r in zip(findings.propositions, found)})
             audit, usage = judged.output, add_usage(usage, judged.usage)
+        self._used.add("structural" if isinstance(extractor, StructuralExtractor) else "model")
         return self._commit(batch, findings, audit, started, usage, report)
 
     def _commit(self, batch: Batch, findings: ExtractorOutput, audit: AuditorOutput,
@@ -372,7 +372,8 @@ class NotesImporter:
             if view.fingerprint in covered:
                 continue
             findings = ExtractorOutput.model_validate({"propositions": [], "edges": [
-                {"from": e.source, "to": e.target, "kind": "supports"} for e in edges]})
+                {"from": e.source, "to": e.target, "kind": "supports"} for e in edges
+                if (e.source, e.target, "supports") not in self._edges]})
             self._commit(Batch(note.source_id, (view,)), findings, AuditorOutput(verdicts=()), at, None,
                          report)
             tell(ImportProgress("linking", n + 1, len(notes), note.file.path))

@@ -15,8 +15,12 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
+from studyhall.core.agents.roster import agent_for
+from studyhall.core.agents.spec import AgentSpec
+from studyhall.core.agents.tools import Tool
 from studyhall.core.classroom.steers import (
     claim_steers,
     delivered_steer_ids,
@@ -24,7 +28,7 @@ from studyhall.core.classroom.steers import (
     steer_part,
 )
 from studyhall.core.classroom.turn_state import close_dangling, owes_reply, pending_client_calls
-from studyhall.core.contracts.chat import ChatRecord, Message, TextPart, ToolCallPart
+from studyhall.core.contracts.chat import AgentRole, ChatRecord, Message, TextPart, ToolCallPart
 from studyhall.core.errors import (
     BusyError,
     Conflict,
@@ -70,9 +74,12 @@ class TurnRunner:
         self._deps = DriveDeps(
             model=chat_model, ids=ids, clock=clock, prompt=prompt, save=self._save,
             claim=self._claim, max_steps=lambda: settings_store.load().max_steps_per_turn,
+            agent_for=self._agent_for,
         )
         self._turns: dict[str, Turn] = {}
         self._queued: dict[str, list[Message]] = {}
+        # Tools other systems give an agent role (the workbench's job tools for the teacher).
+        self._extra_tools: dict[str, tuple[Tool, ...]] = {}
 
     # --- public API -------------------------------------------------------------------------
 
@@ -90,6 +97,15 @@ class TurnRunner:
         )
         self._store.create(record)
         return record
+
+    def add_tools(self, role: AgentRole, tools: Sequence[Tool]) -> None:
+        """Give the ``role`` agent more tools from the next turn on (e.g. the job tools)."""
+        self._extra_tools[role] = (*self._extra_tools.get(role, ()), *tools)
+
+    def _agent_for(self, messages: Sequence[Message]) -> AgentSpec:
+        spec = agent_for(messages)
+        extra = self._extra_tools.get(spec.role)
+        return replace(spec, tools=(*spec.tools, *extra)) if extra else spec
 
     def running(self, chat_id: str) -> bool:
         return chat_id in self._turns
@@ -115,6 +131,7 @@ class TurnRunner:
                 if not owes_reply(messages):
                     raise Conflict("This message was already sent and answered.")
                 outgoing: list[Message] = []
+                steers: list[Message] = []
             else:
                 learner = Message(
                     id=message_id or self._ids.new("msg"),
@@ -122,9 +139,12 @@ class TurnRunner:
                     parts=(TextPart(text=text),),
                     created_at=self._clock.now(),
                 )
-                outgoing = [*close_dangling(messages), *self._claim(chat_id, messages), learner]
+                steers = self._claim(chat_id, messages)
+                outgoing = [*close_dangling(messages), *steers, learner]
             if outgoing:
                 record = self._save(chat_id, outgoing)
+                for steer in steers:
+                    turn.emit(*ev.steer(steer))
         except BaseException:
             self._end(chat_id)
             raise

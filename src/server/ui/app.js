@@ -1,25 +1,64 @@
-// Placeholder home: asks the server whether it is healthy and shows the answer.
-// The session cookie set at launch authenticates same-origin requests.
-"use strict";
+// Studyhall's window: checks the server, then mounts the sidebar, the activity strip and the
+// routed view (home graph, a session, settings). Everything goes through /api on this origin.
+
+import { api } from "./js/api.js";
+import { h, replace } from "./js/dom.js";
+import { currentView, route, start } from "./js/router.js";
+import { mountSidebar } from "./js/sidebar.js";
+import { mountActivity } from "./js/activity.js";
+import { bindShortcuts } from "./js/shortcuts.js";
+import { applyTheme, watchSystemTheme } from "./js/theme.js";
+import { refreshChats, refreshSettings } from "./js/store.js";
+import { mountHome } from "./js/home.js";
+import { mountSession } from "./js/session.js";
+import { mountSettings } from "./js/settings.js";
+
+applyTheme();
+watchSystemTheme();
 
 async function checkHealth() {
   const status = document.getElementById("status");
   try {
-    const response = await fetch("/api/health", { credentials: "same-origin" });
-    if (response.status === 401) {
-      throw new Error("This page was not opened from Studyhall. Open it from the app window or the address it printed.");
-    }
-    if (!response.ok) throw new Error(`The server answered ${response.status}.`);
-    const body = await response.json();
-    status.textContent = `Connected · Studyhall ${body.version}`;
-    status.className = "status ok";
+    const body = await api.get("/api/health");
     document.body.dataset.health = body.ok ? "ok" : "bad";
     document.body.dataset.version = body.version;
+    return true;
   } catch (error) {
-    status.textContent = error.message || "Cannot reach the Studyhall server.";
-    status.className = "status bad";
     document.body.dataset.health = "error";
+    replace(status, error.message || "Cannot reach the Studyhall server.");
+    status.className = "boot bad";
+    return false;
   }
 }
 
-document.addEventListener("DOMContentLoaded", checkHealth);
+async function boot() {
+  if (!(await checkHealth())) return;
+  const main = document.getElementById("main");
+  const dock = document.getElementById("dock");
+  route(/^\/$/, mountHome);
+  route(/^\/session\/(?<id>[A-Za-z0-9_-]+)$/, mountSession);
+  route(/^\/settings$/, mountSettings);
+  mountSidebar(document.getElementById("sidebar"));
+  mountActivity(document.getElementById("activity"));
+  bindShortcuts(currentView);
+  bindPanels();
+  await Promise.all([refreshSettings(), refreshChats()]);
+  await start({ main, dock });
+  document.body.dataset.ready = "1";
+}
+
+/** The sidebar and the dock fold away (buttons on the window's edges). */
+function bindPanels() {
+  const shell = document.getElementById("shell");
+  const toggle = (name, label) => h("button.panel-toggle", {
+    type: "button", class: `toggle-${name}`, "aria-label": label, title: label,
+    "aria-pressed": "false",
+    onclick: (e) => {
+      const folded = shell.classList.toggle(`no-${name}`);
+      e.currentTarget.setAttribute("aria-pressed", folded ? "true" : "false");
+    },
+  }, name === "sidebar" ? "⟨" : "⟩");
+  shell.append(toggle("sidebar", "Fold the sidebar"), toggle("dock", "Fold the details panel"));
+}
+
+boot();

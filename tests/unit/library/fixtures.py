@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from studyhall.core.contracts.chat import Message, TextPart, ToolCallPart, Usage
+from studyhall.core.contracts.quiz import QuestionResult, QuizOutput
 from studyhall.core.errors import ModelNotConfigured
 from studyhall.core.ports import FinishEvent, ModelEvent, ModelRequest, TextDelta, UsageEvent
 
@@ -24,16 +25,33 @@ def text(mid: str, role: str, body: str, minute: int, agent: str | None = None) 
                    agent=agent if role == "assistant" else None)
 
 
+QUESTIONS = [
+    {"prompt": "What is the derivative of x^2?", "choices": ["x", "2x", "x^2"], "correct": [1]},
+    {"prompt": "What is the derivative of a constant?", "choices": ["0", "1"], "correct": [0]},
+]
+
+
+def graded_output(verdicts: Sequence[str], minute: int) -> dict[str, Any]:
+    """A graded quiz output in the classroom's ``QuizOutput`` contract."""
+    results = []
+    for i, verdict in enumerate(verdicts):
+        q = QUESTIONS[i]
+        right = q["choices"][q["correct"][0]]
+        wrong = next(c for c in q["choices"] if c != right)
+        response = {"correct": right, "miss": wrong, "dont-know": None}[verdict]
+        results.append(QuestionResult(index=i, kind="single", prompt=q["prompt"],
+                                      verdict=verdict, response=response, expected=(right,)))
+    return QuizOutput(correct=sum(v == "correct" for v in verdicts), total=len(verdicts),
+                      results=tuple(results), answered_at=at(minute).isoformat()
+                      ).model_dump(mode="json")
+
+
 def quiz(mid: str, call: str, minute: int, verdicts: Sequence[str] | None) -> Message:
-    args = {"questions": [
-        {"prompt": "What is the derivative of x^2?", "choices": ["x", "2x", "x^2"],
-         "correct": [1]},
-        {"prompt": "What is the derivative of a constant?", "choices": ["0", "1"],
-         "correct": [0]},
-    ]}
+    args = {"questions": QUESTIONS}
+    graded = verdicts is not None
     part = ToolCallPart(tool_call_id=call, name="quiz", input=args,
-                        state="output-available" if verdicts is not None else "input-available",
-                        output={"verdicts": list(verdicts)} if verdicts is not None else None)
+                        state="output-available" if graded else "input-available",
+                        output=graded_output(verdicts, minute + 1) if graded else None)
     return Message(id=mid, role="assistant", parts=(part,), created_at=at(minute), agent="teacher")
 
 

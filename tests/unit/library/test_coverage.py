@@ -38,11 +38,20 @@ def test_graded_quiz_renders_question_refs_answers_and_verdicts():
     lines = message_view(quiz("m_4", "call_q", 3, ["correct", "dont-know"]))
     assert lines[0] == "Quiz question call_q/q1: What is the derivative of x^2?"
     assert "  correct answer: 2x" in lines
-    assert "  learner: correct" in lines
+    assert "  learner: correct (answered: 2x)" in lines
     assert "  learner: said they don't know" in lines
     [view] = chat_views(CHAT, [quiz("m_4", "call_q", 3, ["correct", "dont-know"])])
     assert [(q.ref, q.question_index, q.verdict) for q in view.quizzes] == [
         ("call_q/q1", 0, "correct"), ("call_q/q2", 1, "dont-know")]
+
+
+def test_a_quiz_output_outside_the_contract_builds_no_events():
+    graded = quiz("m_4", "call_q", 3, ["correct", "miss"])
+    part = graded.parts[0].model_copy(update={"output": {"verdicts": ["correct", "miss"]}})
+    forged = graded.model_copy(update={"parts": (part,)})
+    [view] = chat_views(CHAT, [forged])
+    assert view.quizzes == ()
+    assert view.lines.count("  learner: not answered yet") == 2
 
 
 def test_answering_a_pending_quiz_uncovers_the_message_again():

@@ -54,7 +54,7 @@ def test_quiz_verdicts_and_times_come_from_the_transcript_not_the_model():
     extraction["propositions"][1]["understanding"] = "solid"
     p = plan(extraction, keep_all("p1", "p2"))
     missed = next(q for q in p.quiz_events if q.question_index == 1)
-    assert missed.verdict == "miss" and missed.at == at(3)
+    assert missed.verdict == "miss" and missed.at == at(4)  # the output's answered_at
 
 
 def test_invented_quote_is_dropped_with_reason():

@@ -152,3 +152,24 @@ async def test_rendered_batch_matches_the_fingerprinted_lines():
     for view in b.views:
         for n, line in enumerate(view.lines, start=1):
             assert f"{view.message_id}/{n} | {line}" in rendered
+
+
+async def test_linking_to_an_existing_node_adds_evidence_instead_of_a_duplicate():
+    store = InMemoryGraphStore()
+    await run(ScriptedJson(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")]),
+              store, run_id="run_1")
+    first = graph_snapshot(store)
+    derivative = first.nodes[0].id
+    # A later session restates p1 in other words; the auditor sees the node and links it.
+    later = {"propositions": [
+        {"key": "x", "text": "Derivatives give the instantaneous rate of change.",
+         "evidence": [{"message_id": "m_1", "quote": "What is a derivative, really?"}]}],
+        "edges": []}
+    model = ScriptedJson(extractor=[later], auditor=[keep_all("x", link={"x": derivative})])
+    await run(model, store, run_id="run_2")
+    assert '"id": "' + derivative in model.requests[-1].messages[-1]["content"]  # shown as near
+    snap = graph_snapshot(store)
+    assert len(snap.nodes) == len(first.nodes)
+    node = snap.node(derivative)
+    assert [e.run_id for e in node.evidence] == ["run_1", "run_2"]
+    assert node.text == first.nodes[0].text  # the first statement still names it

@@ -167,3 +167,29 @@ def test_graphml_is_valid_xml_even_with_hostile_text():
     [e] = root.findall(".//g:edge", ns)
     assert (e.get("source"), e.get("target")) == ("a", 'b"<&>')
     assert nodes[0].find("g:data[@key='score']", ns) is None  # absent, not zero
+
+
+def test_an_earlier_statement_arriving_later_reorders_the_nodes():
+    first = Ledgers(propositions=[prop("a", "r1", minute=10), prop("b", "r1", minute=5)],
+                    checkpoints=[cp("r1")])
+    fold = GraphFold()
+    fold.update(first)
+    assert [n.id for n in fold.snapshot().nodes] == ["b", "a"]
+    full = Ledgers(propositions=[*first.propositions, prop("a", "r2", minute=0)],
+                   checkpoints=[cp("r1"), cp("r2")])
+    fold.update(full)
+    assert [n.id for n in fold.snapshot().nodes] == ["a", "b"]
+    assert fold.snapshot() == fold_snapshot(full)
+
+
+def test_an_edge_waits_for_its_nodes_and_self_loops_never_show():
+    early = Ledgers(propositions=[prop("a")], edges=[edge("a", "b"), edge("a", "a")],
+                    checkpoints=[cp("r1")])
+    fold = GraphFold()
+    fold.update(early)
+    assert fold.snapshot().edges == ()
+    later = Ledgers(propositions=[prop("a"), prop("b", "r2")], edges=early.edges,
+                    checkpoints=[cp("r1"), cp("r2")])
+    fold.update(later)
+    assert [(e.source, e.target) for e in fold.snapshot().edges] == [("a", "b")]
+    assert fold.snapshot() == fold_snapshot(later)

@@ -95,6 +95,7 @@ async def test_unparseable_arguments_and_unknown_tools_are_reported() -> None:
     model = FakeModel(
         say(calls=[tool("quiz", None, "q1", raw='{"questions": [oops')]),
         say(calls=[tool("launch_rocket", {}, "x1")]),
+        say(calls=[tool("probe_done", [1, 2], "x2")]),  # type: ignore[arg-type]
         say("Sorry, let me just ask."),
     )
     run = _run(model)
@@ -102,6 +103,7 @@ async def test_unparseable_arguments_and_unknown_tools_are_reported() -> None:
     errors = [p.error for p in _tool_parts(run.message)]
     assert "not valid JSON" in errors[0] and "oops" in errors[0]
     assert "no tool named 'launch_rocket'" in errors[1] and "quiz" in errors[1]
+    assert "must be a JSON object" in errors[2]
     assert events[-1] == Stopped("stop")
 
 
@@ -181,6 +183,18 @@ async def test_teacher_broken_plan_is_corrected_then_waits_for_approval() -> Non
     assert second.state == "input-available"
     assert events[-1] == Stopped("awaiting-answer")
     assert {t.name for t in model.requests[0].tools} == {"plan_init", "quiz", "ask_user_question"}
+
+
+async def test_teacher_plan_without_nodes_goes_back_to_the_model() -> None:
+    model = FakeModel(
+        say(calls=[tool("plan_init", {"title": "Graphs", "mermaid": "graph TD"}, "pl1")]),
+        say(calls=[tool("plan_init", GOOD_PLAN, "pl2")]),
+    )
+    run = _run(model, agent=TEACHER)
+    await _drain(run)
+    first, second = _tool_parts(run.message)
+    assert first.state == "output-error" and "no nodes" in first.error
+    assert second.state == "input-available"
 
 
 async def test_teacher_quiz_must_be_tagged_with_a_node_of_the_approved_plan() -> None:

@@ -64,7 +64,9 @@ async def test_queued_steer_is_delivered_once_before_the_learner_message() -> No
     steer = steer_message(job_steer_id("job_1"), "job", "Research done: carrying.", AT)
     h.runner.queue_steer(chat, steer)
     h.runner.queue_steer(chat, steer)  # queued twice, delivered once
-    await h.events(await h.runner.send_message(chat, "hi"))
+    events = await h.events(await h.runner.send_message(chat, "hi"))
+    assert [n for n, _ in events][:2] == ["steer", "message-start"]
+    assert events[0][1]["steer_id"] == "steer_job_1"
     ids = [m.id for m in h.messages()]
     assert ids[0] == "steer_job_1" and h.messages()[1].role == "user"
     first_request = h.model.of("prober")[0].messages

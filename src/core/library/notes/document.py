@@ -134,11 +134,8 @@ def _blocks(tokens: list[Token], lines: list[str]) -> tuple[list[Block], list[tu
         elif tok.type == "table_open":
             in_table = True
             if tok.map:
-                rows = range(tok.map[0], tok.map[1])
-                blocks.append(
-                    Block("table", tok.map[0], tok.map[1], 0,
-                          tuple((n, lines[n].strip(), False) for n in rows))
-                )
+                cells = tuple((n, lines[n].strip(), False) for n in range(*tok.map))
+                blocks.append(Block("table", tok.map[0], tok.map[1], 0, cells))
         elif tok.type == "table_close":
             in_table = False
         elif tok.type == "heading_open" and tok.map:
@@ -149,9 +146,9 @@ def _blocks(tokens: list[Token], lines: list[str]) -> tuple[list[Block], list[tu
             blocks.append(Block("heading", n, tok.map[1], level, ((n, content.strip(), False),)))
         elif tok.type == "paragraph_open" and tok.map and not in_table:
             kind: BlockKind = "quote" if quote_depth else "list_item" if list_depth else "paragraph"
-            rows = tuple(_content_lines(lines, tok.map[0], tok.map[1], quote_depth))
+            prose = tuple(_content_lines(lines, tok.map[0], tok.map[1], quote_depth))
             group, ordered = lists[-1] if lists else (-1, False)
-            blocks.append(Block(kind, tok.map[0], tok.map[1], list_depth, rows, group, ordered))
+            blocks.append(Block(kind, tok.map[0], tok.map[1], list_depth, prose, group, ordered))
     return blocks, headings
 
 

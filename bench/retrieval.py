@@ -1,0 +1,153 @@
+"""Retrieval benchmark: index build time, query latency (p50/p95) and memory over generated
+chunks — 10k and 100k by default. No model call; vectors are random unit vectors (the same cost
+as MiniLM's 384 dims), text is Zipf-distributed words in sentences.
+
+    .venv/bin/python bench/retrieval.py [--sizes 10000 100000] [--queries 200] [--rerank]
+
+Measures the first stage (BM25 + dense + coverage candidates, fused), which is what scales with
+the corpus; ``--rerank`` also times the local late-interaction rerank of the top 12 (MiniLM on
+CPU, cost independent of corpus size) and one question embedding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import random
+import resource
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from studyhall.adapters.search.index import FileSearchIndex  # noqa: E402
+from studyhall.core.library.retrieval import fuse  # noqa: E402
+from studyhall.core.ports import Chunk  # noqa: E402
+
+DIMS = 384
+
+
+def _rss_mb() -> float:
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _vocab(rng: random.Random, n: int = 30000) -> list[str]:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return ["".join(rng.choice(letters) for _ in range(rng.randint(3, 10))) for _ in range(n)]
+
+
+def _sentence(rng: random.Random, vocab: list[str], cum: list[float]) -> str:
+    return " ".join(rng.choices(vocab, cum_weights=cum, k=rng.randint(8, 20))).capitalize() + "."
+
+
+def _cum(weights: list[float]) -> list[float]:
+    out, total = [], 0.0
+    for w in weights:
+        total += w
+        out.append(total)
+    return out
+
+
+def build(n: int, seed: int = 7) -> tuple[FileSearchIndex, list[str], float, float]:
+    rng = random.Random(seed)
+    vocab = _vocab(rng)
+    weights = _cum([1 / (r + 1) ** 1.07 for r in range(len(vocab))])
+    np_rng = np.random.default_rng(seed)
+    gc.collect()
+    rss0 = _rss_mb()
+    index = FileSearchIndex(None)
+    per_source = 100
+    t0 = time.perf_counter()
+    for s in range(0, n, per_source):
+        sid = f"src{s // per_source}"
+        chunks = []
+        for i in range(min(per_source, n - s)):
+            sents = tuple(_sentence(rng, vocab, weights) for _ in range(rng.randint(4, 8)))
+            chunks.append(Chunk(f"{sid}:{i}", sid, f"{sid}.txt", "text", sid, f"p{i}", " ".join(sents),
+                                sentences=sents))
+        vecs = np_rng.standard_normal((len(chunks), DIMS)).astype(np.float32)
+        vecs /= np.linalg.norm(vecs, axis=1, keepdims=True)
+        index.upsert(sid, sid, chunks, vecs, "bench/random")
+    upserted = time.perf_counter() - t0
+    index.candidates("warm up", None, limit=10)  # first query builds the BM25 index
+    built = time.perf_counter() - t0
+    queries = [" ".join(rng.choices(vocab[:3000], k=rng.randint(3, 8))) for _ in range(1000)]
+    return index, queries, built, _rss_mb() - rss0 if upserted >= 0 else 0.0
+
+
+def bench(n: int, n_queries: int) -> dict[str, float]:
+    index, queries, built, mem = build(n)
+    rng = np.random.default_rng(1)
+    times = []
+    for q in queries[:n_queries]:
+        vec = rng.standard_normal(DIMS).astype(np.float32)
+        vec /= np.linalg.norm(vec)
+        t = time.perf_counter()
+        hits = fuse(index.candidates(q, vec, limit=10))
+        times.append((time.perf_counter() - t) * 1000)
+        assert hits
+    times.sort()
+    return {"chunks": n, "build_s": built, "rss_mb": mem, "p50_ms": statistics.median(times),
+            "p95_ms": times[int(0.95 * (len(times) - 1))]}
+
+
+def bench_rerank(n_queries: int = 20) -> dict[str, float]:
+    from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
+
+    enc = MiniLMEncoder()
+    scorer = MiniLMLateScorer(enc)
+    rng = random.Random(3)
+    vocab = _vocab(rng, 2000)
+    weights = _cum([1.0] * len(vocab))
+    chunks = [Chunk(f"c:{i}", "c", "c.txt", "text", "c", "", " ".join(_sentence(rng, vocab, weights) for _ in range(6)))
+              for i in range(12 * n_queries)]
+    enc.embed_sync(["load the model"])
+    embed, cold, warm = [], [], []
+    for k in range(n_queries):
+        q = _sentence(rng, vocab, weights)
+        t = time.perf_counter()
+        asyncio.run(enc.embed([q]))
+        embed.append((time.perf_counter() - t) * 1000)
+        batch = chunks[12 * k: 12 * (k + 1)]
+        t = time.perf_counter()
+        scorer.score_sync(q, batch)
+        cold.append((time.perf_counter() - t) * 1000)
+        t = time.perf_counter()
+        scorer.score_sync(q, batch)
+        warm.append((time.perf_counter() - t) * 1000)
+    return {"embed_p50_ms": statistics.median(embed), "rerank12_cold_p50_ms": statistics.median(cold),
+            "rerank12_cached_p50_ms": statistics.median(warm)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--rerank", action="store_true")
+    args = parser.parse_args()
+    print(f"{'chunks':>8} {'build s':>8} {'+RSS MB':>8} {'p50 ms':>7} {'p95 ms':>7}")
+    for n in args.sizes:
+        r = bench(n, args.queries)
+        print(f"{r['chunks']:>8} {r['build_s']:>8.1f} {r['rss_mb']:>8.0f} {r['p50_ms']:>7.2f} {r['p95_ms']:>7.2f}",
+              flush=True)
+        gc.collect()
+    if args.rerank:
+        r = bench_rerank()
+        print("question embedding p50 {embed_p50_ms:.1f} ms; late-interaction rerank of 12: "
+              "{rerank12_cold_p50_ms:.0f} ms uncached, {rerank12_cached_p50_ms:.1f} ms cached".format(**r))
+
+
+if __name__ == "__main__":
+    main()

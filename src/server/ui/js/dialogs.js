@@ -1,0 +1,155 @@
+// The two starts, as modal dialogs: a new session with a topic, and importing notes with live
+// progress (stage, notes done / total, the note being read) and a Stop button.
+
+import { api } from "./api.js";
+import { h, plural, replace } from "./dom.js";
+import { go } from "./router.js";
+import { emit, refreshChats } from "./store.js";
+import { forgetSources } from "./nodepanel.js";
+import { watchActivity } from "./activity.js";
+
+function dialog(label, ...children) {
+  const el = h("dialog.modal", { "aria-label": label }, ...children);
+  el.addEventListener("close", () => el.remove());
+  el.addEventListener("click", (e) => {
+    if (e.target === el) el.close();  // a click on the backdrop
+  });
+  document.body.append(el);
+  el.showModal();
+  return el;
+}
+
+export function openNewSession(topic = "") {
+  const input = h("input", { id: "new-topic", name: "topic", type: "text", maxlength: "200",
+    placeholder: "e.g. graph theory, the Krebs cycle, Bayes' rule", value: topic, required: true,
+    autocomplete: "off" });
+  const error = h("p.form-error", { role: "alert", hidden: true });
+  const start = h("button.primary", { type: "submit" }, "Start session");
+  const form = h("form.dialog-body", { method: "dialog" },
+    h("h2", "New session"),
+    h("label", { for: "new-topic" }, "What do you want to learn?"),
+    input,
+    h("p.muted.small", "The session starts with a few quick questions to find your level, then the teacher proposes a plan for you to approve."),
+    error,
+    h("div.dialog-actions",
+      h("button", { type: "button", onclick: () => el.close() }, "Cancel"), start),
+  );
+  const el = dialog("New session", form);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    start.disabled = true;
+    try {
+      const { id } = await api.post("/api/chats", { topic: text });
+      await refreshChats();
+      el.close();
+      go(`#/session/${id}?start=1`);
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+      start.disabled = false;
+    }
+  });
+  input.focus();
+}
+
+export function openImport() {
+  const input = h("input", { id: "import-path", name: "path", type: "text", required: true,
+    placeholder: "/home/you/Notes or ~/vault/Topic.md", autocomplete: "off", spellcheck: "false" });
+  const error = h("p.form-error", { role: "alert", hidden: true });
+  const start = h("button.primary", { type: "submit" }, "Import");
+  const body = h("div.import-progress", { hidden: true });
+  const form = h("form.dialog-body", { method: "dialog" },
+    h("h2", "Import your notes"),
+    h("label", { for: "import-path" }, "A Markdown file, or a folder of notes (an Obsidian vault works)"),
+    input,
+    h("p.muted.small", "No key needed: without a model, the notes' own structure builds the graph. Importing again only reads what changed."),
+    error, body,
+    h("div.dialog-actions",
+      h("button", { type: "button", onclick: () => el.close() }, "Close"), start),
+  );
+  const el = dialog("Import notes", form);
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const path = input.value.trim();
+    if (!path) return;
+    start.disabled = true;
+    error.hidden = true;
+    try {
+      const run = await api.post("/api/graph/import", { path });
+      watchActivity();
+      body.hidden = false;
+      await followImport(run.run_id, body, () => el.close());
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    } finally {
+      start.disabled = false;
+    }
+  });
+  input.focus();
+}
+
+const STAGES = {
+  scanning: "Finding notes", reading: "Reading notes", extracting: "Extracting propositions",
+  linking: "Linking notes", embedding: "Embedding for search", clustering: "Grouping into clusters",
+  layout: "Laying out the graph", done: "Done",
+};
+
+async function followImport(runId, body, close) {
+  const stage = h("p.progress-stage", "Starting…");
+  const bar = h("div.progress-fill");
+  const track = h("div.progress", { role: "progressbar", "aria-label": "Import progress",
+    "aria-valuemin": "0", "aria-valuemax": "100" }, bar);
+  const detail = h("p.muted.small.progress-detail", "");
+  const stop = h("button", { type: "button" }, "Stop");
+  replace(body, stage, track, detail, h("div.progress-actions", stop));
+  stop.addEventListener("click", () => api.post(`/api/graph/import/${runId}/abort`).catch(() => {}));
+  for (;;) {
+    let run;
+    try {
+      run = await api.get(`/api/graph/import/${runId}`);
+    } catch (err) {
+      detail.textContent = err.message;
+      return;
+    }
+    const { done, total, path } = run.progress;
+    const pct = total ? Math.round((100 * done) / total) : (run.status === "done" ? 100 : 0);
+    stage.textContent = `${STAGES[run.stage] || run.stage}${total ? ` · ${done} / ${total}` : ""}`;
+    bar.style.width = `${pct}%`;
+    track.setAttribute("aria-valuenow", String(pct));
+    detail.textContent = path || "";
+    if (run.status !== "running") {
+      stop.remove();
+      forgetSources();
+      emit("graph-changed");
+      replace(body, ...summary(run, close));
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+function summary(run, close) {
+  if (run.status === "error" || run.status === "aborted") {
+    return [h("p.form-error", { role: "alert" }, run.error || "The import stopped.")];
+  }
+  const r = run.report || {};
+  const lines = [
+    `${plural(r.imported || 0, "note")} imported${r.unchanged ? `, ${r.unchanged} unchanged` : ""}`,
+    `${plural(r.propositions || 0, "new proposition")}, ${plural(r.edges || 0, "link")}`,
+  ];
+  const skipped = r.skipped || [];
+  return [
+    h("p.progress-stage.ok", "Imported"),
+    h("ul.import-summary", lines.map((l) => h("li", l)),
+      skipped.length ? h("li", `${plural(skipped.length, "file")} skipped: `,
+        skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join("; ")) : null,
+      r.extractor_note ? h("li.muted", r.extractor_note) : null),
+    h("div.progress-actions", h("button.primary", { type: "button", onclick: () => {
+      close();
+      go("#/");
+    } }, "Show in graph")),
+  ];
+}

@@ -1,0 +1,58 @@
+// Hash routes: #/ (home graph), #/session/<id>, #/settings, #/sources.
+// One view is mounted at a time; it gets the main area and the dock, and unmounts cleanly.
+
+const routes = [];
+let current = null;
+let currentKey = "";
+
+export function route(pattern, load) {
+  routes.push({ pattern, load });
+}
+
+export function go(hash) {
+  if (location.hash === hash) render();
+  else location.hash = hash;
+}
+
+export function currentRoute() {
+  return currentKey;
+}
+
+export function currentView() {
+  return current ? current.view : null;
+}
+
+function match(hash) {
+  const path = hash.replace(/^#/, "") || "/";
+  const [pathname, query = ""] = path.split("?");
+  for (const { pattern, load } of routes) {
+    const m = pattern.exec(pathname);
+    if (m) return { load, params: { ...m.groups }, query: new URLSearchParams(query), key: pathname };
+  }
+  return null;
+}
+
+export async function render(ctx = render.ctx) {
+  render.ctx = ctx;
+  const found = match(location.hash) || match("#/");
+  if (current && current.key === found.key && current.view.update) {
+    current.view.update(found.params, found.query);
+    return;
+  }
+  if (current) {
+    try {
+      current.view.unmount?.();
+    } catch (error) {
+      console.error("unmount failed", error);
+    }
+  }
+  currentKey = found.key;
+  const view = await found.load(ctx, found.params, found.query);
+  current = { key: found.key, view: view || {} };
+  document.dispatchEvent(new CustomEvent("studyhall:route", { detail: found.key }));
+}
+
+export function start(ctx) {
+  window.addEventListener("hashchange", () => render(ctx));
+  return render(ctx);
+}

@@ -1,0 +1,302 @@
+// The session screen: the transcript (≤ 72ch), the question dock pinned under it, the composer,
+// and the plan tree in the dock. Turns stream token by token; a reload mid-turn or mid-question
+// picks up from the record (the server keeps every part).
+
+import { api, ApiError } from "./api.js";
+import { h, newId, replace } from "./dom.js";
+import { go } from "./router.js";
+import { emit, on, refreshChats } from "./store.js";
+import { QuestionDock } from "./questions.js";
+import { renderSessionDock, setCoverage } from "./plantree.js";
+import { errorBlock, fillAssistant, messageElement, renderTranscript } from "./transcript.js";
+import { TurnStream } from "./turn.js";
+import { openNewSession } from "./dialogs.js";
+import { toast } from "./toast.js";
+import { followExtraction, watchActivity } from "./activity.js";
+
+export async function mountSession({ main, dock }, params, query) {
+  const chatId = params.id;
+  document.body.dataset.view = "session";
+  const title = h("h1.session-title", "Session");
+  const stopButton = h("button.stop", { type: "button", hidden: true }, "Stop");
+  const list = h("div.transcript", { role: "log", "aria-label": "Transcript", "aria-live": "off" });
+  const dockHost = h("div.question-dock", { hidden: true });
+  const input = h("textarea.composer-input", { rows: 1, "aria-label": "Message to the teacher", placeholder: "Write to the teacher…", maxlength: "20000" });
+  const send = h("button.primary.send", { type: "submit" }, "Send");
+  const composer = h("form.composer", input, h("div.composer-actions", stopButton, send));
+  const scroller = h("div.session-scroll", h("div.column", list));
+  const status = h("p.turn-status.muted.small", { role: "status", "aria-live": "polite" });
+  replace(main, h("section.session", { "aria-labelledby": "session-title" },
+    h("header.session-header", h("div.column", title)),
+    scroller,
+    h("div.session-bottom", h("div.column", status, dockHost, composer))));
+  title.id = "session-title";
+
+  let chat = null;
+  let streaming = false;
+  let disposed = false;
+  let errorEl = null;
+  const ctx = { chatId, streamingId: null };
+  const questions = new QuestionDock(dockHost, { onAnswer: (id, answer) => answer_(id, answer) });
+
+  // --- rendering -----------------------------------------------------------------------------
+
+  const nearBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
+  const toBottom = () => { scroller.scrollTop = scroller.scrollHeight; };
+
+  function renderAll() {
+    title.textContent = chat.title || chat.topic || "New session";
+    document.title = `${chat.title || chat.topic || "Session"} · Studyhall`;
+    renderTranscript(list, chat.messages, ctx);
+    renderDock();
+    const pending = chat.pending?.[0];
+    if (pending) questions.show(pending);
+    else if (!questions.host.classList.contains("showing-result")) questions.clear();
+    input.placeholder = pending ? "Or write to the teacher instead (skips the question)…" : "Write to the teacher…";
+  }
+
+  function renderDock() {
+    renderSessionDock(dock, chat, { onExtract: extract });
+    api.get(`/api/chats/${chatId}/coverage`).then((c) => {
+      setCoverage(dock, c.running ? "Adding to your graph…" : c.uncovered_tokens
+        ? `About ${c.uncovered_tokens} tokens not yet in your graph.` : "Everything here is in your graph.");
+    }).catch(() => {});
+  }
+
+  let frame = 0;
+  const dirty = new Set();
+  function changed(messageId, structural) {
+    if (structural) {
+      const message = chat.messages.find((m) => m.id === messageId);
+      const old = list.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
+      const el = message && messageElement(message, ctx, previousAgent(message));
+      if (old && el) old.replaceWith(el);
+      else if (el) list.append(el);
+      return scheduleScroll();
+    }
+    dirty.add(messageId);
+    if (!frame) frame = requestAnimationFrame(flush);
+  }
+  function flush() {
+    frame = 0;
+    const stick = nearBottom();
+    for (const id of dirty) {
+      const message = chat.messages.find((m) => m.id === id);
+      const el = list.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
+      if (message && el) fillAssistant(el, message, ctx);
+    }
+    dirty.clear();
+    if (stick) toBottom();
+  }
+  function scheduleScroll() {
+    if (nearBottom()) requestAnimationFrame(toBottom);
+  }
+  function previousAgent(message) {
+    const i = chat.messages.indexOf(message);
+    for (let j = i - 1; j >= 0; j--) {
+      const m = chat.messages[j];
+      if (m.role === "assistant") return m.agent;
+      if (!m.parts.some((p) => p.type === "steer")) return null;
+    }
+    return null;
+  }
+
+  function setStreaming(on_) {
+    streaming = on_;
+    stopButton.hidden = !on_;
+    send.disabled = on_;
+    list.setAttribute("aria-busy", on_ ? "true" : "false");
+    questions.setBusy(on_);
+    status.textContent = on_ ? "The teacher is writing…" : "";
+    document.body.dataset.streaming = on_ ? "1" : "";
+  }
+
+  function showError(error) {
+    errorEl?.remove();
+    errorEl = errorBlock(error, act);
+    list.append(errorEl);
+    scheduleScroll();
+  }
+
+  function act(action) {
+    errorEl?.remove();
+    if (action === "open-settings") go("#/settings");
+    else if (action === "retry") run(`/api/chats/${chatId}/continue`, {});
+    else if (action === "new-session") openNewSession(chat.topic || "");
+    else load();
+  }
+
+  // --- turns -------------------------------------------------------------------------------
+
+  async function run(path, body, { retries = 5 } = {}) {
+    setStreaming(true);
+    errorEl?.remove();
+    let failed = null;
+    const stream = new TurnStream(chat.messages, {
+      onChange: (id, structural) => { ctx.streamingId = stream.streamingId; changed(id, structural); },
+      onQuestion: () => {},
+      onResult: (data) => {
+        if (data.name === "quiz" && data.output) questions.showResult(data.output);
+        else if (questions.pending?.tool_call_id === data.tool_call_id) questions.clear();
+      },
+      onError: (error) => { failed = error; },
+      onFinish: () => {},
+    });
+    try {
+      await api.stream(path, body, (name, data) => stream.handle(name, data));
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409 && retries > 0 && !disposed) {
+        // Another turn runs on this chat (a wake-up, another window): wait, then try again.
+        status.textContent = "Waiting for the current turn to finish…";
+        await new Promise((r) => setTimeout(r, 1000));
+        return run(path, body, { retries: retries - 1 });
+      }
+      failed = { message: error.message, action: error.status === 409 ? "reload" : null };
+      if (questions.pending) questions.showError(error.message);
+    } finally {
+      ctx.streamingId = null;
+      setStreaming(false);
+    }
+    if (disposed) return;
+    await load({ quiet: true });
+    if (failed && !(failed.action === null && questions.pending)) showError(failed);
+    refreshChats();
+    watchActivity();
+  }
+
+  function sendMessage(text) {
+    const id = newId("msg");
+    chat.messages.push({ id, role: "user", agent: null, parts: [{ type: "text", text }], created_at: new Date().toISOString() });
+    list.append(messageElement(chat.messages[chat.messages.length - 1], ctx));
+    questions.clear();
+    toBottom();
+    return run(`/api/chats/${chatId}/messages`, { text, id });
+  }
+
+  function answer_(toolCallId, answer) {
+    if (streaming) return;
+    run(`/api/chats/${chatId}/answers`, { tool_call_id: toolCallId, answer });
+  }
+
+  composer.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (!text || streaming) return;
+    input.value = "";
+    autosize();
+    sendMessage(text);
+  });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      composer.requestSubmit();
+    }
+  });
+  const autosize = () => {
+    input.style.height = "auto";
+    input.style.height = `${Math.min(input.scrollHeight, 220)}px`;
+  };
+  input.addEventListener("input", autosize);
+  stopButton.addEventListener("click", () => api.post(`/api/chats/${chatId}/stop`).catch(() => {}));
+
+  async function extract() {
+    try {
+      const run_ = await api.post(`/api/chats/${chatId}/extract`);
+      setCoverage(dock, "Adding to your graph…");
+      watchActivity();
+      followExtraction(run_.run_id).then((done) => {
+        if (!disposed) renderDock();
+        if (done?.status === "done") {
+          toast(`Added to your graph: ${done.propositions} new proposition${done.propositions === 1 ? "" : "s"}.`, { action: ["Show graph", () => go("#/")] });
+          emit("graph-changed");
+        } else if (done) {
+          toast(done.error || "Adding to the graph stopped.", { kind: "error" });
+        }
+      });
+    } catch (error) {
+      toast(error.message, { kind: "error" });
+    }
+  }
+
+  // --- loading -----------------------------------------------------------------------------
+
+  async function load({ quiet = false } = {}) {
+    try {
+      chat = await api.get(`/api/chats/${chatId}`);
+    } catch (error) {
+      replace(list, h("div.inline-error", { role: "alert" }, h("p", error.message),
+        h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph")));
+      return false;
+    }
+    if (disposed) return false;
+    const stick = quiet ? nearBottom() : true;
+    renderAll();
+    if (stick) toBottom();
+    if (chat.turn_running && !streaming) waitForTurn();
+    return true;
+  }
+
+  let waiting = false;
+  async function waitForTurn() {
+    // A turn started elsewhere (before a reload, or a wake-up from a finished job).
+    if (waiting) return;
+    waiting = true;
+    status.textContent = "The teacher is still answering…";
+    questions.setBusy(true);
+    send.disabled = true;
+    while (!disposed && chat.turn_running) {
+      await new Promise((r) => setTimeout(r, 800));
+      if (disposed) break;
+      try {
+        chat = await api.get(`/api/chats/${chatId}`);
+      } catch {
+        break;
+      }
+      renderAll();
+    }
+    waiting = false;
+    if (disposed) return;
+    status.textContent = "";
+    questions.setBusy(false);
+    send.disabled = false;
+    scheduleScroll();
+  }
+
+  const activityOff = on("activity-finished", (item) => {
+    if (item.chat_id === chatId && !streaming && !disposed) load({ quiet: true });
+  });
+
+  if (!(await load())) return { unmount() { disposed = true; activityOff(); } };
+  const focusMessage = (id) => {
+    const el = id && list.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
+    if (el) {
+      el.scrollIntoView({ block: "center" });
+      el.classList.add("flash");
+      setTimeout(() => el.classList.remove("flash"), 1600);
+    }
+  };
+  focusMessage(query.get("m"));
+  if (query.get("start") === "1" && !chat.messages.length && chat.topic) {
+    history.replaceState(null, "", `#/session/${chatId}`);
+    sendMessage(`I'd like to learn about ${chat.topic}.`);
+  } else if (!chat.pending?.length) {
+    input.focus({ preventScroll: true });
+  }
+  return {
+    update(p, q) {
+      focusMessage(q.get("m"));
+    },
+    handleKey(e) {
+      return questions.handleKey(e);
+    },
+    unmount() {
+      disposed = true;
+      activityOff();
+      cancelAnimationFrame(frame);
+      document.body.dataset.view = "";
+      document.body.dataset.streaming = "";
+      document.title = "Studyhall";
+    },
+  };
+}
+

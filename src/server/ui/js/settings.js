@@ -1,0 +1,168 @@
+// Settings: API keys per provider (saved to the secret store, shown masked — the page never
+// holds a saved key), the model and effort per role, a local server's address, a connection
+// test with a plain answer, and where the data lives.
+
+import { api } from "./api.js";
+import { h, replace } from "./dom.js";
+import { refreshSettings, state } from "./store.js";
+import { toast } from "./toast.js";
+
+const ROLE_NAMES = {
+  prober: "Prober — finds your level", teacher: "Teacher", researcher: "Researcher",
+  demo_builder: "Demo builder", visual_maker: "Diagram maker", extractor: "Extractor — builds the graph",
+  auditor: "Auditor — checks the extractor", labeler: "Labeler — names sessions and clusters",
+  answerer: "Answerer — questions about your notes", reranker: "Reranker",
+  notes_writer: "Notes writer", flashcards_writer: "Flashcards writer", study_planner: "Study planner",
+};
+
+export async function mountSettings({ main, dock }, params, query) {
+  document.body.dataset.view = "settings";
+  const page = h("section.settings", { "aria-labelledby": "settings-title" });
+  replace(main, h("div.settings-scroll", page));
+  replace(dock, h("div.dock-section", h("h2.dock-title", "About keys"),
+    h("p.muted.small", "Keys are stored in your system keyring when there is one, otherwise in a file only you can read in the data folder. They are never shown again, logged, or sent anywhere but to their provider."),
+    h("p.muted.small", "A local server (Ollama, LM Studio) needs no key: give its address and a model id such as ollama/llama3.2.")));
+
+  async function draw() {
+    const s = state.settings || await refreshSettings();
+    if (!s) {
+      replace(page, h("p.inline-error", "Could not load the settings."));
+      return;
+    }
+    replace(page,
+      h("h1", { id: "settings-title" }, "Settings"),
+      query.get("first") ? h("p.lede.small", "Add a key for the provider your models use, then start a session.") : null,
+      s.scripted ? h("p.note.small", "Scripted models are on (STUDYHALL_SCRIPT): every role answers from the script, no key is used.") : null,
+      keysSection(s, draw), modelsSection(s, draw), localSection(s, draw), testSection(s),
+      h("section.settings-section", h("h2", "Data"),
+        h("p.small", "Everything Studyhall keeps — sessions, the graph, imported notes' index — lives in:"),
+        h("p", h("code.data-dir", s.data_dir))));
+  }
+  await draw();
+  return { unmount() { document.body.dataset.view = ""; } };
+}
+
+function keysSection(s, redraw) {
+  const provider = h("select", { id: "key-provider", "aria-label": "Provider" },
+    [...new Set([...s.needed_keys.filter((n) => !n.includes("/")), ...s.providers])].map((p) => h("option", { value: p }, p)));
+  const value = h("input", { id: "key-value", type: "password", autocomplete: "off", spellcheck: "false",
+    placeholder: "Paste the key", "aria-label": "API key" });
+  const error = h("p.form-error", { role: "alert", hidden: true });
+  const form = h("form.key-form", h("label", { for: "key-provider" }, "Provider"), provider,
+    h("label", { for: "key-value" }, "Key"), value,
+    h("button.primary", { type: "submit" }, "Save key"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const key = value.value.trim();
+    value.value = "";  // the page keeps no copy, whatever happens next
+    if (!key) return;
+    try {
+      state.settings = await api.put("/api/settings/keys", { name: provider.value, value: key });
+      toast(`Key for ${provider.value} saved.`);
+      redraw();
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  const saved = s.keys.length ? h("ul.key-list", s.keys.map((k) => h("li",
+    h("span.key-name", k.name), h("code.key-mask", k.masked),
+    h("button.small", { type: "button", "aria-label": `Remove the ${k.name} key`, onclick: async () => {
+      state.settings = await api.del("/api/settings/keys", { name: k.name });
+      redraw();
+    } }, "Remove")))) : h("p.muted.small", "No keys saved yet.");
+  return h("section.settings-section", { "aria-labelledby": "keys-title" },
+    h("h2", { id: "keys-title" }, "API keys"),
+    s.needed_keys.length && !s.scripted ? h("p.note.small", `Your models need a key for: ${s.needed_keys.join(", ")}.`) : null,
+    saved,
+    s.env_keys.length ? h("p.muted.small", `Also from the environment: ${s.env_keys.join(", ")}.`) : null,
+    form, error);
+}
+
+function modelsSection(s, redraw) {
+  const rows = s.roles.map((r) => {
+    const model = h("input", { type: "text", value: r.model, "aria-label": `Model for ${r.role}`, spellcheck: "false", name: `model-${r.role}` });
+    const effort = h("select", { "aria-label": `Effort for ${r.role}`, name: `effort-${r.role}` },
+      h("option", { value: "" }, "default"),
+      s.efforts.map((e) => h("option", { value: e, selected: r.effort === e }, e)));
+    const base = h("input", { type: "url", value: r.api_base || "", placeholder: "provider default",
+      "aria-label": `Server address for ${r.role}`, spellcheck: "false", name: `base-${r.role}` });
+    return { role: r.role, el: h("tr", h("th", { scope: "row" }, ROLE_NAMES[r.role] || r.role),
+      h("td", model), h("td", effort), h("td", base)), model, effort, base };
+  });
+  const error = h("p.form-error", { role: "alert", hidden: true });
+  const form = h("form.models-form",
+    h("table.models", h("thead", h("tr", h("th", { scope: "col" }, "Role"), h("th", { scope: "col" }, "Model"),
+      h("th", { scope: "col" }, "Effort"), h("th", { scope: "col" }, "Server address"))),
+    h("tbody", rows.map((r) => r.el))),
+    error, h("div.form-actions", h("button.primary", { type: "submit" }, "Save models")));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const models = Object.fromEntries(rows.map((r) => [r.role, {
+      model: r.model.value.trim(), effort: r.effort.value || null, api_base: r.base.value.trim() || null }]));
+    try {
+      state.settings = await api.put("/api/settings/models", { models });
+      toast("Models saved.");
+      redraw();
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  return h("section.settings-section", { "aria-labelledby": "models-title" },
+    h("h2", { id: "models-title" }, "Models"),
+    h("p.muted.small", "Any model id litellm knows, e.g. openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, openrouter/…, ollama/llama3.2."),
+    form);
+}
+
+function localSection(s, redraw) {
+  const base = h("input", { id: "local-base", type: "url", placeholder: "http://localhost:11434", spellcheck: "false" });
+  const model = h("input", { id: "local-model", type: "text", placeholder: "ollama/llama3.2", spellcheck: "false" });
+  const error = h("p.form-error", { role: "alert", hidden: true });
+  const form = h("form.local-form",
+    h("label", { for: "local-base" }, "Local server address"), base,
+    h("label", { for: "local-model" }, "Model id"), model,
+    h("button", { type: "submit" }, "Use for every role"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    if (!base.value.trim() || !model.value.trim()) return;
+    const models = Object.fromEntries(s.roles.map((r) => [r.role, { model: model.value.trim(), effort: r.effort, api_base: base.value.trim() }]));
+    try {
+      state.settings = await api.put("/api/settings/models", { models });
+      toast("Every role now uses the local server.");
+      redraw();
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  return h("section.settings-section", { "aria-labelledby": "local-title" },
+    h("h2", { id: "local-title" }, "Local server"),
+    h("p.muted.small", "Run every role on a model served on this computer (Ollama, LM Studio, vLLM). No key and no traffic leaves the machine."),
+    form, error);
+}
+
+function testSection(s) {
+  const role = h("select", { id: "test-role", "aria-label": "Role to test" },
+    s.roles.map((r) => h("option", { value: r.role, selected: r.role === "teacher" }, ROLE_NAMES[r.role] || r.role)));
+  const result = h("p.test-result", { role: "status", "aria-live": "polite" });
+  const button = h("button", { type: "button" }, "Test connection");
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    result.className = "test-result";
+    result.textContent = "Calling the model…";
+    try {
+      const r = await api.post("/api/settings/test", { role: role.value });
+      result.classList.add(r.ok ? "ok" : "bad");
+      result.textContent = r.ok ? `✓ ${r.model} answered in ${(r.ms / 1000).toFixed(1)} s.` : `✗ ${r.message}`;
+    } catch (err) {
+      result.classList.add("bad");
+      result.textContent = `✗ ${err.message}`;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h("section.settings-section", { "aria-labelledby": "test-title" },
+    h("h2", { id: "test-title" }, "Test connection"),
+    h("div.test-row", h("label", { for: "test-role" }, "Role"), role, button), result);
+}

@@ -1,0 +1,184 @@
+// The transcript: the learner's messages, the prober's and teacher's prose (safe Markdown),
+// and everything else as quiet cards — questions and their verdicts, plans, the hand-off,
+// graph context, jobs and their artifacts. Steers are never shown as chat bubbles.
+
+import { h, replace } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+import { artifactCard, jobChip } from "./artifacts.js";
+
+const AGENTS = { prober: "Getting to know you", teacher: "Teacher" };
+const JOB_TOOLS = new Set(["research", "demo", "visual", "notes", "flashcards", "study_plan"]);
+
+export function renderTranscript(list, messages, ctx) {
+  const items = [];
+  let lastAgent = null;
+  for (const message of messages) {
+    const el = messageElement(message, ctx, lastAgent);
+    if (!el) continue;
+    items.push(el);
+    if (message.role === "assistant") lastAgent = message.agent;
+    else if (!isSteer(message)) lastAgent = null;
+  }
+  replace(list, items);
+}
+
+export function isSteer(message) {
+  return message.parts.some((p) => p.type === "steer");
+}
+
+/** One message's element (or null when it has nothing to show). */
+export function messageElement(message, ctx, lastAgent = null) {
+  if (message.role === "user") {
+    const steer = message.parts.find((p) => p.type === "steer");
+    if (steer) return steerElement(message, steer, ctx);
+    const text = message.parts.filter((p) => p.type === "text").map((p) => p.text).join("\n\n");
+    return h("div.msg.msg-user", { dataset: { messageId: message.id } },
+      h("p.msg-who", "You"), h("div.msg-text", text));
+  }
+  const el = h("div.msg.msg-assistant", { dataset: { messageId: message.id, agent: message.agent || "" } });
+  if (message.agent && message.agent !== lastAgent) {
+    el.append(h("p.msg-who", AGENTS[message.agent] || message.agent));
+  }
+  fillAssistant(el, message, ctx);
+  return el;
+}
+
+/** (Re)render an assistant message's parts into `el`, keeping its header. */
+export function fillAssistant(el, message, ctx) {
+  for (const child of [...el.children]) if (!child.classList.contains("msg-who")) child.remove();
+  const streaming = ctx.streamingId === message.id;
+  const parts = message.parts;
+  parts.forEach((part, i) => {
+    if (part.type === "text") {
+      if (!part.text && !(streaming && i === parts.length - 1)) return;
+      const prose = h("div.prose");
+      renderMarkdown(prose, part.text, { streaming: streaming && i === parts.length - 1 });
+      el.append(prose);
+    } else if (part.type === "tool-call") {
+      const card = toolCard(part, message, ctx);
+      if (card) el.append(card);
+    } else if (part.type === "data" && part.name === "job") {
+      el.append(jobChip(part.data));
+    }
+  });
+  if (streaming && (!parts.length || parts[parts.length - 1].type !== "text")) {
+    el.append(h("div.prose", h("span.caret", { "aria-hidden": "true" })));
+  }
+}
+
+function steerElement(message, steer, ctx) {
+  const data = Object.fromEntries(message.parts.filter((p) => p.type === "data").map((p) => [p.name, p.data]));
+  const text = message.parts.filter((p) => p.type === "text").map((p) => p.text).join("\n\n");
+  if (steer.kind === "handoff") {
+    return h("div.divider", { dataset: { messageId: message.id }, role: "separator" },
+      h("span", "The teacher takes over"));
+  }
+  if (steer.kind === "job" && data.artifact) {
+    return h("div.steer", { dataset: { messageId: message.id } }, artifactCard(data.artifact, ctx));
+  }
+  if (steer.kind === "context") {
+    const body = h("div.prose.small");
+    renderMarkdown(body, text);
+    return h("details.card.context-card", { dataset: { messageId: message.id } },
+      h("summary", h("span.card-kicker", "From your graph"), " What the teacher was told you already know"),
+      body);
+  }
+  return null;
+}
+
+function toolCard(part, message, ctx) {
+  if (part.name === "quiz") return quizCard(part);
+  if (part.name === "ask_user_question") return askCard(part);
+  if (part.name === "plan_init") return planCard(part);
+  if (part.name === "probe_done") return assessmentCard(part);
+  if (JOB_TOOLS.has(part.name)) {
+    return part.state === "output-error"
+      ? h("p.note.muted.small", `A ${part.name} job could not start: ${part.error || "refused"}`)
+      : null;  // the job's own chip (data part) shows it
+  }
+  if (part.state === "output-error") {
+    return h("p.note.muted.small", `${part.name}: ${part.error || "failed"}`);
+  }
+  return null;
+}
+
+function quizCard(part) {
+  const output = part.output;
+  const pending = part.state === "input-available";
+  const questions = part.presented?.questions || [];
+  const card = h("section.card.quiz-card", { dataset: { toolCallId: part.tool_call_id, state: part.state } });
+  const title = `Question${questions.length > 1 ? "s" : ""}`;
+  if (pending) {
+    card.append(h("p.card-kicker", title), ...questions.map((q) => h("p.quiz-prompt", q.prompt)),
+      h("p.muted.small", "Answer below ↓"));
+    return card;
+  }
+  if (part.state === "interrupted" || !output) {
+    card.append(h("p.card-kicker", title), h("p.muted.small", "Not answered."));
+    return card;
+  }
+  card.append(h("p.card-kicker", `${title} · ${output.correct} / ${output.total} correct`));
+  for (const r of output.results || []) card.append(resultBlock(r));
+  return card;
+}
+
+export function resultBlock(r) {
+  return h("div.result", { class: `verdict-${r.verdict}` },
+    h("p.quiz-prompt", r.prompt),
+    h("p.result-line",
+      h("span.verdict", { class: `verdict-${r.verdict}` }, VERDICT[r.verdict] || r.verdict),
+      r.response ? h("span.muted", ` You answered: ${r.response}`) : null),
+    r.verdict !== "correct" && r.expected?.length ? h("p.small", `Answer: ${r.expected.join(" | ")}`) : null,
+    r.explanation ? proseOf(r.explanation, "div.prose.small.explanation") : null);
+}
+
+export const VERDICT = { "correct": "✓ Correct", "miss": "✗ Not quite", "dont-know": "? You didn't know — that's fine" };
+
+function proseOf(text, tag = "div.prose") {
+  const el = h(tag);
+  renderMarkdown(el, text);
+  return el;
+}
+
+function askCard(part) {
+  const q = part.input?.question || "";
+  const out = part.output;
+  const answer = part.state === "output-available" && out
+    ? (out.dont_know ? "I don't know" : out.text ?? "")
+    : part.state === "input-available" ? "Answer below ↓" : "Not answered.";
+  return h("section.card.ask-card", { dataset: { toolCallId: part.tool_call_id, state: part.state } },
+    h("p.card-kicker", "Question"), proseOf(q), h("p.small.answer", answer));
+}
+
+function planCard(part) {
+  const title = part.input?.title || "Plan";
+  if (part.state === "output-error") {
+    return h("details.note.muted.small", h("summary", "A draft plan had an error; the teacher corrected it."),
+      h("pre.plan-error", part.error || ""));
+  }
+  const card = h("section.card.plan-card", { dataset: { toolCallId: part.tool_call_id, state: part.state } },
+    h("p.card-kicker", "Plan"), h("h3", title));
+  if (part.plan) card.append(h("ol.plan-steps", part.plan.nodes.map((n) => h("li", n.label))));
+  if (part.state === "input-available") card.append(h("p.muted.small", "Approve it or ask for changes below ↓"));
+  else if (part.output?.approve === true) card.append(h("p.small.ok", "✓ You approved this plan."));
+  else if (part.output?.approve === false) card.append(h("p.small", `You asked for changes: “${part.output.comment || ""}”`));
+  return card;
+}
+
+function assessmentCard(part) {
+  const a = part.input || {};
+  return h("section.card.assessment-card",
+    h("p.card-kicker", "Where you start"),
+    h("dl",
+      a.floor ? [h("dt", "You know"), h("dd", a.floor)] : null,
+      a.ceiling ? [h("dt", "Next edge"), h("dd", a.ceiling)] : null,
+      a.goal ? [h("dt", "Your goal"), h("dd", a.goal)] : null));
+}
+
+export function errorBlock(error, onAction) {
+  const labels = { "open-settings": "Open settings", "retry": "Try again", "new-session": "Start a new session", "reload": "Reload" };
+  const action = error.action && labels[error.action];
+  return h("div.inline-error", { role: "alert" },
+    h("p", error.message || "Something went wrong."),
+    action ? h("button", { type: "button", onclick: () => onAction(error.action) }, labels[error.action]) : null);
+}

@@ -1,0 +1,100 @@
+"""Shared pieces of the notes-import tests: a generated vault, a deterministic embedder, an
+importer over real file stores, and the graph in a form two runs can be compared by."""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.system import RandomIds
+from studyhall.adapters.sources.vault import FileVaultReader
+from studyhall.adapters.store import JsonlGraphStore, JsonSettingsStore, JsonSourceStore
+from studyhall.core.library.snapshot import graph_snapshot
+from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.imports import NotesImporter
+from studyhall.server.runtime.prompts import load_prompt
+
+TOPICS = ["cells", "energy", "genes", "atoms", "bonds", "waves"]
+
+
+class HashEmbedder:
+    """Bag-of-words vectors from word hashes: deterministic, fast, and similar texts are near."""
+
+    model_id = "test/hash-64"
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.texts = 0
+
+    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        self.calls += 1
+        self.texts += len(texts)
+        out = []
+        for text in texts:
+            v = [0.0] * 64
+            for word in text.lower().split():
+                h = hashlib.sha256(word.strip(".,:;").encode()).digest()
+                v[h[0] % 64] += 1.0
+            n = math.sqrt(sum(x * x for x in v)) or 1.0
+            out.append(tuple(x / n for x in v))
+        return out
+
+
+def write(root: Path, rel: str, text: str | bytes) -> Path:
+    path = root / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode() if isinstance(text, str) else text)
+    return path
+
+
+def make_vault(root: Path, notes: int = 12) -> Path:
+    (root / ".obsidian").mkdir(parents=True, exist_ok=True)
+    for i in range(notes):
+        topic = TOPICS[i % len(TOPICS)]
+        nxt = f"Note {(i + 1) % notes:02d}"
+        write(root, f"{topic}/Note {i:02d}.md", "\n".join([
+            "---", f"tags: [{topic}]", f"aliases: [Alias {i:02d}]", "---",
+            f"Note {i:02d} is about {topic} and links to [[{nxt}]].",
+            "", f"## Details of {topic}",
+            f"- The first detail of note {i:02d} concerns {topic} deeply.",
+            f"- The second detail builds on [[{nxt}#Details of {TOPICS[(i + 1) % notes % len(TOPICS)]}]].",
+            "", "## Steps",
+            f"1. Step one of note {i:02d} starts the process.",
+            f"2. Step two of note {i:02d} finishes the process.",
+            "", "```", "[[Not a link]] inside code", "```", "",
+        ]))
+    return root
+
+
+def importer(data: Path, embedder: Any = None, chat_model: Any = None,
+             clock: FixedClock | None = None) -> NotesImporter:
+    graph = JsonlGraphStore(data / "graph")
+    upkeep = GraphUpkeep(graph_store=graph, reader=GraphReader(graph), embedder=embedder,
+                         chat_model=chat_model, prompt=load_prompt)
+    return NotesImporter(
+        vault_reader=FileVaultReader(), graph_store=graph,
+        source_store=JsonSourceStore(data / "sources"),
+        settings_store=JsonSettingsStore(data / "settings.json"),
+        clock=clock or FixedClock(), ids=RandomIds(), upkeep=upkeep,
+        chat_model=chat_model, prompt=load_prompt,
+        no_model_reason=(lambda: None) if chat_model is not None else (lambda: "no model"))
+
+
+def canonical(data: Path) -> dict[str, Any]:
+    """The derived graph without run ids or times: what two equivalent imports must share."""
+    snap = graph_snapshot(JsonlGraphStore(data / "graph"))
+    return {
+        "nodes": {n.id: (n.text, sorted({(e.source_id, e.message_id, e.quote)
+                                         for e in n.evidence})) for n in snap.nodes},
+        "edges": sorted((e.source, e.target, e.kind) for e in snap.edges),
+    }
+
+
+def ledger_bytes(data: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(data)): p.read_bytes()
+            for p in sorted((data / "graph").rglob("*.jsonl"))}

@@ -1,0 +1,137 @@
+"""A scripted session becomes graph knowledge over real HTTP: extract, then GET /api/graph.
+
+The production wiring (build_services + build_app, litellm adapter answering from
+STUDYHALL_SCRIPT) runs prober → quiz → answer, then the extractor and auditor from the script.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from studyhall.core.contracts.settings import Settings
+from studyhall.server.app import build_services
+from studyhall.server.config import load_config
+from studyhall.server.runtime.classroom import turn_runner
+from studyhall.server.runtime.library import extraction_scheduler
+
+from .session_support import PORT, scripted_app, write_script
+
+QUIZ = {"questions": [{"prompt": "How many edges does a tree on 5 vertices have?",
+                       "choices": ["4", "5", "10"], "correct": [0]}]}
+LEARNER = "I think a tree with 5 vertices has 4 edges, one fewer than its vertices."
+TREE = "A tree on n vertices has n - 1 edges."
+EXTRACTION = {
+    "propositions": [
+        {"key": "p1", "text": TREE, "understanding": "solid", "quizzes": ["probe_q/q1"],
+         "evidence": [{"message_id": "m_learner", "quote": "a tree with 5 vertices has 4 edges"}]},
+        {"key": "p2", "text": "Trees have no cycles.",
+         "evidence": [{"message_id": "m_learner", "quote": "trees never have cycles"}]},
+    ],
+    "edges": [{"from": "p2", "to": "p1", "kind": "supports"},
+              {"from": "p1", "to": "p1", "kind": "follows"}],
+}
+
+
+def script(extractor: list[Any], auditor: list[Any]) -> dict[str, Any]:
+    return {
+        "prober": [
+            {"text": "Quick check:", "tool_calls": [
+                {"name": "quiz", "arguments": QUIZ, "id": "probe_q"}]},
+            {"text": "Right, well done."},
+        ],
+        "labeler": [{"text": "Trees"}],
+        "extractor": extractor,
+        "auditor": auditor,
+    }
+
+
+async def hold_session(api: Any, services: Any) -> str:
+    chat_id = await api.new_chat("trees")
+    turn = await api.say(chat_id, LEARNER, id="m_learner")
+    assert turn.status == 200, turn.body
+    question = (await api.chat(chat_id))["pending"][0]["presented"]["questions"][0]
+    answer = {"choices": [[question["choices"].index("4")]]}
+    assert (await api.answer(chat_id, "probe_q", answer)).status == 200
+    await turn_runner(services).idle()
+    return chat_id
+
+
+async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
+    path = write_script(tmp_path / "script.json", script(
+        [{"json": EXTRACTION}],
+        [{"json": {"verdicts": [{"key": "p1", "keep": True, "reason": "backed"},
+                                {"key": "p2", "keep": True, "reason": "true"}]}}]))
+    services = build_services(load_config(port=PORT, script_path=path))
+    async with scripted_app(path, services=services) as (api, _):
+        chat_id = await hold_session(api, services)
+        empty = await api.http.get("/api/graph")
+        assert empty.json() == {"nodes": [], "edges": [], "clusters": []}
+        ledgers = services.config.data_dir / "graph"
+        assert not any(ledgers.glob("*.jsonl"))  # a read never writes
+
+        r = await api.http.post(f"/api/chats/{chat_id}/extract")
+        assert r.status_code == 200, r.text
+        run_id = r.json()["run_id"]
+        run = await extraction_scheduler(services).wait(run_id)
+        assert run.status == "done", run.error
+
+        graph = (await api.http.get("/api/graph")).json()
+        [node] = graph["nodes"]  # p2's quote was invented: dropped
+        assert node["text"] == TREE and node["state"] == "solid"
+        assert node["evidence"][0]["message_id"] == "m_learner"
+        assert [q["verdict"] for q in node["quiz"]] == ["correct"]
+        assert node["quiz"][0]["tool_call_id"] == "probe_q"
+        assert graph["edges"] == []  # the self-loop and the edge to the dropped finding
+
+        status = (await api.http.get(f"/api/extraction/runs/{run_id}")).json()
+        assert status["status"] == "done" and status["progress"] == {"done": 1, "total": 1}
+        assert any("quote not found verbatim in 'm_learner'" in d for d in status["drops"])
+        assert any("self-loop" in d for d in status["drops"])
+        coverage = (await api.http.get(f"/api/chats/{chat_id}/coverage")).json()
+        assert coverage["uncovered_tokens"] == 0 and coverage["running"] is None
+
+        # Re-running: nothing uncovered, nothing written, the graph is unchanged.
+        again = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()
+        await extraction_scheduler(services).wait(again["run_id"])
+        assert (await api.http.get("/api/graph")).json() == graph
+        assert (await api.http.post("/api/chats/nope/extract")).status_code == 404
+
+
+async def test_invalid_json_twice_fails_the_run_and_writes_nothing(tmp_path: Path) -> None:
+    path = write_script(tmp_path / "script.json", script(
+        [{"text": "not json"}, {"text": "{\"propositions\": 3}"}], []))
+    services = build_services(load_config(port=PORT, script_path=path))
+    async with scripted_app(path, services=services) as (api, _):
+        chat_id = await hold_session(api, services)
+        run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
+        run = await extraction_scheduler(services).wait(run_id)
+        assert run.status == "error" and "Settings" in (run.error or "")
+        status = (await api.http.get(f"/api/extraction/runs/{run_id}")).json()
+        assert status["status"] == "error"
+        assert (await api.http.get("/api/graph")).json()["nodes"] == []
+        assert not (services.config.data_dir / "graph" / "checkpoints.jsonl").exists()
+
+
+async def test_a_turn_that_crosses_chunk_tokens_triggers_extraction(tmp_path: Path) -> None:
+    path = write_script(tmp_path / "script.json", script(
+        [{"json": {"propositions": [], "edges": []}}] * 6, []))
+    services = build_services(load_config(port=PORT, script_path=path))
+    services.settings_store.save(Settings(chunk_tokens=100))
+    async with scripted_app(path, services=services) as (api, _):
+        chat_id = await api.new_chat("trees")
+        scheduler = extraction_scheduler(services)
+        await api.say(chat_id, "short")
+        await turn_runner(services).idle()
+        assert scheduler.runs() == []  # below the threshold: no run
+        long_text = "Trees are connected graphs without cycles. " * 12
+        await api.say(chat_id, long_text)
+        await turn_runner(services).idle()
+        [run] = scheduler.runs()
+        assert run.reason == "trigger"
+        await scheduler.wait(run.id)
+        assert run.status == "done", run.error
+        assert run.batches_done >= 2 and scheduler.uncovered_tokens(chat_id) == 0
+        runs = (await api.http.get("/api/extraction/runs")).json()
+        assert runs[0]["run_id"] == run.id
+

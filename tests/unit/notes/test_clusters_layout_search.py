@@ -1,0 +1,154 @@
+"""Clusters (average linkage at 0.6, core-survival labels), layout (deterministic, warm start
+keeps the map), search (semantic + literal) and graph context selection."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from studyhall.core.contracts.graph import Cluster, Position
+from studyhall.core.library.clusters import (
+    carry_labels,
+    cluster_vectors,
+    needs_label,
+    term_label,
+)
+from studyhall.core.library.graph_context import render_context, select_context
+from studyhall.core.library.layout import settle_layout
+from studyhall.core.library.search import search_nodes
+
+
+def unit(*xs: float) -> tuple[float, ...]:
+    n = math.sqrt(sum(x * x for x in xs))
+    return tuple(x / n for x in xs)
+
+
+def blobs(seed: int = 0, per: int = 8, groups: int = 4, dim: int = 24, noise: float = 0.25):
+    rng = np.random.default_rng(seed)
+    centres = rng.normal(size=(groups, dim))
+    vectors = {}
+    for g in range(groups):
+        for i in range(per):
+            vectors[f"g{g}_{i}"] = tuple((centres[g] + rng.normal(scale=noise, size=dim)).tolist())
+    return vectors
+
+
+def average_linkage_reference(vectors, threshold):
+    """The textbook greedy algorithm: merge the most similar pair while its average ≥ t."""
+    ids = sorted(vectors)
+    x = np.array([vectors[i] for i in ids], dtype=float)
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    sim = x @ x.T
+    groups = [[i] for i in range(len(ids))]
+    while len(groups) > 1:
+        best, pair = -2.0, None
+        for a in range(len(groups)):
+            for b in range(a + 1, len(groups)):
+                s = float(np.mean([sim[i, j] for i in groups[a] for j in groups[b]]))
+                if s > best:
+                    best, pair = s, (a, b)
+        if best < threshold:
+            break
+        a, b = pair
+        groups[a] += groups.pop(b)
+    return {tuple(sorted(ids[i] for i in g)) for g in groups if len(g) >= 2}
+
+
+def test_clusters_match_textbook_average_linkage():
+    for seed in range(6):
+        vectors = blobs(seed, per=6, groups=3, noise=0.5 + 0.1 * seed)
+        assert set(cluster_vectors(vectors)) == average_linkage_reference(vectors, 0.6)
+
+
+def test_clusters_are_deterministic_and_separate_distinct_topics():
+    vectors = blobs()
+    first = cluster_vectors(vectors)
+    assert first == cluster_vectors(dict(reversed(list(vectors.items()))))
+    assert sorted(len(g) for g in first) == [8, 8, 8, 8]
+    assert all(len({m.split("_")[0] for m in g}) == 1 for g in first)
+
+
+def test_nothing_below_the_threshold_is_clustered():
+    vectors = {"a": unit(1, 0, 0), "b": unit(0, 1, 0), "c": unit(0.59, 0, math.sqrt(1 - 0.59**2))}
+    assert cluster_vectors(vectors) == []  # a·c = 0.59 < 0.6
+    vectors["c"] = unit(0.61, 0, math.sqrt(1 - 0.61**2))
+    assert cluster_vectors(vectors) == [("a", "c")]
+
+
+def test_a_label_survives_while_most_of_its_core_survives():
+    old = [Cluster(id="c_old", node_ids=("a", "b", "c", "d"), label="Cells",
+                   core=("a", "b", "c", "d"), label_source="model")]
+    kept = carry_labels([("a", "b", "c", "x", "y")], old)  # 3 of 4 core members remain
+    assert (kept[0].id, kept[0].label, kept[0].core) == ("c_old", "Cells", ("a", "b", "c", "d"))
+    lost = carry_labels([("a", "b", "x", "y", "z")], old)  # only half the core: a new cluster
+    assert lost[0].id != "c_old" and lost[0].label is None and lost[0].core == lost[0].node_ids
+    split = carry_labels([("a", "b", "c"), ("d", "e")], old)
+    assert [c.label for c in split] == ["Cells", None]
+    assert needs_label(split[1], model_available=False)
+    assert needs_label(split[0].model_copy(update={"label_source": "terms"}), model_available=True)
+    assert not needs_label(split[0], model_available=True)
+
+
+def test_term_labels_pick_the_words_that_set_a_cluster_apart():
+    texts = {
+        "a": "Mitochondria produce ATP in the cell",
+        "b": "Mitochondria have their own DNA",
+        "c": "The cell membrane is a lipid bilayer",
+        "d": "Glucose is a sugar used by the cell",
+    }
+    label = term_label(["a", "b"], texts)
+    assert label.split(" · ")[0] == "Mitochondria"
+    assert "cell" not in label.lower().split(" · ")[:1]
+
+
+def test_layout_is_deterministic_finite_and_spreads_nodes():
+    ids = [f"n{i}" for i in range(60)]
+    edges = [(ids[i], ids[i // 2]) for i in range(1, 60)]
+    first = settle_layout(ids, edges)
+    assert first == settle_layout(list(reversed(ids)), edges)
+    assert all(math.isfinite(p.x) and math.isfinite(p.y) for p in first.values())
+    points = [(p.x, p.y) for p in first.values()]
+    assert len(set(points)) == len(points)
+    closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:])
+    assert closest > 1.0
+
+
+def test_warm_start_keeps_the_map_and_places_new_nodes_near_their_neighbours():
+    ids = [f"n{i}" for i in range(80)]
+    edges = [(ids[i], ids[i // 3]) for i in range(1, 80)]
+    before = settle_layout(ids, edges)
+    grown = settle_layout([*ids, "new"], [*edges, ("new", "n5")], before)
+    unrelated = [i for i in ids if i != "n5"]
+    assert all(grown[i] == before[i] for i in unrelated)  # untouched
+    assert math.dist((grown["n5"].x, grown["n5"].y), (before["n5"].x, before["n5"].y)) < 30
+    span = max(p.x for p in before.values()) - min(p.x for p in before.values())
+    assert math.dist((grown["new"].x, grown["new"].y), (grown["n5"].x, grown["n5"].y)) < span / 4
+
+
+def test_layout_ignores_bad_previous_positions_and_unknown_edges():
+    got = settle_layout(["a", "b"], [("a", "zz"), ("a", "a")],
+                        {"a": Position(x=float("nan"), y=0.0), "ghost": Position(x=1, y=1)})
+    assert set(got) == {"a", "b"}
+    assert all(math.isfinite(p.x) for p in got.values())
+
+
+def test_search_ranks_literal_matches_first_then_meaning():
+    nodes = [("n1", "Mitochondria produce ATP"), ("n2", "The powerhouse of the cell"),
+             ("n3", "Glucose is a sugar")]
+    vectors = {"n1": unit(1, 0.1, 0), "n2": unit(0.9, 0.2, 0), "n3": unit(0, 0, 1)}
+    hits = search_nodes("powerhouse", nodes, query_vector=unit(1, 0, 0), vectors=vectors)
+    assert [h.node_id for h in hits] == ["n2", "n1"]
+    assert hits[0].match == "both" and hits[1].match == "semantic"
+    text_only = search_nodes("sugar glucose", nodes)
+    assert [(h.node_id, h.match) for h in text_only] == [("n3", "text")]
+    assert search_nodes("nothing like it", nodes) == []
+
+
+def test_graph_context_takes_the_nearest_under_a_token_budget():
+    nodes = [("a", "Mitochondria produce ATP", "solid"), ("b", "x " * 400, None),
+             ("c", "Cells divide by mitosis", None), ("d", "Unrelated fact", None)]
+    vectors = {"a": unit(1, 0), "b": unit(0.99, 0.1), "c": unit(0.8, 0.6), "d": unit(0, 1)}
+    chosen = select_context(unit(1, 0), nodes, vectors, k=5, token_budget=60)
+    assert [c.node_id for c in chosen] == ["a", "c"]  # b does not fit, d is too far
+    text = render_context("cell biology", chosen)
+    assert "- Mitochondria produce ATP [solid]" in text and "Unrelated" not in text
