@@ -129,11 +129,13 @@ def _wire_notes(services: Services, config: Config) -> None:
 
 
 def _wire_workbench(services: Services) -> None:
-    """Demos and diagrams are checked in the system's headless Chromium (started per check,
-    network off; Playwright is imported on first use)."""
+    """Demos and diagrams are checked in the system's headless Chromium (network off; started
+    on first use and kept warm while jobs run; Playwright is imported on first use)."""
     from studyhall.adapters.sandbox import ChromiumSandbox
 
-    services.sandbox = ChromiumSandbox()
+    sandbox = ChromiumSandbox()
+    services.sandbox = sandbox
+    services.on_shutdown.append(sandbox.aclose)
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:

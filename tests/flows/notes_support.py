@@ -72,7 +72,7 @@ def make_vault(root: Path, notes: int = 12) -> Path:
 
 
 def importer(data: Path, embedder: Any = None, chat_model: Any = None,
-             clock: FixedClock | None = None) -> NotesImporter:
+             clock: FixedClock | None = None, group_notes: int = 8) -> NotesImporter:
     graph = JsonlGraphStore(data / "graph")
     upkeep = GraphUpkeep(graph_store=graph, reader=GraphReader(graph), embedder=embedder,
                          chat_model=chat_model, prompt=load_prompt)
@@ -82,7 +82,8 @@ def importer(data: Path, embedder: Any = None, chat_model: Any = None,
         settings_store=JsonSettingsStore(data / "settings.json"),
         clock=clock or FixedClock(), ids=RandomIds(), upkeep=upkeep,
         chat_model=chat_model, prompt=load_prompt,
-        no_model_reason=(lambda: None) if chat_model is not None else (lambda: "no model"))
+        no_model_reason=(lambda: None) if chat_model is not None else (lambda: "no model"),
+        group_notes=group_notes)
 
 
 def canonical(data: Path) -> dict[str, Any]:

@@ -5,14 +5,16 @@ flip, and when it dies with a job running. Abort stops a job and its model call 
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from studyhall.adapters.store import JsonJobStore
 from studyhall.core.contracts.jobs import Job
-from studyhall.server.app import build_services
+from studyhall.server.app import build_app, build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.workbench import job_runner
 
@@ -40,11 +42,6 @@ CARDS10 = {"json": {"title": "Heap cards", "cards": [
 PLAN = {"json": {"title": "Heaps in a week", "goal": "understand heaps", "steps": [
     {"title": "Arrays as trees", "detail": "Index arithmetic.", "minutes": 30},
     {"title": "Sift up and down", "detail": "Implement both.", "minutes": 45}]}}
-
-
-def services_for(script: Path, **wrap: Any) -> Any:
-    services = build_services(load_config(port=PORT, script_path=script))
-    return services
 
 
 async def start(api: Any, text: str = "Teach me heaps") -> str:
@@ -104,6 +101,8 @@ async def test_a_job_is_acknowledged_at_once_and_its_result_arrives_as_one_steer
         feed = (await api.http.get("/api/activity")).json()
         (view,) = [v for v in feed["recent"] if v["run_id"] == job.id]
         assert (view["kind"], view["job_kind"], view["status"]) == ("job", kind, "done")
+        assert view["usage"]["input_tokens"] > 0  # the scripted calls' tokens, summed
+        assert view["usage"] == job.usage.model_dump()
         assert feed["running"] == [] and feed["summary"]["jobs"] == 0
         full = (await api.http.get(f"/api/jobs/{job.id}")).json()
         assert full["result"] == job.result
@@ -152,8 +151,6 @@ async def test_two_jobs_finishing_during_one_turn_are_each_delivered_exactly_onc
     services.chat_model = gated
     async with scripted_app(script, services=services) as (api, services):
         chat_id = await api.new_chat("heaps")
-        import asyncio
-
         turn = asyncio.create_task(api.say(chat_id, "Teach me heaps"))
         await wait_for(lambda: len(jobs_of(services, chat_id)) == 2
                        and all(j.outcome == "done" for j in jobs_of(services, chat_id)))
@@ -213,11 +210,7 @@ async def test_a_restart_with_a_job_running_reruns_it_and_delivers_it_once(tmp_p
     first = build_services(load_config(port=PORT, script_path=script))
     gated = GatedModel(first.chat_model, "researcher")
     first.chat_model = gated
-    from studyhall.server.app import build_app
-
     app = build_app(load_config(port=PORT, script_path=script), first)
-    import httpx
-
     # The first process never shuts down cleanly: it "dies" with the researcher mid-call.
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                  base_url=f"http://127.0.0.1:{PORT}",
@@ -337,3 +330,56 @@ async def test_the_activity_stream_sends_the_feed_as_server_sent_events(tmp_path
         assert (await api.http.get("/api/activity/stream",
                                    params={"limit": "x"})).status_code == 400
         assert json.loads(json.dumps(data)) == (await api.http.get("/api/activity")).json()
+
+
+async def test_a_result_waits_while_a_question_is_open_and_rides_in_the_answers_turn(
+        tmp_path: Path) -> None:
+    quiz = {"questions": [{"prompt": "Is a heap complete?", "choices": ["yes", "no"],
+                           "correct": [0]}]}
+    script = write(tmp_path / "s.json", {
+        "prober": [{"tool_calls": [{"name": "probe_done", "id": "probe", "arguments": {
+            "floor": "arrays", "ceiling": "trees", "goal": "heaps", "summary": "keen"}}]}],
+        "teacher": [
+            {"text": "A quick check while the researcher works.", "tool_calls": [
+                job_call("research", {"question": "Why arrays?"}, "c1"),
+                {"name": "quiz", "arguments": quiz, "id": "q1"}]},
+            {"text": "Right. And the research says: no gaps."},
+        ],
+        "researcher": [RESEARCH], "labeler": [{"text": "Heaps"}] * 3})
+    async with scripted_app(script) as (api, services):
+        chat_id = await start(api)
+        await settle(services)
+        (job,) = jobs_of(services, chat_id)
+        assert (job.status, job.outcome) == ("running", "done")  # delivering: no wake turn
+        chat = await api.chat(chat_id)
+        assert steers(chat) == [] and [p["tool_call_id"] for p in chat["pending"]] == ["q1"]
+
+        shown = chat["pending"][0]["presented"]["questions"][0]["choices"]
+        turn = await api.answer(chat_id, "q1", {"choices": [[shown.index("yes")]]})
+        assert "steer" in turn.names()
+        await settle(services)
+        chat = await api.chat(chat_id)
+        (steer,) = steers(chat)
+        ids = [m["id"] for m in chat["messages"]]
+        assert ids.index(steer["id"]) == len(ids) - 2  # claimed by the answer's turn
+        assert chat["messages"][-1]["parts"][0]["text"].startswith("Right. And the research")
+        assert jobs_of(services, chat_id)[0].status == "done"
+
+
+async def test_no_more_than_four_jobs_run_at_once_for_a_session(tmp_path: Path) -> None:
+    calls = [job_call("research", {"question": f"Question {n}?"}, f"c{n}") for n in range(5)]
+    script = write(tmp_path / "s.json", session_script(calls, wakes=4, researcher=[RESEARCH] * 4))
+    services = build_services(load_config(port=PORT, script_path=script))
+    gated = GatedModel(services.chat_model, "researcher")
+    services.chat_model = gated
+    async with scripted_app(script, services=services) as (api, services):
+        chat_id = await api.new_chat("heaps")
+        turn = await api.say(chat_id, "Teach me heaps")
+        results = {d["tool_call_id"]: d for d in turn.of("tool-result") if d["name"] == "research"}
+        assert [results[f"c{n}"]["state"] for n in range(5)] == ["output-available"] * 4 + [
+            "output-error"]
+        assert "already working" in results["c4"]["error"]
+        assert len(jobs_of(services, chat_id)) == 4
+        gated.gate.set()
+        await settle(services)
+        assert len(steers(await api.chat(chat_id))) == 4

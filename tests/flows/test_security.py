@@ -229,3 +229,22 @@ def test_openapi_lists_every_api_route_including_later_ones(config):
 def test_a_token_in_an_api_query_is_not_a_credential(anon, config):
     assert anon.get(f"/api/health?token={config.token}").status_code == 401
     assert "set-cookie" not in anon.get(f"/api/health?token={config.token}").headers
+
+
+async def test_start_url_never_redirects_off_the_app(config):
+    app = build_app(config, build_services(config))
+    sent: list[dict] = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {"type": "http", "method": "GET", "path": "//evil.example/x", "raw_path": b"//evil.example/x",
+             "query_string": f"token={config.token}".encode(), "http_version": "1.1",
+             "headers": [(b"host", f"127.0.0.1:{TEST_PORT}".encode())], "scheme": "http",
+             "server": ("127.0.0.1", TEST_PORT), "client": ("127.0.0.1", 5000), "root_path": ""}
+    await app(scope, receive, send)
+    assert sent[0]["status"] == 303
+    assert dict(sent[0]["headers"])[b"location"] == b"/"

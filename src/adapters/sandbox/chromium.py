@@ -7,8 +7,9 @@ is loaded, given a moment to run, poked (buttons clicked, sliders moved to their
 its console errors and uncaught exceptions collected. An SVG is drawn as an image (scripts
 never run in an image), screenshotted to PNG, and the PNG's pixels counted.
 
-Each check starts its own browser (isolation over speed) under a small semaphore, so a few
-jobs at once cannot swamp the machine. Cancelling a check closes its browser.
+One browser is kept warm (``WarmBrowser``); each check gets its own isolated context, under a
+small semaphore so a few jobs at once cannot swamp the machine. Cancelling a check closes its
+context.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from typing import Any
 from studyhall.core.errors import SandboxError
 from studyhall.core.ports import ImageRender, PageCheck
 
+from .browser import WarmBrowser, playwright_api
 from .png import colour_stats
 
 log = logging.getLogger(__name__)
@@ -95,35 +97,31 @@ def _render_page(svg: str) -> str:
             f"style='display:block;max-width:{w}px;max-height:{h}px'></body></html>")
 
 
-def _playwright() -> tuple[Any, type[Exception]]:
-    """``(async_playwright, playwright Error)``, imported on first use (not at start-up)."""
-    try:
-        from playwright.async_api import Error, async_playwright
-    except ImportError as e:
-        raise SandboxError("The Playwright package is missing; reinstall Studyhall.") from e
-    return async_playwright, Error
-
-
 class ChromiumSandbox:
     def __init__(self, executable: Path = CHROMIUM, *, load_timeout: float = 10.0,
-                 settle_ms: int = 300, max_browsers: int = 2) -> None:
+                 settle_ms: int = 300, max_pages: int = 2, idle_seconds: float = 120.0) -> None:
         self._executable = Path(executable)
         self._load_timeout = load_timeout
         self._settle_ms = settle_ms
-        self._slots = asyncio.Semaphore(max_browsers)
+        self._slots = asyncio.Semaphore(max_pages)
+        self._browser = WarmBrowser(self._executable, FLAGS, idle_seconds)
 
     def __repr__(self) -> str:
         return f"ChromiumSandbox({str(self._executable)!r})"
 
+    async def aclose(self) -> None:
+        """Close the warm browser (the app's shutdown)."""
+        await self._browser.aclose()
+
     @asynccontextmanager
     async def _context(self, pages: dict[str, str], blocked: list[str]) -> AsyncIterator[Any]:
-        """A fresh browser whose only reachable URLs are ``pages`` (url -> html)."""
+        """A fresh, isolated browser context whose only reachable URLs are ``pages``."""
         if not self._executable.is_file():
             raise SandboxError(
                 f"Chromium is not installed at {self._executable}, so generated demos and "
                 "diagrams cannot be checked (they are never delivered unchecked). Install it "
                 "(on Debian/Ubuntu: sudo apt-get install chromium) and ask again.")
-        async_playwright, PlaywrightError = _playwright()
+        _, playwright_error = playwright_api()
 
         async def route(r: Any) -> None:
             url = r.request.url
@@ -138,18 +136,19 @@ class ChromiumSandbox:
 
         async with self._slots:
             try:
-                async with async_playwright() as pw:
-                    browser = await pw.chromium.launch(
-                        executable_path=str(self._executable), headless=True, args=FLAGS)
+                browser = await self._browser.acquire()
+                try:
+                    context = await browser.new_context(
+                        viewport={"width": 900, "height": 700}, service_workers="block",
+                        accept_downloads=False)
                     try:
-                        context = await browser.new_context(
-                            viewport={"width": 900, "height": 700}, service_workers="block",
-                            accept_downloads=False)
                         await context.route("**/*", route)
                         yield context
                     finally:
-                        await browser.close()
-            except PlaywrightError as e:
+                        await context.close()  # also ends a page stuck in an endless loop
+                finally:
+                    self._browser.release()
+            except playwright_error as e:
                 raise SandboxError(f"The headless browser failed: {str(e).splitlines()[0]}. "
                                    "Try again; if it keeps failing, reinstall chromium.") from e
 
@@ -169,7 +168,7 @@ class ChromiumSandbox:
                 rendered = bool(await asyncio.wait_for(page.evaluate(_RENDERED), 5))
             except TimeoutError:  # asyncio's and Playwright's both: the page never settled
                 timed_out = True
-            except _playwright()[1] as e:
+            except playwright_api()[1] as e:
                 if type(e).__name__ == "TimeoutError":
                     timed_out = True
                 else:  # the page killed its own tab: the page's failure, not the sandbox's

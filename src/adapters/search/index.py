@@ -43,13 +43,16 @@ def _file_key(source_id: str) -> str:
 
 
 class _Source:
-    __slots__ = ("chunks", "content_hash", "model_id", "vectors")
+    __slots__ = ("chunks", "content_hash", "model_id", "vectors", "terms")
 
     def __init__(self, chunks: list[Chunk], content_hash: str, vectors: np.ndarray, model_id: str):
         self.chunks = chunks
         self.content_hash = content_hash
         self.vectors = vectors
         self.model_id = model_id
+        # Per chunk (BM25 doc ids incl. title/heading, sentence term ids, sentence ends), in the
+        # index's vocabulary; computed once, so a rebuild re-tokenizes only changed sources.
+        self.terms: list[tuple[list[int], np.ndarray, np.ndarray]] | None = None
 
 
 class FileSearchIndex:
@@ -64,6 +67,7 @@ class FileSearchIndex:
         self._source_ids: list[str] = []
         self._matrix: np.ndarray = np.zeros((0, 0), dtype=np.float32)
         self._basis: np.ndarray | None = None  # dims x PROJECT_DIMS, for large corpora
+        self._basis_size = 0
         self._projected: np.ndarray | None = None
         self._bm25: Any = None  # bm25s.BM25, imported on first query (it pulls in scipy)
         self._vocab: dict[str, int] = {}
@@ -178,33 +182,41 @@ class FileSearchIndex:
             mats.append(src.vectors)
         dims = {m.shape[1] for m in mats if m.size}
         self._matrix = np.vstack(mats) if len(dims) == 1 else np.zeros((len(chunks), 0), np.float32)
-        self._basis = self._projected = None
+        self._projected = None
         if len(chunks) > PROJECT_ABOVE and self._matrix.shape[1] > PROJECT_DIMS:
-            step = max(1, len(chunks) // 20_000)  # a deterministic sample is enough for the basis
-            _, _, vt = np.linalg.svd(self._matrix[::step], full_matrices=False)
-            self._basis = np.ascontiguousarray(vt[:PROJECT_DIMS].T)
+            # The basis is refitted only when the corpus grew or shrank by a fifth since.
+            if self._basis is None or self._basis.shape[0] != self._matrix.shape[1] or not (
+                0.8 < len(chunks) / max(self._basis_size, 1) < 1.25
+            ):
+                step = max(1, len(chunks) // 20_000)  # a deterministic sample is enough
+                _, _, vt = np.linalg.svd(self._matrix[::step], full_matrices=False)
+                self._basis = np.ascontiguousarray(vt[:PROJECT_DIMS].T)
+                self._basis_size = len(chunks)
             self._projected = np.ascontiguousarray(self._matrix @ self._basis)
+        else:
+            self._basis = None
         self._chunks, self._source_ids = chunks, ids
         self._owner = np.asarray(owner, dtype=np.int32)
-        vocab: dict[str, int] = {}
+        vocab = self._vocab  # append-only: ids stay valid across rebuilds
         docs: list[list[int]] = []
         per_chunk: list[tuple[np.ndarray, np.ndarray]] = []
-        for c in chunks:
-            # Title and heading count for BM25 (a field match); sentences also feed coverage.
-            head = [vocab.setdefault(w, len(vocab)) for w in terms(" ".join(filter(None, (c.title, c.heading))))]
-            flat: list[int] = []
-            ends: list[int] = []
-            for sentence in c.sentences or (c.text,):
-                flat.extend(vocab.setdefault(w, len(vocab)) for w in terms(sentence))
-                ends.append(len(flat))
-            docs.append(head + flat)
-            per_chunk.append((np.asarray(flat, dtype=np.int32), np.asarray(ends, dtype=np.int32)))
-        df = np.zeros(len(vocab), dtype=np.float64)
-        for doc in docs:
-            df[np.unique(np.asarray(doc, dtype=np.int64))] += 1 if doc else 0
+        for sid in ids:
+            src = self._sources[sid]
+            if src.terms is None:
+                src.terms = [_chunk_terms(c, vocab) for c in src.chunks]
+            for doc, flat, ends in src.terms:
+                docs.append(doc)
+                per_chunk.append((flat, ends))
+        lengths = np.fromiter((len(d) for d in docs), dtype=np.int64, count=len(docs))
+        flat_docs = (np.concatenate([np.asarray(d, dtype=np.int64) for d in docs])
+                     if docs else np.zeros(0, dtype=np.int64))
+        owners = np.repeat(np.arange(len(docs), dtype=np.int64), lengths)
+        pairs = np.sort(owners * max(len(vocab), 1) + flat_docs)
+        pairs = pairs[np.r_[True, pairs[1:] != pairs[:-1]]] if len(pairs) else pairs  # (doc, term) once
+        df = np.bincount(pairs % max(len(vocab), 1), minlength=len(vocab)).astype(np.float64)
         n = max(len(chunks), 1)
         self._idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
-        self._vocab, self._terms = vocab, per_chunk
+        self._terms = per_chunk
         self._bm25 = None
         if chunks:
             import bm25s
@@ -248,7 +260,7 @@ class FileSearchIndex:
                 lexical = self._bm25.get_scores(known).astype(np.float32)
             pool = max(limit, self.pool)
             picked = set(_top(lexical, pool, mask, positive=True))
-            use_dense = vector is not None and self._matrix.shape[1] == len(vector or ())
+            use_dense = vector is not None and self._matrix.shape[1] == len(vector)
             if use_dense:
                 q = np.asarray(vector, dtype=np.float32)
                 if self._projected is not None and self._basis is not None:
@@ -273,6 +285,17 @@ class FileSearchIndex:
                     signals["dense"] = float(dense[i])
                 out.append(Candidate(chunk, signals))
             return out
+
+
+def _chunk_terms(chunk: Chunk, vocab: dict[str, int]) -> tuple[list[int], np.ndarray, np.ndarray]:
+    # Title and heading count for BM25 (a field match); sentences also feed coverage.
+    head = [vocab.setdefault(w, len(vocab)) for w in terms(" ".join(filter(None, (chunk.title, chunk.heading))))]
+    flat: list[int] = []
+    ends: list[int] = []
+    for sentence in chunk.sentences or (chunk.text,):
+        flat.extend(vocab.setdefault(w, len(vocab)) for w in terms(sentence))
+        ends.append(len(flat))
+    return head + flat, np.asarray(flat, dtype=np.int32), np.asarray(ends, dtype=np.int32)
 
 
 def _top(scores: np.ndarray, k: int, mask: np.ndarray | None, positive: bool) -> list[int]:

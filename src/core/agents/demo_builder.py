@@ -21,9 +21,9 @@ PROMPT_NAME = "demo_builder.md"
 FIX = ("Fix every problem and answer with the whole corrected HTML document in one ```html "
        "block.")
 
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 _DESCRIPTION = re.compile(
-    r"<meta\s+[^>]*name\s*=\s*[\"']description[\"'][^>]*content\s*=\s*[\"'](.*?)[\"']", re.I | re.S)
+    r"<meta\s+[^>]*name\s*=\s*[\"']description[\"'][^>]*content\s*=\s*[\"'](.*?)[\"']", re.IGNORECASE | re.DOTALL)
 
 
 def _plain(text: str, limit: int) -> str:

@@ -45,6 +45,10 @@ def _tool(kind: JobKind, spawn: Spawn, capacity: Capacity | None) -> Tool:
         return problems
 
     def run(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
+        # Checked again here: several calls of one step all pass ``check`` before any runs.
+        full = capacity(ctx.chat_id) if capacity is not None else None
+        if full:
+            raise ValueError(full)  # the loop turns it into an error result for the model
         job = spawn(ctx.chat_id, kind, normalize_input(kind, args))
         card = {"job_id": job.id, "kind": kind, "status": job.status,
                 "title": headline(kind, job.input)}

@@ -22,8 +22,8 @@ from .builder import ATTEMPTS, Built, build_verified
 PROMPT_NAME = "visual_maker.md"
 FIX = "Fix every problem and answer with the whole corrected SVG in one ```svg block."
 
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.I | re.S)
-_DESC = re.compile(r"<desc[^>]*>(.*?)</desc>", re.I | re.S)
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_DESC = re.compile(r"<desc[^>]*>(.*?)</desc>", re.IGNORECASE | re.DOTALL)
 
 
 def _first(pattern: re.Pattern[str], svg: str, limit: int) -> str | None:

@@ -178,27 +178,35 @@ def needs_label(cluster: Cluster, model_available: bool) -> bool:
     return cluster.label is None or (model_available and cluster.label_source == "terms")
 
 
+class TermLabeler:
+    """Labels with no model: the words most distinctive of a cluster (frequent inside it, rare
+    in the whole graph), in their most common spelling. Graph-wide counts are made once."""
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self._texts = texts
+        self._everywhere: Counter[str] = Counter()
+        for text in texts.values():
+            self._everywhere.update(words(text))
+        self._total = max(len(texts), 1)
+
+    def label(self, members: Sequence[str], top: int = 3) -> str:
+        inside: Counter[str] = Counter()
+        spelled: dict[str, Counter[str]] = {}
+        for node in members:
+            text = self._texts.get(node, "")
+            inside.update(words(text))
+            for raw in text.replace("/", " ").split():
+                token = raw.strip(".,;:!?()[]{}\"'`*_")
+                if token:
+                    spelled.setdefault(token.casefold(), Counter())[token] += 1
+        scored = sorted(
+            ((count * math.log(1 + self._total / self._everywhere.get(w, 1)), w)
+             for w, count in inside.items() if not w.isdigit()),
+            key=lambda item: (-item[0], item[1]),
+        )
+        chosen = [spelled.get(w, Counter({w: 1})).most_common(1)[0][0] for _, w in scored[:top]]
+        return " · ".join(chosen) if chosen else "Untitled cluster"
+
+
 def term_label(members: Sequence[str], texts: Mapping[str, str], top: int = 3) -> str:
-    """A label with no model: the words most distinctive of the cluster (frequent inside it,
-    rare in the whole graph), in their most common spelling."""
-    inside: Counter[str] = Counter()
-    spelled: dict[str, Counter[str]] = {}
-    for node in members:
-        text = texts.get(node, "")
-        for w in words(text):
-            inside[w] += 1
-        for raw in text.replace("/", " ").split():
-            token = raw.strip(".,;:!?()[]{}\"'`*_")
-            if token:
-                spelled.setdefault(token.casefold(), Counter())[token] += 1
-    everywhere: Counter[str] = Counter()
-    for text in texts.values():
-        everywhere.update(words(text))
-    total = max(len(texts), 1)
-    scored = sorted(
-        ((count * math.log(1 + total / everywhere.get(w, 1)), w) for w, count in inside.items()
-         if not w.isdigit()),
-        key=lambda item: (-item[0], item[1]),
-    )
-    chosen = [spelled.get(w, Counter({w: 1})).most_common(1)[0][0] for _, w in scored[:top]]
-    return " · ".join(chosen) if chosen else "Untitled cluster"
+    return TermLabeler(texts).label(members, top)

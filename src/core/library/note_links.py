@@ -154,6 +154,7 @@ def link_edges(
         if source is None or target is None or source == target:
             continue
         where = f"{target_path}#{link.subpath}" if link.subpath else target_path
-        line = f"{doc.path}:{link.line + 1} {link.raw} -> {where} | {source} supports {target}"
+        # No line number: moving a link within its note does not make its edge new.
+        line = f"{doc.path}: {link.raw} -> {where} | {source} supports {target}"
         out.setdefault((source, target), LinkEdge(source, target, line))
     return list(out.values())

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from ..ports import Embedder, GraphStore
 
 Vector = tuple[float, ...]
-BATCH = 64
+BATCH = 512  # texts per embedder call: big enough for the encoder to sort by length
 
 
 def text_key(text: str) -> str:

@@ -31,9 +31,9 @@ def page_problems(check: PageCheck) -> list[str]:
 
 def render_problems(render: ImageRender) -> list[str]:
     if render.width <= 0 or render.height <= 0:
-        return ["the SVG drew nothing (zero size); give the root <svg> a viewBox and a "
-                "width and height."]
+        return [("the SVG drew nothing (zero size); give the root <svg> a viewBox and a "
+                 "width and height.")]
     if render.colours <= 1 or render.ink < MIN_INK:
-        return ["the SVG rendered as a blank, single-colour image; draw visible shapes and "
-                "text inside the viewBox (check coordinates, fills and strokes)."]
+        return [("the SVG rendered as a blank, single-colour image; draw visible shapes and "
+                 "text inside the viewBox (check coordinates, fills and strokes).")]
     return []

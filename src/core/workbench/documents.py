@@ -12,7 +12,7 @@ import re
 MAX_HTML_BYTES = 400_000
 MAX_SVG_BYTES = 200_000
 
-_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:\n[ \t]*```|\Z)", re.S)
+_FENCE = re.compile(r"```[ \t]*([A-Za-z0-9_+-]*)[^\n]*\n(.*?)(?:\n[ \t]*```|\Z)", re.DOTALL)
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
@@ -31,8 +31,8 @@ def _pick(text: str, languages: tuple[str, ...], marker: re.Pattern[str]) -> str
     return text.strip()
 
 
-_HTML_MARK = re.compile(r"<!doctype\s+html|<html[\s>]|<body[\s>]", re.I)
-_SVG_MARK = re.compile(r"<svg[\s>]", re.I)
+_HTML_MARK = re.compile(r"<!doctype\s+html|<html[\s>]|<body[\s>]", re.IGNORECASE)
+_SVG_MARK = re.compile(r"<svg[\s>]", re.IGNORECASE)
 
 
 def extract_html(text: str) -> str:
@@ -60,7 +60,7 @@ def extract_svg(text: str) -> str:
         raise ValueError("the answer holds no SVG: answer with one complete <svg ...>...</svg> "
                          "document in an ```svg block.")
     prolog = body[: start.start()]
-    if re.search(r"<!doctype|<!entity", prolog, re.I):
+    if re.search(r"<!doctype|<!entity", prolog, re.IGNORECASE):
         raise ValueError("do not use a DOCTYPE or entity declarations; start at <svg>.")
     svg = body[start.start(): end + len("</svg>")]
     size = len(svg.encode("utf-8"))

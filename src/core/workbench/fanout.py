@@ -50,7 +50,8 @@ def assemble(order: tuple[JobKind, ...], written: Mapping[str, dict[str, Any]],
              failed: Mapping[str, str]) -> Assembly:
     """One result for the set, in request order; every part is either written or failed."""
     missing = [k for k in order if k not in written and k not in failed]
-    reasons = {**failed, **{k: "The writer produced nothing." for k in missing}}
+    reasons: dict[str, str] = {**failed}
+    reasons.update({k: "The writer produced nothing." for k in missing})
     return Assembly(
         result={
             "artifacts": {k: written[k] for k in order if k in written},

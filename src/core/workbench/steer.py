@@ -67,13 +67,13 @@ def _artifacts(job: Job, r: dict[str, Any]) -> str:
     written = r.get("artifacts") or {}
     parts = [_artifact_text(k, a) for k, a in written.items()]
     failed = r.get("failed") or {}
-    names = ", ".join(SPECS[k].noun for k in written)  # type: ignore[index]
-    lines = [f"The study material you asked for is ready and shown to the learner as cards: "
-             f"{names}.", ""]
+    names = ", ".join(SPECS[k].noun for k in written)
+    lines = [(f"The study material you asked for is ready and shown to the learner as cards: "
+              f"{names}."), ""]
     lines.append(_clip("\n\n".join(parts)))
     if failed:
         lines += ["", "Not written (failed its checks): " +
-                  "; ".join(f"{SPECS[k].noun}: {why}" for k, why in failed.items())]  # type: ignore[index]
+                  "; ".join(f"{SPECS[k].noun}: {why}" for k, why in failed.items())]
     lines += ["", "Point the learner to it briefly; do not repeat it."]
     return "\n".join(lines)
 

@@ -19,8 +19,8 @@ MAX_ELEMENTS = 5000
 
 _FORBIDDEN = {"script", "foreignobject", "iframe", "object", "embed", "audio", "video",
               "handler", "listener", "canvas"}
-_SAFE_DATA = re.compile(r"^data:image/(png|jpeg|jpg|gif|webp);base64,[A-Za-z0-9+/=\s]*$", re.I)
-_CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.I | re.S)
+_SAFE_DATA = re.compile(r"^data:image/(png|jpeg|jpg|gif|webp);base64,[A-Za-z0-9+/=\s]*$", re.IGNORECASE)
+_CSS_URL = re.compile(r"url\(\s*(['\"]?)(.*?)\1\s*\)", re.IGNORECASE | re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def _add_namespace(svg: str) -> str:
     head = svg[: head_end if head_end > 0 else len(svg)]
     if re.search(r"\sxmlns\s*=", head):
         return svg
-    return re.sub(r"^<svg", f'<svg xmlns="{SVG_NS}"', svg, count=1, flags=re.I)
+    return re.sub(r"^<svg", f'<svg xmlns="{SVG_NS}"', svg, count=1, flags=re.IGNORECASE)
 
 
 def _url_problem(where: str, value: str) -> str | None:
@@ -53,7 +53,7 @@ def _url_problem(where: str, value: str) -> str | None:
 
 def _css_problems(where: str, css: str) -> list[str]:
     problems = []
-    if re.search(r"@import", css, re.I):
+    if re.search(r"@import", css, re.IGNORECASE):
         problems.append(f"{where} uses @import; put every style inline.")
     for match in _CSS_URL.finditer(css):
         problem = _url_problem(f"{where} url()", match.group(2))
@@ -64,21 +64,21 @@ def _css_problems(where: str, css: str) -> list[str]:
 
 def check_svg(svg: str) -> SvgCheck:
     """Parse and inspect ``svg``; ``problems`` is empty when it may be rendered."""
-    if re.search(r"<!doctype|<!entity", svg, re.I):
+    if re.search(r"<!doctype|<!entity", svg, re.IGNORECASE):
         return SvgCheck(svg, ("do not use a DOCTYPE or entity declarations; start at <svg>.",))
-    if re.search(r"<\?xml-stylesheet", svg, re.I):
+    if re.search(r"<\?xml-stylesheet", svg, re.IGNORECASE):
         return SvgCheck(svg, ("do not link stylesheets (<?xml-stylesheet?>); style inline.",))
     svg = _add_namespace(svg.strip())
     try:
         root = ET.fromstring(svg)
     except ET.ParseError as e:
         line, col = e.position
-        return SvgCheck(svg, (f"the SVG is not well-formed XML (line {line}, column {col + 1}: "
-                              f"{str(e).split(':')[0]}). Close every tag and quote every "
-                              "attribute.",))
+        problem = (f"the SVG is not well-formed XML (line {line}, column {col + 1}: "
+                   f"{str(e).split(':')[0]}). Close every tag and quote every attribute.")
+        return SvgCheck(svg, (problem,))
     if root.tag != f"{{{SVG_NS}}}svg":
-        return SvgCheck(svg, ("the root element must be <svg> in the SVG namespace "
-                              f'(xmlns="{SVG_NS}").',))
+        problem = f'the root element must be <svg> in the SVG namespace (xmlns="{SVG_NS}").'
+        return SvgCheck(svg, (problem,))
     problems: list[str] = []
     count = 0
     for element in root.iter():

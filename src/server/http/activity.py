@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
-
 from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
 
 from ..runtime.activity import activity_feed

@@ -144,7 +144,10 @@ class SecurityMiddleware:
             await _reject(scope, send, 401, _error("unauthorized", "Wrong launch token."))
             return
         rest = urlencode([(k, v) for k, v in pairs if k != TOKEN_QUERY])
-        location = scope.get("path", "/") + (f"?{rest}" if rest else "")
+        path = scope.get("path", "/")
+        if not path.startswith("/") or path.startswith("//"):
+            path = "/"  # "//host" would be a redirect off the app
+        location = path + (f"?{rest}" if rest else "")
         cookie = f"{self._cookie}={given}; Path=/; HttpOnly; SameSite=Strict"
         headers = [
             (b"location", location.encode("latin-1")),

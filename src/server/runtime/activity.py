@@ -39,7 +39,7 @@ def _usage(u: Usage | None) -> dict[str, Any] | None:
 
 
 def job_view(job: Job, live: Usage | None = None) -> dict[str, Any]:
-    status = job.status
+    status: str = job.status
     if status == "running" and job.outcome is not None:
         status = "delivering"  # finished; its steer waits for (or rides in) a turn
     return {

@@ -19,7 +19,7 @@ from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
 from studyhall.core.agents.cluster_labeler import ask_label
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
-from studyhall.core.library.clusters import carry_labels, cluster_vectors, needs_label, term_label
+from studyhall.core.library.clusters import TermLabeler, carry_labels, cluster_vectors, needs_label
 from studyhall.core.library.layout import settle_layout
 from studyhall.core.library.snapshot import GraphSnapshot
 from studyhall.core.library.vectors import Vector, VectorCache
@@ -65,12 +65,14 @@ class UpkeepReport:
 class GraphUpkeep:
     def __init__(self, *, graph_store: GraphStore, reader: GraphReader,
                  embedder: Embedder | None, chat_model: ChatModel | None,
-                 prompt: Callable[[str], str]) -> None:
+                 prompt: Callable[[str], str],
+                 model_usable: Callable[[], bool] = lambda: True) -> None:
         self._store = graph_store
         self.reader = reader
         self.embedder = embedder
         self._model = chat_model
         self._prompt = prompt
+        self._model_usable = model_usable  # False when plainly no key/script: skip the call
         self._cache: VectorCache | None = None
         self._lock = asyncio.Lock()
         self._scheduled: asyncio.Task[UpkeepReport] | None = None
@@ -161,7 +163,8 @@ class GraphUpkeep:
         groups = await asyncio.to_thread(cluster_vectors, vectors)
         clusters = carry_labels(groups, self._store.clusters())
         texts = {n.id: n.text for n in snapshot.nodes}
-        use_model = self._model is not None
+        terms = TermLabeler(texts)
+        use_model = self._model is not None and self._model_usable()
         calls = 0
         named: list[Cluster] = []
         for cluster in clusters:
@@ -187,7 +190,7 @@ class GraphUpkeep:
             elif cluster.label is None:
                 report.labeled_by_terms += 1
                 named.append(cluster.model_copy(update={
-                    "label": term_label(cluster.node_ids, texts), "label_source": "terms",
+                    "label": terms.label(cluster.node_ids), "label_source": "terms",
                     "core": cluster.node_ids}))
             else:
                 named.append(cluster)

@@ -9,6 +9,7 @@ import asyncio
 import logging
 
 from studyhall.core.agents.grounding import (
+    GraphFact,
     Grounding,
     NodeInfo,
     Passage,
@@ -26,7 +27,7 @@ MAX_PASSAGES = 6
 
 
 async def gather_grounding(services: Services, chat_id: str, query: str) -> Grounding:
-    facts = ()
+    facts: tuple[GraphFact, ...] = ()
     if services.graph_store is not None:
         try:
             snapshot = await asyncio.to_thread(graph_reader(services).snapshot)  # folds: CPU

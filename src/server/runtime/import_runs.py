@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
+from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.errors import NotFound, StudyhallError
 
 from ..services import Services
@@ -41,7 +42,8 @@ def graph_upkeep(services: Services) -> GraphUpkeep:
         raise RuntimeError("graph upkeep needs services.graph_store")
     upkeep = GraphUpkeep(graph_store=services.graph_store, reader=graph_reader(services),
                          embedder=services.embedder, chat_model=services.chat_model,
-                         prompt=load_prompt)
+                         prompt=load_prompt,
+                         model_usable=lambda: no_model_reason(services, "labeler") is None)
     services.extras[_UPKEEP] = upkeep
     return upkeep
 
@@ -65,15 +67,16 @@ def notes_importer(services: Services) -> NotesImporter:
     )
 
 
-def no_model_reason(services: Services) -> str | None:
-    """Why no model can answer the extractor role, when that is plain without calling one:
-    no script, no local server, no saved key and no key in the environment."""
+def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> str | None:
+    """Why no model can answer a role, when that is plain without calling one (which would
+    import litellm only to learn it): no script, no local server, no saved key, none in the
+    environment."""
     if services.chat_model is None:
-        return "No model is wired for the extractor."
+        return f"No model is wired for the {role_name}."
     if services.config.script_path is not None:
         return None
     try:
-        role = services.settings_store.load().model_for("extractor")
+        role = services.settings_store.load().model_for(role_name)
         if role.api_base or role.model.split("/", 1)[0] in LOCAL_PROVIDERS:
             return None
         if services.secret_store.names():

@@ -3,9 +3,10 @@
 Order, and why:
   scan the vault -> read and parse every note (bad files skipped with a reason)
   -> resolve links over the whole vault (Obsidian's rules) -> per note, in path order, extract
-  the sections whose view is not covered yet and merge them (one merge per batch, checkpoint
-  last) -> link edges between notes, once every note's nodes exist -> embeddings, clusters,
-  layout (``GraphUpkeep``) -> the sources index.
+  the sections whose view is not covered yet and merge them (``NoteMerger``: groups of notes
+  per run, checkpoint last) -> link edges between notes, once every note's nodes exist (their
+  views belong to one per-vault links source) -> embeddings (in the background as nodes
+  appear), clusters, layout (``GraphUpkeep``) -> the sources index.
 Coverage is the only record of what is done, so an import killed at any point and run again
 extracts exactly what the first one had not merged, and ends at the same graph as one clean
 run. An unchanged vault extracts nothing; a changed section re-extracts only itself.
@@ -29,19 +30,9 @@ from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
 from studyhall.core.library.batching import Batch, make_batches
-from studyhall.core.library.coverage import View, covered_fingerprints, make_view
+from studyhall.core.library.coverage import View, make_view
 from studyhall.core.library.evidence import normalize_ws
-from studyhall.core.library.findings import (
-    Auditor,
-    AuditorOutput,
-    Extractor,
-    ExtractorOutput,
-    KeepAllAuditor,
-    NodeRef,
-    add_usage,
-)
-from studyhall.core.library.merger import KnownGraph, MergePlan, commit_merge, plan_merge
-from studyhall.core.library.nearest import LexicalNeighbours
+from studyhall.core.library.findings import AuditorOutput, ExtractorOutput, KeepAllAuditor
 from studyhall.core.library.note_links import (
     EvidenceIndex,
     NoteRef,
@@ -51,7 +42,13 @@ from studyhall.core.library.note_links import (
     resolve_links,
 )
 from studyhall.core.library.notes import NoteDoc, VaultIndex, parse_note
-from studyhall.core.library.notes.views import links_message_id, note_source_id, note_views
+from studyhall.core.library.notes.views import (
+    links_message_id,
+    links_source_id,
+    note_source_id,
+    note_views,
+    vault_run_source,
+)
 from studyhall.core.library.structural_extractor import StructuralExtractor
 from studyhall.core.ports import (
     ChatModel,
@@ -65,13 +62,16 @@ from studyhall.core.ports import (
     VaultReader,
 )
 
+from .embed_queue import EmbedQueue
 from .graph_upkeep import GraphUpkeep, UpkeepReport
+from .note_merge import NoteMerger, Tally
 
 log = logging.getLogger("studyhall.imports")
 
 Mode = Literal["auto", "model", "structural"]
 NOTES_PROMPT = "notes_extractor.md"
-NEIGHBOURS = 5
+GROUP_NOTES = 64  # model-free notes per group run (one checkpoint each)
+LINK_VIEWS = 500  # link views per run of the links phase
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,8 @@ class NotesImporter:
                  source_store: SourceStore, settings_store: SettingsStore, clock: Clock,
                  ids: Ids, upkeep: GraphUpkeep, chat_model: ChatModel | None,
                  prompt: Callable[[str], str],
-                 no_model_reason: Callable[[], str | None] = lambda: None) -> None:
+                 no_model_reason: Callable[[], str | None] = lambda: None,
+                 group_notes: int = GROUP_NOTES) -> None:
         self._reader = vault_reader
         self._graph = graph_store
         self._sources = source_store
@@ -151,6 +152,7 @@ class NotesImporter:
         # A cheap look before the first model call (which would import litellm only to learn
         # that no key is saved): a reason when no model can possibly answer, else None.
         self._no_model_reason = no_model_reason
+        self._group_notes = max(1, group_notes)
 
     async def run(self, path: str, *, mode: Mode = "auto", embed: bool = True,
                   progress: ProgressFn | None = None) -> ImportReport:
@@ -162,39 +164,36 @@ class NotesImporter:
         vault = os.path.basename(scan.root.rstrip("/\\")) or "vault"
         notes = await asyncio.to_thread(self._read_all, scan, vault, report, tell)
         report.notes = len(notes)
-        self._mode = mode
-        self._structural = StructuralExtractor()
-        self._use_model = mode != "structural" and self._model is not None
-        if mode == "model" and self._model is None:
-            raise ModelNotConfigured("No model is wired for the extractor.", role="extractor")
-        if self._use_model and mode == "auto":
-            reason = self._no_model_reason()
-            if reason is not None:
-                self._use_model = False
-                report.extractor_note = reason
-        self._used: set[str] = set()
-        self._known = self._graph_known()
-        self._runs = {c.id for c in self._graph.checkpoints().records}
-        self._texts: list[str] = []
-        embedder = _EmbedQueue(self._upkeep) if embed else None
+        self._choose_extractor(mode, report)
+        merger = NoteMerger(self._graph, self._clock, self._ids, self._upkeep.reader.snapshot(),
+                            vault_run_source(vault))
+        tally = Tally()
+        queue = EmbedQueue(self._upkeep) if embed else None
         cache = self._upkeep.cache() if embed else None
         counts = (cache.hits, cache.misses) if cache else (0, 0)
         complete = False
         try:
-            await self._extract_all(notes, report, tell, embedder)
-            await self._link_all(notes, report, tell)
+            await self._extract_all(notes, merger, tally, report, tell, queue)
+            await self._link_all(notes, merger, tally, vault, tell)
             complete = True
         except BaseException:
-            if embedder is not None:
-                embedder.cancel()
+            if queue is not None:
+                queue.cancel()
             raise
         finally:
-            # What was done is recorded even when the import stops half-way (a model failure,
-            # an abort); notes not reached yet are left for the next run to report.
+            # What was committed is recorded even when the import stops half-way (a model
+            # failure, an abort); notes not committed yet are left for the next run.
+            report.propositions, report.evidence = tally.propositions, tally.evidence
+            report.edges, report.dropped = tally.edges, tally.dropped
+            for note in notes:
+                links, broken = link_report(note.resolved)
+                report.links += len(links)
+                report.broken_links += len(broken)
             await asyncio.to_thread(self._save_sources, scan.root, scan.target, vault, notes,
                                     report, complete)
-        if embedder is not None:
-            await embedder.close()
+        if queue is not None:
+            queue.put(merger.new_texts)
+            await queue.close()
         if embed:
             report.upkeep = await self._upkeep.refresh(
                 lambda stage, done, total: tell(ImportProgress(stage, done, total)))
@@ -209,6 +208,19 @@ class NotesImporter:
                  scan.root, report.notes, report.imported, report.unchanged,
                  len(report.skipped), report.seconds)
         return report
+
+    def _choose_extractor(self, mode: Mode, report: ImportReport) -> None:
+        if mode == "model" and self._model is None:
+            raise ModelNotConfigured("No model is wired for the extractor.", role="extractor")
+        self._mode = mode
+        self._use_model = mode != "structural" and self._model is not None
+        if self._use_model and mode == "auto":
+            reason = self._no_model_reason()
+            if reason is not None:
+                self._use_model = False
+                report.extractor_note = reason
+        self._structural = StructuralExtractor()
+        self._used: set[str] = set()
 
     # --- reading ----------------------------------------------------------------------------
 
@@ -235,117 +247,98 @@ class NotesImporter:
 
     # --- extraction -------------------------------------------------------------------------
 
-    def _graph_known(self) -> KnownGraph:
-        snap = self._upkeep.reader.snapshot()
-        self._node_ids = set(snap.known().node_ids)
-        self._edges = set(snap.known().edges)
-        self._node_texts = {n.id: n.text for n in snap.nodes}
-        return snap.known()
-
-    async def _extract_all(self, notes: Sequence[_Note], report: ImportReport, tell: ProgressFn,
-                           embedder: _EmbedQueue | None) -> None:
+    async def _extract_all(self, notes: Sequence[_Note], merger: NoteMerger, tally: Tally,
+                           report: ImportReport, tell: ProgressFn,
+                           queue: EmbedQueue | None) -> None:
         at = self._clock.now()
         chunk = self._settings.load().chunk_tokens
-        for n, note in enumerate(notes):
-            tell(ImportProgress("extracting", n, len(notes), note.file.path))
-            note.views = [sv.view for sv in note_views(note.doc, note.source_id, at)]
-            covered = covered_fingerprints(self._graph.coverage(note.source_id).records,
-                                           self._runs)
-            pending = [v for v in note.views if v.fingerprint not in covered]
-            if pending:
+        waiting: list[_Note] = []  # planned into the open group, not committed yet
+
+        def commit() -> None:
+            for plan in merger.commit_group():
+                tally.add(plan)
+            for done in waiting:
+                self._finish_note(done, report)
+            waiting.clear()
+            if queue is not None:
+                queue.put(merger.new_texts)
+                merger.new_texts = []
+
+        try:
+            for n, note in enumerate(notes):
+                tell(ImportProgress("extracting", n, len(notes), note.file.path))
+                note.views = [sv.view for sv in note_views(note.doc, note.source_id, at)]
+                covered = merger.covered(note.source_id)
+                pending = [v for v in note.views if v.fingerprint not in covered]
+                if not pending:
+                    self._finish_note(note, report)
+                    continue
+                note.status = "imported"
                 try:
-                    await self._extract_note(note, pending, chunk, report)
-                    note.status = "imported"
+                    if await self._extract_note(note, pending, chunk, merger, tally):
+                        waiting.append(note)
+                    else:
+                        self._finish_note(note, report)
                 except (ModelAuthError, ModelNotConfigured):
                     raise  # a refused or missing key fails every note: stop and say so
                 except ModelError as e:
                     note.status, note.reason = "skipped", f"extraction failed: {e}"
                     report.failed.append(SkippedFile(note.file.path, note.reason))
-            note.done = True
-            if note.status == "imported":
-                report.imported += 1
-            elif note.status == "unchanged":
-                report.unchanged += 1
-            self._structural.forget(note.source_id)
-            if embedder is not None and self._texts:
-                embedder.put(self._texts)
-                self._texts = []
-            await asyncio.sleep(0)  # let the embedder and the server breathe between notes
+                    self._finish_note(note, report)
+                if merger.pending >= self._group_notes:
+                    commit()
+                await asyncio.sleep(0)  # let the embedder and the server breathe
+            commit()
+        except BaseException:
+            merger.discard_group()  # planned but unwritten: the next import redoes it
+            raise
         tell(ImportProgress("extracting", len(notes), len(notes)))
 
     async def _extract_note(self, note: _Note, pending: list[View], chunk: int,
-                            report: ImportReport) -> None:
+                            merger: NoteMerger, tally: Tally) -> bool:
+        """Extract a note's uncovered views; True when it waits in the open group."""
         if self._use_model:
+            assert self._model is not None
+            extractor = ModelExtractor(self._model, self._prompt(NOTES_PROMPT))
+            auditor = ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT))
             try:
                 for batch in make_batches(pending, chunk):
-                    await self._merge_batch(batch, self._model_stages(), report)
-                return
+                    started = self._clock.now()
+                    found, audit, usage = await merger.findings(batch, extractor, auditor)
+                    tally.add(merger.commit_one(batch, found, audit, usage, started))
+                    self._used.add("model")
+                return False
             except ModelNotConfigured as e:
                 if self._mode == "model":
                     raise
                 # No key / real calls off: this and every later note go model-free.
                 self._use_model = False
-                report.extractor_note = f"The model was not used: {e}"
+                self._note_fallback = f"The model was not used: {e}"
                 log.info("[import] falling back to the structural extractor: %s", e)
         self._structural.add_note(note.source_id, note.doc)
-        await self._merge_batch(Batch(note.source_id, tuple(pending)),
-                                (self._structural, KeepAllAuditor()), report)
+        batch = Batch(note.source_id, tuple(pending))
+        found, audit, _ = await merger.findings(batch, self._structural, KeepAllAuditor())
+        self._structural.forget(note.source_id)
+        merger.plan_into_group(batch, found, audit)
+        self._used.add("structural")
+        return True
 
-    def _model_stages(self) -> tuple[Extractor, Auditor]:
-        assert self._model is not None
-        return (ModelExtractor(self._model, self._prompt(NOTES_PROMPT)),
-                ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)))
-
-    async def _merge_batch(self, batch: Batch, stages: tuple[Extractor, Auditor],
-                           report: ImportReport) -> MergePlan:
-        extractor, auditor = stages
-        started = self._clock.now()
-        extraction = await extractor.extract(batch)
-        findings = extraction.output
-        usage = extraction.usage
-        if isinstance(extractor, StructuralExtractor):
-            # A re-extracted section re-states its place in the note (section -> parent):
-            # edges the graph already has are not findings, so they are not "dropped" either.
-            fresh = tuple(e for e in findings.edges
-                          if (e.source, e.target, e.kind) not in self._edges)
-            findings = findings.model_copy(update={"edges": fresh})
-        if isinstance(auditor, KeepAllAuditor) or not findings.propositions:
-            audit = (await KeepAllAuditor().audit(batch, findings, {})).output
-        else:
-            finder = LexicalNeighbours([NodeRef(i, t) for i, t in self._node_texts.items()])
-            found = await finder.nearest([p.text for p in findings.propositions], NEIGHBOURS)
-            judged = await auditor.audit(batch, findings,
-                                         {p.key: r for p, r in zip(findings.propositions, found)})
-            audit, usage = judged.output, add_usage(usage, judged.usage)
-        self._used.add("structural" if isinstance(extractor, StructuralExtractor) else "model")
-        return self._commit(batch, findings, audit, started, usage, report)
-
-    def _commit(self, batch: Batch, findings: ExtractorOutput, audit: AuditorOutput,
-                started: Any, usage: Any, report: ImportReport) -> MergePlan:
-        # No await from here to the checkpoint: the merge is atomic for this event loop.
-        run_id = self._ids.new("run")
-        known = KnownGraph(frozenset(self._node_ids), frozenset(self._edges))
-        plan = plan_merge(batch, findings, audit, known, run_id=run_id, started_at=started,
-                          at=self._clock.now(), usage=usage)
-        commit_merge(plan, self._graph)
-        self._runs.add(run_id)
-        for record in plan.propositions:
-            self._node_ids.add(record.node_id)
-            self._node_texts[record.node_id] = record.text
-            self._texts.append(record.text)
-        self._edges.update((e.source, e.target, e.relation) for e in plan.edges)
-        report.propositions += len(plan.propositions)
-        report.evidence += len(plan.identities)
-        report.edges += len(plan.edges)
-        report.dropped += len(plan.drops)
-        for drop in plan.drops:
-            log.info("[import %s] dropped %s", batch.source_id, drop)
-        return plan
+    def _finish_note(self, note: _Note, report: ImportReport) -> None:
+        note.done = True
+        if note.status == "imported":
+            report.imported += 1
+        elif note.status == "unchanged":
+            report.unchanged += 1
+        fallback = getattr(self, "_note_fallback", None)
+        if fallback and report.extractor_note is None:
+            report.extractor_note = fallback
 
     # --- links between notes ----------------------------------------------------------------
 
-    async def _link_all(self, notes: Sequence[_Note], report: ImportReport,
-                        tell: ProgressFn) -> None:
+    async def _link_all(self, notes: Sequence[_Note], merger: NoteMerger, tally: Tally,
+                        vault: str, tell: ProgressFn) -> None:
+        """Link edges, once every note's own nodes are in: one view per note under the vault's
+        links source, merged in big batches (a note's view changes when its links do)."""
         tell(ImportProgress("linking", 0, len(notes)))
         snapshot = self._upkeep.reader.snapshot()
         current = {v.message_id: normalize_ws("\n".join(v.lines)) for note in notes
@@ -355,28 +348,29 @@ class NotesImporter:
              if e.message_id in current), current)
         by_path = {note.file.path: NoteRef(note.source_id, note.doc) for note in notes
                    if note.status != "skipped"}
+        source = links_source_id(vault)
+        covered = merger.covered(source)
         at = self._clock.now()
-        for n, note in enumerate(notes):
-            links, broken = link_report(note.resolved)
-            report.links += len(links)
-            report.broken_links += len(broken)
+        pending: list[tuple[View, list[tuple[str, str]]]] = []
+        for note in notes:
             if note.status == "skipped":
                 continue
-            edges = link_edges(by_path[note.file.path], note.resolved, by_path, evidence)
-            if not edges:
+            found = link_edges(by_path[note.file.path], note.resolved, by_path, evidence)
+            if not found:
                 continue
-            view = make_view(note.source_id, links_message_id(note.source_id), "note-links",
-                             [e.line for e in edges], at)
-            covered = covered_fingerprints(self._graph.coverage(note.source_id).records,
-                                           self._runs)
-            if view.fingerprint in covered:
-                continue
-            findings = ExtractorOutput.model_validate({"propositions": [], "edges": [
-                {"from": e.source, "to": e.target, "kind": "supports"} for e in edges
-                if (e.source, e.target, "supports") not in self._edges]})
-            self._commit(Batch(note.source_id, (view,)), findings, AuditorOutput(verdicts=()), at, None,
-                         report)
-            tell(ImportProgress("linking", n + 1, len(notes), note.file.path))
+            view = make_view(source, links_message_id(note.source_id), "note-links",
+                             [e.line for e in found], at)
+            if view.fingerprint not in covered:
+                pending.append((view, [(e.source, e.target) for e in found]))
+        for start in range(0, len(pending), LINK_VIEWS):
+            chunk = pending[start : start + LINK_VIEWS]
+            fresh = dict.fromkeys(pair for _, pairs in chunk for pair in pairs
+                                  if (*pair, "supports") not in merger.edges)
+            found = ExtractorOutput.model_validate({"propositions": [], "edges": [
+                {"from": a, "to": b, "kind": "supports"} for a, b in fresh]})
+            batch = Batch(source, tuple(view for view, _ in chunk))
+            tally.add(merger.commit_one(batch, found, AuditorOutput(verdicts=()), None, at))
+            tell(ImportProgress("linking", min(start + LINK_VIEWS, len(pending)), len(pending)))
             await asyncio.sleep(0)
 
     # --- the sources index ------------------------------------------------------------------
@@ -412,44 +406,3 @@ class NotesImporter:
 
 def _under(path: str, target: str) -> bool:
     return not target or path == target or path.startswith(target.rstrip("/") + "/")
-
-
-class _EmbedQueue:
-    """Embeds new node texts in the background while the import goes on merging notes."""
-
-    def __init__(self, upkeep: GraphUpkeep) -> None:
-        self._cache = upkeep.cache()
-        self._queue: asyncio.Queue[list[str] | None] = asyncio.Queue()
-        self._task = asyncio.get_running_loop().create_task(self._work()) if self._cache else None
-        self.error: str | None = None
-
-    def put(self, texts: list[str]) -> None:
-        if self._task is not None and self.error is None:
-            self._queue.put_nowait(texts)
-
-    async def _work(self) -> None:
-        assert self._cache is not None
-        while (texts := await self._queue.get()) is not None:
-            batch = list(texts)
-            while not self._queue.empty() and len(batch) < 256:  # coalesce small puts
-                more = self._queue.get_nowait()
-                if more is None:
-                    self._queue.put_nowait(None)
-                    break
-                batch.extend(more)
-            try:
-                await self._cache.ensure(batch)
-            except Exception as e:  # embeddings are derived: the upkeep step retries them
-                self.error = str(e)
-                log.warning("[import] background embedding stopped: %s", e)
-                return
-
-    async def close(self) -> None:
-        """Wait for the queued texts to be embedded."""
-        if self._task is not None:
-            self._queue.put_nowait(None)
-            await self._task
-
-    def cancel(self) -> None:
-        if self._task is not None:
-            self._task.cancel()

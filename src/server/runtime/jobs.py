@@ -326,7 +326,7 @@ class JobRunner:
         if self.on_change is not None:
             try:
                 self.on_change()
-            except Exception:  # noqa: BLE001 — the feed never breaks a job
+            except Exception:
                 log.exception("activity notification failed")
 
     def live_usage(self, job_id: str) -> Usage | None:

@@ -50,6 +50,7 @@ async function boot() {
 /** The sidebar and the dock fold away (buttons on the window's edges). */
 function bindPanels() {
   const shell = document.getElementById("shell");
+  const bar = document.getElementById("bottom-bar");
   const toggle = (name, label) => h("button.panel-toggle", {
     type: "button", class: `toggle-${name}`, "aria-label": label, title: label,
     "aria-pressed": "false",
@@ -57,8 +58,9 @@ function bindPanels() {
       const folded = shell.classList.toggle(`no-${name}`);
       e.currentTarget.setAttribute("aria-pressed", folded ? "true" : "false");
     },
-  }, name === "sidebar" ? "⟨" : "⟩");
-  shell.append(toggle("sidebar", "Fold the sidebar"), toggle("dock", "Fold the details panel"));
+  }, h("span", { "aria-hidden": "true" }, name === "sidebar" ? "◧" : "◨"));
+  bar.prepend(toggle("sidebar", "Fold the sidebar"));
+  bar.append(toggle("dock", "Fold the details panel"));
 }
 
 boot();

@@ -23,8 +23,8 @@ AT = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
 
 
 def job(**over) -> Job:
-    base = dict(id="job_1", chat_id="chat_1", kind="research", status="running",
-                input={"question": "Why do heaps use arrays?"}, created_at=AT, updated_at=AT)
+    base = {"id": "job_1", "chat_id": "chat_1", "kind": "research", "status": "running",
+            "input": {"question": "Why do heaps use arrays?"}, "created_at": AT, "updated_at": AT}
     return Job(**{**base, **over})
 
 

@@ -25,6 +25,19 @@ def note_source_id(vault_name: str, path: str) -> str:
     return f"note_{digest[:20]}"
 
 
+def links_source_id(vault_name: str) -> str:
+    """The source that holds a vault's link views (one per note): the links between notes are
+    merged in big batches under it, after every note's own nodes exist."""
+    digest = hashlib.sha256(f"{vault_name}/@links".encode("utf-8")).hexdigest()
+    return f"links_{digest[:20]}"
+
+
+def vault_run_source(vault_name: str) -> str:
+    """What a run spanning many notes of a vault names as its source (its checkpoint's)."""
+    digest = hashlib.sha256(f"{vault_name}/@vault".encode("utf-8")).hexdigest()
+    return f"vault_{digest[:20]}"
+
+
 def section_message_id(source_id: str, section: Section) -> str:
     return f"{source_id}#{section.anchor}"
 

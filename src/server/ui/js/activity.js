@@ -18,13 +18,46 @@ const seen = new Map();  // id -> last status (to announce what finished)
 export function mountActivity(el) {
   root = el;
   render();
-  poll();
+  connect();
 }
+
+/** Live updates from GET /api/activity/stream; polling when the stream is not there. */
+function connect() {
+  let failures = 0;
+  const source = new EventSource("/api/activity/stream");
+  source.addEventListener("activity", (event) => {
+    failures = 0;
+    feed = "activity";
+    live = true;
+    try {
+      apply(normalizeFeed(JSON.parse(event.data)));
+    } catch (error) {
+      console.warn("bad activity event", error);
+    }
+  });
+  source.addEventListener("error", () => {
+    failures += 1;
+    if (source.readyState === EventSource.CLOSED || failures > 3) {
+      source.close();
+      live = false;
+      poll();
+    }
+  });
+}
+
+let live = false;
 
 /** Something just started (an import, an extraction, a turn): look again soon and often. */
 export function watchActivity() {
+  if (live) return;  // the stream tells us
   clearTimeout(timer);
   timer = setTimeout(poll, 200);
+}
+
+function apply(next) {
+  items = next;
+  announce();
+  render();
 }
 
 export async function followExtraction(runId) {
@@ -60,9 +93,7 @@ async function fetchItems() {
 
 function normalizeFeed(data) {
   if (Array.isArray(data)) return data.map(normalize);
-  const lists = ["items", "jobs", "runs", "extraction", "extractions", "imports"]
-    .flatMap((key) => (Array.isArray(data?.[key]) ? data[key] : []));
-  return lists.map(normalize);
+  return [...(data?.running || []), ...(data?.recent || [])].map(normalize);
 }
 
 function normalize(raw) {
@@ -73,7 +104,7 @@ function normalize(raw) {
   return {
     id, kind, raw,
     status: raw.status,
-    running: raw.status === "running" || raw.status === "queued",
+    running: ["running", "queued", "delivering"].includes(raw.status),
     chat_id: raw.chat_id || (raw.kind === "extraction" ? raw.source_id : null),
     label: labelOf(kind, raw),
     done: progress.done ?? null,
@@ -85,31 +116,37 @@ function normalize(raw) {
   };
 }
 
+const JOB_NOUNS = { research: "Research", demo: "Demo", visual: "Diagram", notes: "Notes",
+  flashcards: "Flashcards", study_plan: "Study plan" };
+
 function labelOf(kind, raw) {
   if (kind === "import") return `Importing ${String(raw.path || "").split("/").filter(Boolean).pop() || "notes"}`;
   if (kind === "extraction") return "Adding a session to the graph";
-  return `${raw.title || raw.headline || kind}${raw.kind && raw.kind !== kind ? "" : ""}`;
+  const noun = JOB_NOUNS[raw.job_kind] || raw.job_kind || "Job";
+  return `${noun}: ${raw.label || raw.title || ""}`;
 }
 
 async function poll() {
   clearTimeout(timer);
+  let next = [];
   try {
-    items = await fetchItems();
+    next = await fetchItems();
   } catch {
-    items = [];
+    next = [];
   }
-  announce();
-  render();
-  timer = setTimeout(poll, items.some((i) => i.running) ? FAST : SLOW);
+  apply(next);
+  if (!live) timer = setTimeout(poll, items.some((i) => i.running) ? FAST : SLOW);
 }
 
 function announce() {
   for (const item of items) {
     const before = seen.get(item.id);
     seen.set(item.id, item.status);
-    if (before && before !== item.status && !item.running) {
-      emit("activity-finished", item);
-      if ((item.kind === "import" || item.kind === "extraction") && item.status === "done") emit("graph-changed");
+    if (before && before !== item.status) {
+      emit("activity-changed", item);  // e.g. a job delivering: its session wakes up
+      if (!item.running && (item.kind === "import" || item.kind === "extraction") && item.status === "done") {
+        emit("graph-changed");
+      }
     }
   }
 }
@@ -128,7 +165,7 @@ async function abort(item) {
 function summary() {
   const running = items.filter((i) => i.running);
   const parts = [];
-  const jobs = running.filter((i) => i.kind !== "import" && i.kind !== "extraction");
+  const jobs = running.filter((i) => i.kind === "job");
   if (jobs.length) parts.push(plural(jobs.length, "job"));
   for (const i of running.filter((x) => x.kind === "extraction")) {
     parts.push(`extracting${i.total ? ` ${i.done}/${i.total}` : "…"}`);

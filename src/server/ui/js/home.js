@@ -43,6 +43,17 @@ export async function mountHome({ main, dock }, params, query) {
       return;
     }
     if (disposed) return;
+    if (fresh.nodes.some((n) => !n.position)) {
+      // New nodes (e.g. from a session just added) have no place yet: ask the server to place
+      // them — the one sanctioned graph-adjacent write — and read the graph again.
+      try {
+        await api.put("/api/graph/positions", { positions: {} });
+        fresh = await api.get("/api/graph");
+      } catch (error) {
+        console.warn("could not place new nodes", error);  // drawn beside the rest instead
+      }
+      if (disposed) return;
+    }
     data = fresh;
     state.graphCount = data.nodes.length;
     document.body.dataset.graphNodes = String(data.nodes.length);

@@ -3,7 +3,7 @@
 
 import { h, money, replace } from "./dom.js";
 
-const PHASES = [["probe", "Find your level"], ["plan", "Agree a plan"], ["teach", "Learn"]];
+const PHASES = [["probe", "Your level"], ["plan", "Plan"], ["teach", "Learn"]];
 const STATUS = { current: "Now", visited: "Done", upcoming: "Next" };
 
 export function renderSessionDock(dock, chat, { onExtract } = {}) {
@@ -44,7 +44,7 @@ function planTree(plan) {
     const status = n.status || "upcoming";
     const after = parents.get(n.id).map((p) => label.get(p)).filter(Boolean);
     return h("li.plan-node", {
-      class: `status-${status} depth-${Math.min(depth.get(n.id), 4)}`,
+      class: `status-${status}`,
       "aria-current": status === "current" ? "step" : null,
     },
     h("span.plan-mark", { "aria-hidden": "true" }, status === "visited" ? "✓" : status === "current" ? "●" : "○"),

@@ -41,7 +41,12 @@ export class QuestionDock {
     if (pending.name === "quiz") this.startQuiz(pending);
     else if (pending.name === "ask_user_question") this.startAsk(pending);
     else if (pending.name === "plan_init") this.startPlan(pending);
-    else this.clear();
+    else return this.clear();
+    // Bring the keyboard to the question, unless the learner is typing elsewhere on purpose.
+    const active = document.activeElement;
+    if (!active || active === document.body || active.classList.contains("composer-input") || active.closest(".question-dock")) {
+      this.host.querySelector(".choice, .answer-input, button.primary")?.focus({ preventScroll: true });
+    }
   }
 
   /** The verdicts of the quiz just answered (the output of its tool-result event). */

@@ -41,8 +41,21 @@ export async function mountSession({ main, dock }, params, query) {
 
   // --- rendering -----------------------------------------------------------------------------
 
-  const nearBottom = () => scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 120;
-  const toBottom = () => { scroller.scrollTop = scroller.scrollHeight; };
+  // Follow the conversation while the learner is at the bottom; stay put once they scroll up.
+  let pinned = true;
+  const nearBottom = () => pinned;
+  const toBottom = () => {
+    scroller.scrollTop = scroller.scrollHeight;
+    pinned = true;
+  };
+  scroller.addEventListener("scroll", () => {
+    pinned = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
+  }, { passive: true });
+  const keepPinned = new ResizeObserver(() => {
+    if (pinned) scroller.scrollTop = scroller.scrollHeight;
+  });
+  keepPinned.observe(scroller);
+  keepPinned.observe(list);
 
   function renderAll() {
     title.textContent = chat.title || chat.topic || "New session";
@@ -109,6 +122,7 @@ export async function mountSession({ main, dock }, params, query) {
     questions.setBusy(on_);
     status.textContent = on_ ? "The teacher is writing…" : "";
     document.body.dataset.streaming = on_ ? "1" : "";
+    document.body.dataset.turn = on_ ? "streaming" : "loading";
   }
 
   function showError(error) {
@@ -233,6 +247,7 @@ export async function mountSession({ main, dock }, params, query) {
     renderAll();
     if (stick) toBottom();
     if (chat.turn_running && !streaming) waitForTurn();
+    else if (!streaming) document.body.dataset.turn = "idle";  // tests wait for this
     return true;
   }
 
@@ -241,6 +256,7 @@ export async function mountSession({ main, dock }, params, query) {
     // A turn started elsewhere (before a reload, or a wake-up from a finished job).
     if (waiting) return;
     waiting = true;
+    document.body.dataset.turn = "streaming";
     status.textContent = "The teacher is still answering…";
     questions.setBusy(true);
     send.disabled = true;
@@ -256,13 +272,14 @@ export async function mountSession({ main, dock }, params, query) {
     }
     waiting = false;
     if (disposed) return;
+    document.body.dataset.turn = "idle";
     status.textContent = "";
     questions.setBusy(false);
     send.disabled = false;
     scheduleScroll();
   }
 
-  const activityOff = on("activity-finished", (item) => {
+  const activityOff = on("activity-changed", (item) => {
     if (item.chat_id === chatId && !streaming && !disposed) load({ quiet: true });
   });
 
@@ -292,9 +309,11 @@ export async function mountSession({ main, dock }, params, query) {
     unmount() {
       disposed = true;
       activityOff();
+      keepPinned.disconnect();
       cancelAnimationFrame(frame);
       document.body.dataset.view = "";
       document.body.dataset.streaming = "";
+      document.body.dataset.turn = "";
       document.title = "Studyhall";
     },
   };

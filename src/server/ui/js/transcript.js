@@ -109,8 +109,8 @@ function quizCard(part) {
   const card = h("section.card.quiz-card", { dataset: { toolCallId: part.tool_call_id, state: part.state } });
   const title = `Question${questions.length > 1 ? "s" : ""}`;
   if (pending) {
-    card.append(h("p.card-kicker", title), ...questions.map((q) => h("p.quiz-prompt", q.prompt)),
-      h("p.muted.small", "Answer below ↓"));
+    card.classList.add("waiting");
+    card.append(h("p.card-kicker", `${title} for you · answer below ↓`));
     return card;
   }
   if (part.state === "interrupted" || !output) {
@@ -123,7 +123,7 @@ function quizCard(part) {
 }
 
 export function resultBlock(r) {
-  return h("div.result", { class: `verdict-${r.verdict}` },
+  return h("div.result", { dataset: { verdict: r.verdict } },
     h("p.quiz-prompt", r.prompt),
     h("p.result-line",
       h("span.verdict", { class: `verdict-${r.verdict}` }, VERDICT[r.verdict] || r.verdict),
@@ -143,11 +143,14 @@ function proseOf(text, tag = "div.prose") {
 function askCard(part) {
   const q = part.input?.question || "";
   const out = part.output;
+  if (part.state === "input-available") {
+    return h("section.card.ask-card.waiting", { dataset: { toolCallId: part.tool_call_id, state: part.state } },
+      h("p.card-kicker", "Question for you · answer below ↓"));
+  }
   const answer = part.state === "output-available" && out
-    ? (out.dont_know ? "I don't know" : out.text ?? "")
-    : part.state === "input-available" ? "Answer below ↓" : "Not answered.";
+    ? (out.dont_know ? "I don't know" : out.text ?? "") : "Not answered.";
   return h("section.card.ask-card", { dataset: { toolCallId: part.tool_call_id, state: part.state } },
-    h("p.card-kicker", "Question"), proseOf(q), h("p.small.answer", answer));
+    h("p.card-kicker", "Question"), proseOf(q), h("p.small.answer", h("span.muted", "You: "), answer));
 }
 
 function planCard(part) {
