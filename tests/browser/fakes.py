@@ -13,7 +13,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from studyhall.core.contracts.graph import Cluster, Position, PropositionCreated, Evidence
+from studyhall.core.contracts.graph import (
+    Cluster,
+    EdgeAdded,
+    Evidence,
+    Position,
+    PropositionCreated,
+    RunCheckpoint,
+    UnderstandingObserved,
+)
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.ports import ModelEvent, ModelRequest, TextDelta, UsageEvent, FinishEvent
 
@@ -128,6 +136,23 @@ def seed_big_graph(graph_store: Any, n: int, *, clusters: int = 40) -> None:
                                    y=(c // side) * 900 + math.sin(angle) * r * 3)
         members[c].append(node)
     graph_store.append_propositions(records)
+    # Some understanding evidence, so every state shows: solid, shaky, corrected, not tried.
+    levels = {0: ["solid"], 1: ["partial"], 2: ["misconception", "solid"]}
+    observations = [
+        UnderstandingObserved(id=f"obs_{i}_{k}", node_id=f"n{i:05d}", level=level,
+                              source_id="notes", run_id="seed", at=at + timedelta(days=k + 1))
+        for i in range(n) for k, level in enumerate(levels.get(i % 5, []))]
+    graph_store.append_observations(observations)
+    # A chain of "follows" edges inside each cluster, every third node.
+    edges = [EdgeAdded.model_validate({
+        "id": f"edge_{i}", "from": f"n{i:05d}", "to": f"n{i + clusters:05d}",
+        "relation": "follows", "source_id": "notes", "run_id": "seed", "at": at})
+        for i in range(0, n - clusters, 3)]
+    graph_store.append_edges(edges)
+    # A run counts only once its checkpoint is written (the merger writes it last).
+    graph_store.append_checkpoint(RunCheckpoint(id="seed", source_id="notes", started_at=at,
+                                                finished_at=at + timedelta(hours=1),
+                                                propositions=n))
     graph_store.save_positions(positions)
     graph_store.save_clusters([Cluster(id=f"c{c}", node_ids=tuple(m), label=f"Topic {c}")
                                for c, m in enumerate(members)])

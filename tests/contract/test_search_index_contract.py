@@ -90,6 +90,7 @@ def test_a_corrupt_or_torn_file_is_dropped_and_the_rest_loads(tmp_path: Path):
     (folder / ".stray.json.123.tmp").write_text("half")  # a killed writer's temp file
     again = FileSearchIndex(tmp_path / "index")
     assert again.size() == 0 and len(again.dropped) == 2
+    assert not list(folder.glob(".*.tmp"))
     # the next import re-indexes them: source_hash is unknown, so nothing is skipped as unchanged
     assert again.source_hash("gc") is None
 
@@ -104,3 +105,14 @@ def test_unwritable_index_folder_is_a_clear_store_error(tmp_path: Path):
     with pytest.raises(StoreError, match="search index"):
         index.upsert("gc", "h", chunks, _vectors(chunks), "m")
     assert index.size() == 0  # nothing half-added in memory either
+
+
+def test_sources_without_vectors_or_from_another_model_do_not_break_dense_search(tmp_path: Path):
+    index = FileSearchIndex(None)
+    _fill(index)  # "test/hash-64" vectors
+    plain = [Chunk("txt:0", "txt", "t.txt", "text", "T", "", "Maximal munch in a plain text file.")]
+    index.upsert("txt", "h", plain, [()], "")  # imported while no embedder was available
+    other = [Chunk("oth:0", "oth", "o.txt", "text", "O", "", "Another model's vector.")]
+    index.upsert("oth", "h", other, [(1.0, 0.0, 0.0)], "other/model")
+    found = {c.chunk.id: c.signals for c in _query(index, "maximal munch")}
+    assert found["txt:0"]["dense"] == 0.0 and "lex:0" in found

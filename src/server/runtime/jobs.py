@@ -103,8 +103,13 @@ class JobRunner:
         self._usage[job.id] = job.usage  # a re-run keeps counting from what was spent
         task = asyncio.get_running_loop().create_task(self._execute(job.id), name=f"job {job.id}")
         self._tasks[job.id] = task
-        task.add_done_callback(lambda _t: self._tasks.pop(job.id, None))
+        task.add_done_callback(lambda _t: self._forget(job.id))
         self._changed()
+
+    def _forget(self, job_id: str) -> None:
+        self._tasks.pop(job_id, None)
+        self._chat_of.pop(job_id, None)
+        self._aborting.discard(job_id)
 
     # --- the work ---------------------------------------------------------------------------
 
@@ -161,7 +166,10 @@ class JobRunner:
             log.info("[job %s] aborted", job_id)
         else:  # a clean shutdown: queued again, the next start runs it (not a crash)
             update = {"status": "queued"}
-        self._jobs.save(job.model_copy(update={**update, "usage": usage, "updated_at": now}))
+        try:
+            self._jobs.save(job.model_copy(update={**update, "usage": usage, "updated_at": now}))
+        except StudyhallError as e:  # left "running": the next start-up re-runs it
+            log.error("[job %s] could not record the stop: %s", job_id, e)
         self._changed()
 
     def _add_usage(self, job_id: str, usage: Usage) -> None:
@@ -289,6 +297,7 @@ class JobRunner:
             await asyncio.gather(task, return_exceptions=True)
         else:
             self._cancelled(job_id)
+            self._aborting.discard(job_id)
         current = self._jobs.get(job_id)
         return current is not None and current.status == "aborted"
 

@@ -8,8 +8,12 @@ import { renderMarkdown } from "./markdown.js";
 const NOUNS = { research: "Research", demo: "Demo", visual: "Diagram", notes: "Notes",
   flashcards: "Flashcards", study_plan: "Study plan" };
 
-export function jobChip(job) {
+export function jobChip(job, delivered = false) {
   const noun = (NOUNS[job.kind] || job.kind).toLowerCase();
+  if (delivered) {
+    return h("p.job-chip.done", { dataset: { jobId: job.job_id } },
+      `✓ ${NOUNS[job.kind] || job.kind} ready below: ${job.title || ""}`);
+  }
   return h("p.job-chip", { dataset: { jobId: job.job_id } },
     h("span.spinner", { "aria-hidden": "true" }), ` Preparing a ${noun}: ${job.title || ""}`);
 }

@@ -60,14 +60,14 @@ export function openImport() {
   const error = h("p.form-error", { role: "alert", hidden: true });
   const start = h("button.primary", { type: "submit" }, "Import");
   const body = h("div.import-progress", { hidden: true });
+  const actions = h("div.dialog-actions",
+    h("button", { type: "button", onclick: () => el.close() }, "Close"), start);
   const form = h("form.dialog-body", { method: "dialog" },
     h("h2", "Import your notes"),
     h("label", { for: "import-path" }, "A Markdown file, or a folder of notes (an Obsidian vault works)"),
     input,
     h("p.muted.small", "No key needed: without a model, the notes' own structure builds the graph. Importing again only reads what changed."),
-    error, body,
-    h("div.dialog-actions",
-      h("button", { type: "button", onclick: () => el.close() }, "Close"), start),
+    error, body, actions,
   );
   const el = dialog("Import notes", form);
   form.addEventListener("submit", async (e) => {
@@ -80,7 +80,8 @@ export function openImport() {
       const run = await api.post("/api/graph/import", { path });
       watchActivity();
       body.hidden = false;
-      await followImport(run.run_id, body, () => el.close());
+      start.hidden = true;
+      await followImport(run.run_id, body, actions, () => el.close());
     } catch (err) {
       error.textContent = err.message;
       error.hidden = false;
@@ -97,14 +98,15 @@ const STAGES = {
   layout: "Laying out the graph", done: "Done",
 };
 
-async function followImport(runId, body, close) {
+async function followImport(runId, body, actions, close) {
   const stage = h("p.progress-stage", "Starting…");
   const bar = h("div.progress-fill");
   const track = h("div.progress", { role: "progressbar", "aria-label": "Import progress",
     "aria-valuemin": "0", "aria-valuemax": "100" }, bar);
   const detail = h("p.muted.small.progress-detail", "");
-  const stop = h("button", { type: "button" }, "Stop");
-  replace(body, stage, track, detail, h("div.progress-actions", stop));
+  const stop = h("button", { type: "button" }, "Stop import");
+  replace(body, stage, track, detail);
+  actions.append(stop);
   stop.addEventListener("click", () => api.post(`/api/graph/import/${runId}/abort`).catch(() => {}));
   for (;;) {
     let run;
@@ -124,14 +126,20 @@ async function followImport(runId, body, close) {
       stop.remove();
       forgetSources();
       emit("graph-changed");
-      replace(body, ...summary(run, close));
+      replace(body, ...summary(run));
+      if (run.status === "done") {
+        actions.append(h("button.primary", { type: "button", onclick: () => {
+          close();
+          go("#/");
+        } }, "Show in graph"));
+      }
       return;
     }
     await new Promise((r) => setTimeout(r, 300));
   }
 }
 
-function summary(run, close) {
+function summary(run) {
   if (run.status === "error" || run.status === "aborted") {
     return [h("p.form-error", { role: "alert" }, run.error || "The import stopped.")];
   }
@@ -147,9 +155,5 @@ function summary(run, close) {
       skipped.length ? h("li", `${plural(skipped.length, "file")} skipped: `,
         skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join("; ")) : null,
       r.extractor_note ? h("li.muted", r.extractor_note) : null),
-    h("div.progress-actions", h("button.primary", { type: "button", onclick: () => {
-      close();
-      go("#/");
-    } }, "Show in graph")),
   ];
 }

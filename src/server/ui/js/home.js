@@ -61,6 +61,7 @@ export async function mountHome({ main, dock }, params, query) {
       await showEmpty();
       return;
     }
+    document.getElementById("shell")?.classList.remove("welcome-mode");
     if (!view) {
       replace(stage, host);
       view = new GraphCanvas(host, { onSelect: select });
@@ -87,6 +88,7 @@ export async function mountHome({ main, dock }, params, query) {
     if (disposed) return;
     if (!chats.length) {
       replace(stage, renderWelcome());
+      document.getElementById("shell")?.classList.add("welcome-mode");  // no dock: one calm page
     } else {
       replace(stage, h("div.empty-graph",
         h("h2", "Your graph is still empty"),
@@ -111,6 +113,7 @@ export async function mountHome({ main, dock }, params, query) {
     },
     unmount() {
       disposed = true;
+      document.getElementById("shell")?.classList.remove("welcome-mode");
       themeOff();
       graphOff();
       view?.destroy();

@@ -10,6 +10,7 @@ const AGENTS = { prober: "Getting to know you", teacher: "Teacher" };
 const JOB_TOOLS = new Set(["research", "demo", "visual", "notes", "flashcards", "study_plan"]);
 
 export function renderTranscript(list, messages, ctx) {
+  ctx.delivered = deliveredJobs(messages);
   const items = [];
   let lastAgent = null;
   for (const message of messages) {
@@ -20,6 +21,15 @@ export function renderTranscript(list, messages, ctx) {
     else if (!isSteer(message)) lastAgent = null;
   }
   replace(list, items);
+}
+
+/** Job ids whose artifact has arrived (their "preparing" chips say so). */
+export function deliveredJobs(messages) {
+  const ids = new Set();
+  for (const m of messages) {
+    for (const p of m.parts) if (p.type === "data" && p.name === "artifact" && p.data?.job_id) ids.add(p.data.job_id);
+  }
+  return ids;
 }
 
 export function isSteer(message) {
@@ -58,7 +68,7 @@ export function fillAssistant(el, message, ctx) {
       const card = toolCard(part, message, ctx);
       if (card) el.append(card);
     } else if (part.type === "data" && part.name === "job") {
-      el.append(jobChip(part.data));
+      el.append(jobChip(part.data, ctx.delivered?.has(part.data.job_id)));
     }
   });
   if (streaming && (!parts.length || parts[parts.length - 1].type !== "text")) {

@@ -39,7 +39,7 @@ export class Camera {
     const pad = model.unit * 2;
     const w = b.maxX - b.minX + pad * 2, hgt = b.maxY - b.minY + pad * 2;
     const k = Math.min(width / w, height / hgt);
-    return { x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2, k: Math.min(k, 140 / model.unit) };
+    return { x: (b.minX + b.maxX) / 2, y: (b.minY + b.maxY) / 2, k: Math.min(k, 110 / model.unit) };
   }
 
   fit(model, width, height) {

@@ -35,14 +35,14 @@ export function drawLabels(view, visible) {
   for (const c of model.clusters) {
     if (!c.label) continue;
     const span = (c.maxX - c.minX) * k;
-    const a = smooth((span - 90) / 80) * (1 - 0.65 * alpha);
+    const a = smooth((span - 90) / 80) * (1 - 0.5 * alpha);
     if (a < 0.03) continue;
     const [sx, sy] = camera.toScreen(c.cx, c.cy, width, height);
     if (sx < -200 || sx > width + 200 || sy < -20 || sy > height + 20) continue;
     const w = ctx.measureText(c.label).width;
     if (!boxes.take(sx - w / 2, sy - 9, w, 18)) continue;
     ctx.globalAlpha = a;
-    halo(ctx, colors, c.label, sx, sy, colors.ink3);
+    halo(ctx, colors, c.label, sx, sy, colors.ink2, colors.hull);
   }
 
   ctx.font = FONT;
@@ -76,9 +76,9 @@ export function drawLabels(view, visible) {
   ctx.globalAlpha = 1;
 }
 
-function halo(ctx, colors, text, x, y, fill) {
+function halo(ctx, colors, text, x, y, fill, ground = colors.bg) {
   ctx.lineWidth = 3.5;
-  ctx.strokeStyle = colors.bg;
+  ctx.strokeStyle = ground;
   ctx.strokeText(text, x, y);
   ctx.fillStyle = fill;
   ctx.fillText(text, x, y);

@@ -31,7 +31,7 @@ export function buildModel(data) {
   const all = boundsOf(xs, ys, null);
   nodes.forEach((node, i) => {
     const weight = (node.evidence?.length || 0) + (node.quiz?.length || 0);
-    radius[i] = unit * Math.min(0.5, 0.16 * (1 + 0.42 * Math.log2(1 + weight)));
+    radius[i] = unit * Math.min(0.34, 0.1 * (1 + 0.45 * Math.log2(1 + weight)));
   });
   const edges = [];
   for (const e of data.edges || []) {
