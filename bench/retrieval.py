@@ -31,9 +31,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from studyhall.adapters.search.index import FileSearchIndex  # noqa: E402
-from studyhall.core.library.retrieval import fuse  # noqa: E402
-from studyhall.core.ports import Chunk  # noqa: E402
+from studyhall.adapters.search.index import FileSearchIndex
+from studyhall.core.library.retrieval import fuse
+from studyhall.core.ports import Chunk
 
 DIMS = 384
 

@@ -137,11 +137,11 @@ def test_a_folder_without_obsidian_is_its_own_root(tmp_path: Path):
     assert scan.root == str(tmp_path / "plain") and scan.notes == ("a.md",)
 
 
-def test_a_file_that_is_not_markdown_is_reported(tmp_path: Path):
+def test_a_file_that_is_not_markdown_is_no_note(tmp_path: Path):
+    # Course material (PDF, transcripts) is the material importer's: not a note, not skipped.
     pdf = write(tmp_path / "docs", "paper.pdf", b"%PDF")
     scan = FileVaultReader().scan(str(pdf))
-    assert scan.notes == ()
-    assert [(s.path, s.reason) for s in scan.skipped] == [("paper.pdf", "not a Markdown note (.md)")]
+    assert (scan.notes, scan.skipped, scan.files) == ((), (), ("paper.pdf",))
 
 
 def test_a_missing_path_says_so(tmp_path: Path):

@@ -111,3 +111,18 @@ async def test_take_me_to_navigates_to_one_moment(retriever: Retriever):
     r = await retriever.retrieve("Take me to where reference counting cannot reclaim cycles", Position(gc_id, t=0))
     assert r.case == "IN_SOURCE"
     assert r.navigate is not None and r.navigate.path == "lectures/gc.vtt" and r.suggest == ()
+
+
+async def test_a_failing_embedder_falls_back_to_words(retriever: Retriever):
+    from studyhall.core.errors import ModelNotConfigured
+
+    class Broken:
+        model_id = "broken"
+
+        async def embed(self, texts):  # type: ignore[no-untyped-def]
+            raise ModelNotConfigured("no key for the embedding model", role=None)
+
+    retriever.embedder = Broken()  # type: ignore[assignment]
+    hits = await retriever.search("reference counting cycles")
+    assert hits and "dense" not in hits[0].signals
+    assert hits[0].chunk.path == "lectures/gc.vtt"

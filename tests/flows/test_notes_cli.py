@@ -56,3 +56,16 @@ def test_errors_are_plain_and_exit_nonzero(tmp_path: Path):
     forced = studyhall(data, "import", str(vault), "--mode", "model", "--no-embed")
     assert forced.returncode == 1 and "Traceback" not in forced.stderr
     assert "extractor" in forced.stderr
+
+
+def test_with_the_app_running_the_import_runs_inside_it(tmp_path: Path):
+    from tests.support.server import get, running_child
+
+    vault = make_vault(tmp_path / "Vault", notes=3)
+    data = tmp_path / "data"
+    with running_child(data) as (_child, info):
+        done = studyhall(data, "import", str(vault), "--no-embed", "--json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["imported"] == 3
+        status, runs = get(info, "/api/graph/imports", token=info.token)
+        assert status == 200 and [r["status"] for r in runs] == ["done"]  # the app's own run

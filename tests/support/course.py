@@ -7,8 +7,8 @@ import math
 import re
 from collections.abc import AsyncIterator, Sequence
 
-from studyhall.core.ports import Chunk, FinishEvent, ModelEvent, ModelRequest, Reranked, TextDelta
 from studyhall.core.errors import ModelNotConfigured
+from studyhall.core.ports import Chunk, FinishEvent, ModelEvent, ModelRequest, Reranked, TextDelta
 
 
 def pdf_bytes(pages: list[str]) -> bytes:

@@ -19,12 +19,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[2]))
 
-from studyhall.adapters.search.index import FileSearchIndex  # noqa: E402
-from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer  # noqa: E402
-from studyhall.adapters.sources.material import FileMaterialReader  # noqa: E402
-from studyhall.core.library.eval_retrieval import EvalOutcome, distinct_links, metrics, parse_questions  # noqa: E402
-from studyhall.core.library.material_import import MaterialImporter  # noqa: E402
-from studyhall.core.library.retrieval import RERANK_DEPTH, Hit, fuse, rerank  # noqa: E402
+from studyhall.adapters.search.index import FileSearchIndex
+from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
+from studyhall.adapters.sources.material import FileMaterialReader
+from studyhall.core.library.eval_retrieval import (
+    EvalOutcome,
+    distinct_links,
+    metrics,
+    parse_questions,
+)
+from studyhall.core.library.material_import import MaterialImporter
+from studyhall.core.library.retrieval import RERANK_DEPTH, Hit, fuse, rerank
 
 
 class _Clock:

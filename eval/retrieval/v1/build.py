@@ -18,7 +18,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from course_text import LECTURES, NOTES, PDF_PAGES, QUESTIONS, SRT_LECTURES, TEXTS  # noqa: E402
+from course_text import LECTURES, NOTES, PDF_PAGES, QUESTIONS, SRT_LECTURES, TEXTS
 
 DEV = Path("/work/shared/eval/retrieval-dev")
 for parent in HERE.parents:  # prefer shared/ beside the checkout
@@ -168,8 +168,7 @@ def main() -> None:
         gold = [gold_for(path, phrase, cue_times)] if answerable else []
         rows.append({"question": question, "gold": gold, "answerable": answerable, "set": "course"})
     with open(HERE / "questions.jsonl", "w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+        fh.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     print(f"{len(rows)} questions, material in {MATERIAL}")
 
 

@@ -123,12 +123,12 @@ Idempotent: an operation that has the same effect whether it is applied once or 
 
 PDF_PAGES = {
     "handouts/tcp-congestion-control.pdf": [
-        "TCP congestion control handout. Page one: slow start. A new connection starts with a small "
-        "congestion window and doubles it every round trip time, so the sending rate grows "
-        "exponentially until it reaches the slow start threshold.",
-        "Page two: congestion avoidance and loss. After the threshold the window grows by one segment "
-        "per round trip, which is additive increase. On packet loss the window is cut in half, "
-        "which is multiplicative decrease. Three duplicate acknowledgements trigger fast retransmit.",
+        ("TCP congestion control handout. Page one: slow start. A new connection starts with a small "
+         "congestion window and doubles it every round trip time, so the sending rate grows "
+         "exponentially until it reaches the slow start threshold."),
+        ("Page two: congestion avoidance and loss. After the threshold the window grows by one segment "
+         "per round trip, which is additive increase. On packet loss the window is cut in half, "
+         "which is multiplicative decrease. Three duplicate acknowledgements trigger fast retransmit."),
     ],
 }
 

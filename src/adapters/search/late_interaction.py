@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-
 from studyhall.core.ports import Chunk, Reranked
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"

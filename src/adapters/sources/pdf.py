@@ -7,7 +7,6 @@ import logging
 
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError, PyPdfError
-
 from studyhall.core.ports import MaterialFile, Segment, SkippedFile
 
 from ._files import MAX_PDF_BYTES, read_bytes, title_from_path
@@ -19,7 +18,7 @@ def read_pdf(root: str, path: str) -> MaterialFile | SkippedFile:
     raw = read_bytes(root, path, MAX_PDF_BYTES)
     if isinstance(raw, SkippedFile):
         return raw
-    if not raw.data.lstrip()[:5] == b"%PDF-":
+    if raw.data.lstrip()[:5] != b"%PDF-":
         return SkippedFile(path, "not a PDF (no %PDF header)")
     logging.getLogger("pypdf").setLevel(logging.ERROR)  # its warnings are about the file, not us
     try:

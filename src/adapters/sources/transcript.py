@@ -11,9 +11,8 @@ import re
 from pathlib import Path
 
 import webvtt
-from webvtt.errors import MalformedCaptionError, MalformedFileError
-
 from studyhall.core.ports import MaterialFile, Segment, SkippedFile
+from webvtt.errors import MalformedCaptionError, MalformedFileError
 
 from ._files import MAX_TEXT_BYTES, decode_text, read_bytes, title_from_path
 

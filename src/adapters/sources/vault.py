@@ -43,8 +43,6 @@ class FileVaultReader:
         files = sorted(walk.files)
         notes = tuple(p for p in files if _under(p, target) and is_note(p))
         skipped = sorted((s for s in walk.skipped if _under(s.path, target)), key=lambda s: s.path)
-        if target and not notes and not skipped and os.path.isfile(asked):
-            skipped.append(SkippedFile(target, "not a Markdown note (.md)"))
         return VaultScan(str(root), target, tuple(files), notes, tuple(skipped))
 
     # --- read ---------------------------------------------------------------------------

@@ -19,19 +19,20 @@ import gc
 import logging
 import os
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Generic, TypeVar
 
-from pydantic import BaseModel, TypeAdapter, ValidationError
+from pydantic import BaseModel
 from studyhall.adapters.errors import translated
 from studyhall.core.errors import StoreError
 from studyhall.core.ports import LedgerRead
 
 from .atomic import ensure_dir, fsync_dir, write_all
-from .guard import checked, describe_validation
+from .guard import checked
+from .lines import Folded, LineFolder, RecordCheck
+from .tail import LedgerMark, LedgerTail, open_tail
 
 try:  # a cross-process lock around each append, where the platform has one
     import fcntl
@@ -44,31 +45,6 @@ R = TypeVar("R", bound=BaseModel)
 
 _BINARY = getattr(os, "O_BINARY", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-_CHUNK = 1 << 20
-_GUARD = 64  # bytes at the start and before the folded offset, re-checked on every read
-_MAX_REASONS = 100
-
-# An extra per-record rule beyond the shape (e.g. "belongs to this source"): a message or None.
-RecordCheck = Callable[[BaseModel], str | None]
-
-
-@dataclass
-class _Folded(Generic[R]):
-    """What the reader has folded so far, and where in the file it stopped."""
-
-    ident: tuple[int, int] | None = None  # (st_dev, st_ino) of the file folded
-    offset: int = 0  # bytes folded: always just after a newline
-    lines: int = 0
-    head: bytes = b""  # the first bytes of the file
-    guard: bytes = b""  # the last bytes before ``offset``
-    records: list[R] = field(default_factory=list)
-    ids: set[str] = field(default_factory=set)
-    skipped: int = 0
-    reasons: list[str] = field(default_factory=list)
-    replayed: int = 0
-    cached: LedgerRead[R] | None = None
-
-
 class JsonlLedger(Generic[R]):
     """One ledger file of ``model`` records; safe to share between threads of one process."""
 
@@ -85,8 +61,8 @@ class JsonlLedger(Generic[R]):
         self._label = label or self.path.name  # how messages name the file, e.g. graph/edges.jsonl
         self._check = check
         self._lock = threading.Lock()
-        self._state: _Folded[R] = _Folded()
-        self._many: TypeAdapter[list[R]] | None = None  # built on first read
+        self._state: Folded[R] = Folded()
+        self._lines = LineFolder(model, self._label, check)
 
     def __repr__(self) -> str:
         return f"JsonlLedger({str(self.path)!r}, {self._model.__name__})"
@@ -147,13 +123,20 @@ class JsonlLedger(Generic[R]):
         with self._lock, translated(f"read {self._label}", write=False):
             return self._read_locked()
 
+    def tail(self, mark: LedgerMark | None) -> LedgerTail[R] | None:
+        """Open the ledger to read only what follows ``mark`` (everything when None), keeping
+        no records; None when ``mark`` no longer describes this file (replaced, truncated or
+        rewritten) — the caller then starts over from ``tail(None)``."""
+        with translated(f"read {self._label}", write=False):
+            return open_tail(self.path, self._lines, mark)
+
     def _read_locked(self) -> LedgerRead[R]:
         try:
             f = open(self.path, "rb")  # noqa: SIM115 - closed by the with below
         except FileNotFoundError:
             if self._state.ident is not None:
                 log.warning("%s disappeared; its records are gone from view", self._label)
-                self._state = _Folded()
+                self._state = Folded()
             return self._result(self._state, None)
         with f:
             info = os.fstat(f.fileno())
@@ -162,13 +145,13 @@ class JsonlLedger(Generic[R]):
             if st.ident != ident or info.st_size < st.offset or not _guard_holds(f, st):
                 if st.ident is not None:
                     log.warning("%s was replaced or truncated; reading it again", self._label)
-                st = self._state = _Folded(ident=ident)
+                st = self._state = Folded(ident=ident)
             if info.st_size == st.offset:
                 return self._result(st, None)
             f.seek(st.offset)
             before = st.skipped
             with _no_cyclic_gc():
-                tail = self._fold(f, st)
+                tail = self._lines.fold(f, st)
         if st.skipped > before:
             log.warning(
                 "%s: skipped %d unreadable line(s): %s",
@@ -184,75 +167,8 @@ class JsonlLedger(Generic[R]):
             )
         return self._result(st, torn)
 
-    def _fold(self, f: BinaryIO, st: _Folded[R]) -> bytes:
-        """Fold every complete line from the current position; return the partial tail."""
-        carry = b""
-        while True:
-            chunk = f.read(_CHUNK)
-            if not chunk:
-                return carry
-            buf = carry + chunk if carry else chunk
-            end = buf.rfind(b"\n")
-            if end < 0:
-                carry = buf
-                continue
-            complete, carry = buf[: end + 1], buf[end + 1 :]
-            self._fold_lines(st, complete.split(b"\n")[:-1])
-            st.offset += len(complete)
-            st.guard = (st.guard + complete)[-_GUARD:]
-            if len(st.head) < _GUARD:
-                st.head = (st.head + complete)[:_GUARD]
-            st.cached = None
-
-    def _fold_lines(self, st: _Folded[R], lines: list[bytes]) -> None:
-        """Fold complete lines: validated all at once when every one is a good record (about
-        twice as fast), else one by one so each bad line is skipped with its own reason."""
-        numbered = [(st.lines + 1 + j, line) for j, line in enumerate(lines) if line.strip()]
-        st.lines += len(lines)
-        parsed: list[R] | None = None
-        if len(numbered) > 1:
-            if self._many is None:
-                self._many = TypeAdapter(list[self._model])  # type: ignore[name-defined]
-            try:
-                parsed = self._many.validate_json(b"[" + b",".join(ln for _, ln in numbered) + b"]")
-            except ValidationError:
-                parsed = None
-            if parsed is not None and len(parsed) != len(numbered):
-                parsed = None  # some line held more than one value: judge line by line
-        if parsed is None:
-            for number, line in numbered:
-                try:
-                    record = self._model.model_validate_json(line)
-                except ValidationError as e:
-                    self._skip(st, number, describe_validation(e, self._model))
-                    continue
-                self._add(st, number, record)
-        else:
-            for (number, _), record in zip(numbered, parsed, strict=True):
-                self._add(st, number, record)
-
-    def _add(self, st: _Folded[R], number: int, record: R) -> None:
-        problem = self._check(record) if self._check else None
-        if problem:
-            self._skip(st, number, problem)
-            return
-        rid = getattr(record, "id", None)
-        if not isinstance(rid, str):
-            self._skip(st, number, f"does not fit {self._model.__name__} (no id)")
-            return
-        if rid in st.ids:
-            st.replayed += 1
-            return
-        st.ids.add(rid)
-        st.records.append(record)
-
-    def _skip(self, st: _Folded[R], number: int, why: str) -> None:
-        st.skipped += 1
-        if len(st.reasons) < _MAX_REASONS:
-            st.reasons.append(f"{self._label} line {number}: {why}")
-
     @staticmethod
-    def _result(st: _Folded[R], torn: str | None) -> LedgerRead[R]:
+    def _result(st: Folded[R], torn: str | None) -> LedgerRead[R]:
         if st.cached is None:
             st.cached = LedgerRead(
                 records=tuple(st.records),
@@ -283,7 +199,7 @@ def _no_cyclic_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _guard_holds(f: BinaryIO, st: _Folded[R]) -> bool:
+def _guard_holds(f: BinaryIO, st: Folded[R]) -> bool:
     """True when the bytes just before the folded offset are still the ones we folded."""
     if st.offset == 0:
         return True

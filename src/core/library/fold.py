@@ -1,154 +1,47 @@
-"""``GraphFold``: the incremental fold of ledger reads into a ``GraphSnapshot``.
+"""``GraphFold``: the incremental fold of ledger records into a ``GraphSnapshot``.
 
 Only records of runs that wrote their checkpoint count; the rest wait (a checkpoint may still
-come) or are ignored forever (the run died). The ledgers are append-only, so each read folds
-only the lines past what it has seen, and only nodes that got new records are derived again.
+come) or are ignored forever (the run died). Ledgers are append-only, so a fold takes only the
+records past what it has seen — from whole reads (``update``) or from tails (``feed``) — and
+derives again only the nodes that got new records. Its state can be exported as plain data and
+restored (``fold_state.py``), so a reader need not refold a large graph at every start.
 """
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from operator import itemgetter
-from typing import Any, Generic, TypeVar
+from functools import partial
+from operator import attrgetter
+from typing import Any
 
 from ..contracts.graph import (
     Cluster,
     EdgeAdded,
-    Evidence,
     IdentityLinked,
     Position,
     PropositionCreated,
     QuizEvent,
+    RunCheckpoint,
     UnderstandingObserved,
 )
-from .graph_view import EvidenceEntry, GraphSnapshot, Ledgers, SnapshotEdge, SnapshotNode
-from .mastery import Signal, score
+from .fold_node import IDENTITIES, PROPOSITIONS, NodeFold, aware
+from .fold_state import EdgeRow, FoldState, parse_edge_rows
+from .graph_view import GraphSnapshot, Ledgers, SnapshotEdge, SnapshotNode
 
-T = TypeVar("T")
+RECORD_LEDGERS = ("propositions", "identities", "edges", "quiz_events", "observations")
+LEDGERS = ("checkpoints", *RECORD_LEDGERS)  # the order a fresh fold takes them in
 
-
-@contextmanager
-def _gc_paused(work: int) -> Iterator[None]:
-    """Folding 100k+ records allocates millions of small, long-lived objects; the cyclic
-    collector would rescan them all several times over (seconds at 100k nodes). None of them
-    form cycles (refcounting frees them), so pause it meanwhile — and after a big fold, move
-    what exists to the permanent generation so the debt is not paid on the next read."""
-    pause = work > 1_000 and gc.isenabled()
-    if pause:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if pause:
-            if work > 50_000:
-                gc.freeze()
-            gc.enable()
+_node_order = attrgetter("created_at", "seq")
+_new_edge = partial(tuple.__new__, SnapshotEdge)
 
 
-class _Node:
-    """Mutable accumulator for one node while folding."""
-
-    __slots__ = (
-        "cache",
-        "created",
-        "evidence",
-        "keys",
-        "observations",
-        "quiz",
-        "seq",
-        "sources",
-    )
-
-    def __init__(self) -> None:
-        self.created: PropositionCreated | None = None
-        self.seq = 0  # line of the creating record in its ledger: a stable order for equal times
-        self.evidence: list[EvidenceEntry] = []
-        self.keys: set[tuple[str, str, str]] = set()
-        self.quiz: dict[tuple[str, int], QuizEvent] = {}
-        self.observations: list[UnderstandingObserved] = []
-        self.sources: dict[str, None] = {}
-        self.cache: SnapshotNode | None = None
-
-    def add_evidence(self, items: Sequence[Evidence], run_id: str, at: datetime) -> None:
-        for e in items:
-            key = (e.source_id, e.message_id, e.quote)
-            if key not in self.keys:
-                self.keys.add(key)
-                self.evidence.append(EvidenceEntry(e.source_id, e.message_id, e.quote, run_id,
-                                                   at))
-                self.sources.setdefault(e.source_id)
-
-    def build(self, node_id: str, created: PropositionCreated) -> SnapshotNode:
-        quiz = list(self.quiz.values())
-        if len(quiz) > 1:
-            quiz.sort(key=_by_time)
-        observations = self.observations
-        if len(observations) > 1:
-            observations = sorted(observations, key=_by_time)
-        signals = [Signal(q.at, "quiz", q.verdict, f"{q.tool_call_id}/q{q.question_index + 1}")
-                   for q in quiz]
-        signals += [Signal(o.at, "observation", o.level, o.id) for o in observations]
-        evidence = self.evidence
-        if len(evidence) > 1:
-            evidence = sorted(evidence, key=lambda e: (e.at, e.run_id))
-        return SnapshotNode(node_id, created.text, created.at, tuple(self.sources),
-                            tuple(evidence), tuple(quiz), tuple(observations), score(signals))
-
-
-def _by_time(record: Any) -> tuple[datetime, str]:
-    return (record.at, record.id)
-
-
-def _earlier(a: Any, b: Any) -> bool:
-    return bool((a.at, a.id) < (b.at, b.id))
-
-
-class _Ordered(Generic[T]):
-    """Items kept sorted by key, with ids to patch them in place. New items are nearly always
-    the newest, so they are appended; anything else falls back to one full sort."""
-
-    def __init__(self) -> None:
-        self.keys: list[tuple[datetime, int]] = []
-        self.ids: list[str] = []
-        self.items: list[T] = []
-        self.index: dict[str, int] = {}
-
-    def clear(self) -> None:
-        self.__init__()  # type: ignore[misc]
-
-    def place(self, new: list[tuple[tuple[datetime, int], str, T]]) -> None:
-        if not new:
-            return
-        # Keys are unique ((time, ledger line)), so the key alone orders the entries.
-        new.sort(key=itemgetter(0))
-        if self.keys and new[0][0] < self.keys[-1]:
-            new = sorted([*zip(self.keys, self.ids, self.items), *new], key=itemgetter(0))
-            self.keys, self.ids, self.items, self.index = [], [], [], {}
-        for key, item_id, item in new:
-            self.index[item_id] = len(self.ids)
-            self.keys.append(key)
-            self.ids.append(item_id)
-            self.items.append(item)
-
-    def replace(self, item_id: str, item: T) -> None:
-        self.items[self.index[item_id]] = item
-
-
-@dataclass
-class _Cursor:
-    offset: int = 0
-    last_id: str | None = None
-
-
-_RECORD_LEDGERS = ("propositions", "identities", "edges", "quiz_events", "observations")
+def _edge_order(row: EdgeRow) -> tuple[datetime, int]:
+    return (row[4], row[5])
 
 
 class GraphFold:
-    """Folds ledger reads into a snapshot, re-folding only lines it has not seen."""
+    """Folds ledger records into a snapshot, deriving again only what changed."""
 
     def __init__(self) -> None:
         self._apply: dict[str, Callable[[Any, int], None]] = {
@@ -161,153 +54,201 @@ class GraphFold:
         self._reset()
 
     def _reset(self) -> None:
-        self._cursors = {name: _Cursor() for name in ("checkpoints", *_RECORD_LEDGERS)}
+        self._counts = dict.fromkeys(LEDGERS, 0)  # records folded per ledger: the next seq
+        self._last_ids: dict[str, str | None] = dict.fromkeys(LEDGERS)
         self._runs: set[str] = set()
-        self._pending: dict[str, list[tuple[str, Any, int]]] = {}
-        self._nodes: dict[str, _Node] = {}
-        self._edges: dict[tuple[str, str, str], tuple[EdgeAdded, int]] = {}
+        self._runs_seen: frozenset[str] = frozenset()
+        self._pending: dict[str, list[tuple[str, Any, int]]] = {}  # run -> (ledger, record, seq)
+        self._nodes: dict[str, SnapshotNode] = {}  # derived (stated) nodes
+        self._open: dict[str, NodeFold] = {}  # changed since the last derive, or not stated yet
+        self._changed: set[str] = set()
+        self._order: list[SnapshotNode] = []  # the snapshot's node order
+        self._pos: dict[str, int] | None = {}  # node id -> index in _order (None: rebuild)
+        self._reorder = False  # a node's sort key moved: sort again
+        self._edges: dict[tuple[str, str, str], EdgeRow] | None = {}  # None: not indexed yet
+        self._placed: list[EdgeRow] = []  # shown edges in order (restored ones keep ISO times)
+        self._edges_out: list[SnapshotEdge] = []  # parallel to _placed
+        self._edge_last: tuple[datetime, int] | None = None  # sort key of the last placed
+        self._waiting: list[EdgeRow] = []  # edges whose nodes are not both there yet
+        self._edges_grew = False
+        self._reorder_edges = False
         self._dirty = True
         self._cached: tuple[tuple[SnapshotNode, ...], tuple[SnapshotEdge, ...]] | None = None
-        # Derived output, kept in order and patched per read instead of rebuilt.
-        self._order_nodes: _Ordered[SnapshotNode] = _Ordered()
-        self._order_edges: _Ordered[SnapshotEdge] = _Ordered()
-        self._changed: set[str] = set()  # nodes with new records since the last derive
-        self._unplaced: list[str] = []  # nodes created since the last derive
-        self._edge_waiting: list[tuple[str, str, str]] = []  # edges not yet shown
-        self._reorder = False  # a sort key moved: rebuild the order from scratch
 
     @property
     def runs(self) -> frozenset[str]:
         return frozenset(self._runs)
 
+    @property
+    def counts(self) -> dict[str, int]:
+        """Records folded so far, per ledger."""
+        return dict(self._counts)
+
+    # --- input -----------------------------------------------------------------------------
+
     def update(self, ledgers: Ledgers) -> None:
-        names = ("checkpoints", *_RECORD_LEDGERS)
-        if any(not self._continues(n, getattr(ledgers, n)) for n in names):
-            self._reset()  # a ledger was rewritten or truncated: fold from scratch
-        fresh = {name: self._fresh(name, getattr(ledgers, name)) for name in names}
-        with _gc_paused(sum(len(records) for _, records in fresh.values())):
-            for checkpoint in fresh["checkpoints"][1]:
-                if checkpoint.id not in self._runs:
-                    self._runs.add(checkpoint.id)
-                    for name, record, seq in self._pending.pop(checkpoint.id, ()):
-                        self._apply[name](record, seq)
-                        self._dirty = True
-            runs, pending = self._runs, self._pending
-            for name in _RECORD_LEDGERS:
-                start, records = fresh[name]
-                apply = self._apply[name]
-                for seq, record in enumerate(records, start):
-                    if record.run_id in runs:
-                        apply(record, seq)
-                    else:
-                        pending.setdefault(record.run_id, []).append((name, record, seq))
-                if records:
-                    self._dirty = True
+        """Fold whole ledger reads: only the records past those already folded are new. A
+        ledger that no longer continues what was folded (rewritten, truncated) starts a fresh
+        fold."""
+        if any(not self._continues(name, getattr(ledgers, name)) for name in LEDGERS):
+            self._reset()
+        for name in LEDGERS:
+            self.feed(name, getattr(ledgers, name)[self._counts[name]:])
+
+    def feed(self, name: str, records: Sequence[Any]) -> None:
+        """Fold ``records`` appended to ledger ``name`` right after those already folded.
+        Feed the checkpoints first: a record whose run has no checkpoint yet waits for it."""
+        if not records:
+            return
+        start = self._counts[name]
+        self._counts[name] = start + len(records)
+        self._last_ids[name] = records[-1].id
+        self._dirty = True
+        if name == "checkpoints":
+            self._checkpoints(records)
+            return
+        apply, runs, pending = self._apply[name], self._runs, self._pending
+        for seq, record in enumerate(records, start):
+            if record.run_id in runs:
+                apply(record, seq)
+            else:
+                pending.setdefault(record.run_id, []).append((name, record, seq))
 
     def _continues(self, name: str, records: Sequence[Any]) -> bool:
-        cursor = self._cursors[name]
-        if cursor.offset == 0:
-            return True
-        return len(records) >= cursor.offset and records[cursor.offset - 1].id == cursor.last_id
+        count = self._counts[name]
+        return count == 0 or (len(records) >= count
+                              and records[count - 1].id == self._last_ids[name])
 
-    def _fresh(self, name: str, records: Sequence[Any]) -> tuple[int, Sequence[Any]]:
-        cursor = self._cursors[name]
-        start = cursor.offset
-        new = records[start:]
-        if new:
-            cursor.offset = len(records)
-            cursor.last_id = records[-1].id
-        return start, new
+    def _checkpoints(self, records: Sequence[RunCheckpoint]) -> None:
+        for checkpoint in records:
+            if checkpoint.id not in self._runs:
+                self._runs.add(checkpoint.id)
+                for name, record, seq in self._pending.pop(checkpoint.id, ()):
+                    self._apply[name](record, seq)
 
-    def _node(self, node_id: str) -> _Node:
-        node = self._nodes.get(node_id)
-        if node is None:
-            node = self._nodes[node_id] = _Node()
-        node.cache = None
+    def _touch(self, node_id: str) -> NodeFold:
+        acc = self._open.get(node_id)
+        if acc is None:
+            node = self._nodes.get(node_id)
+            acc = self._open[node_id] = NodeFold.reopen(node) if node else NodeFold()
         self._changed.add(node_id)
-        return node
+        return acc
 
     def _proposition(self, record: PropositionCreated, seq: int) -> None:
-        node = self._node(record.node_id)
-        if node.created is None:
-            node.created, node.seq = record, seq
-            self._unplaced.append(record.node_id)
-        elif _earlier(record, node.created):
-            node.created, node.seq = record, seq
-            self._reorder = True  # an earlier statement of a placed node: its key moved
-        node.sources.setdefault(record.source_id)
-        node.add_evidence(record.evidence, record.run_id, record.at)
+        acc = self._touch(record.node_id)
+        at = aware(record.at)
+        acc.state(record.text, at, seq, record.id)
+        acc.cite(PROPOSITIONS, seq, record.source_id, record.evidence, record.run_id, at)
 
     def _identity(self, record: IdentityLinked, seq: int) -> None:
-        node = self._node(record.node_id)
-        node.sources.setdefault(record.source_id)
-        node.add_evidence(record.evidence, record.run_id, record.at)
+        self._touch(record.node_id).cite(IDENTITIES, seq, record.source_id, record.evidence,
+                                         record.run_id, aware(record.at))
+
+    def _quiz(self, record: QuizEvent, seq: int) -> None:
+        self._touch(record.node_id).answer((
+            record.id, record.verdict, aware(record.at), record.source_id, record.tool_call_id,
+            record.question_index, record.run_id))
+
+    def _observation(self, record: UnderstandingObserved, seq: int) -> None:
+        self._touch(record.node_id).observe((
+            record.id, record.level, aware(record.at), record.source_id, record.message_ids,
+            record.run_id))
 
     def _edge(self, record: EdgeAdded, seq: int) -> None:
         if record.source == record.target:
             return  # the merger never writes one; a hand-edited ledger might
+        edges = self._edge_index()
         key = (record.source, record.target, record.relation)
-        known = self._edges.get(key)
+        row = (record.source, record.target, record.relation, record.id, aware(record.at), seq)
+        known = edges.get(key)
         if known is None:
-            self._edges[key] = (record, seq)
-            self._edge_waiting.append(key)
-        elif _earlier(record, known[0]):
-            self._edges[key] = (record, seq)
-            self._reorder = True
+            edges[key] = row
+            self._waiting.append(row)
+            self._edges_grew = True
+        elif (row[4], row[3]) < (known[4], known[3]):  # an earlier record of the same edge
+            edges[key] = row
+            self._reorder_edges = True
 
-    def _quiz(self, record: QuizEvent, seq: int) -> None:
-        node = self._node(record.node_id)
-        key = (record.tool_call_id, record.question_index)
-        if key not in node.quiz or _earlier(record, node.quiz[key]):
-            node.quiz[key] = record
+    def _edge_index(self) -> dict[tuple[str, str, str], EdgeRow]:
+        if self._edges is None:  # restored from the cache: index the rows on first need
+            self._placed = parse_edge_rows(self._placed)
+            self._edges = {(r[0], r[1], r[2]): r for r in (*self._placed, *self._waiting)}
+        return self._edges
 
-    def _observation(self, record: UnderstandingObserved, seq: int) -> None:
-        node = self._node(record.node_id)
-        if all(o.id != record.id for o in node.observations):  # a replayed append
-            node.observations.append(record)
+    # --- derivation ------------------------------------------------------------------------
 
     def _derive(self) -> tuple[tuple[SnapshotNode, ...], tuple[SnapshotEdge, ...]]:
         if self._cached is not None and not self._dirty:
             return self._cached
-        with _gc_paused(len(self._changed) + len(self._edge_waiting)):
-            if self._reorder:
-                self._order_nodes.clear()
-                self._order_edges.clear()
-                self._unplaced = [i for i, acc in self._nodes.items() if acc.created]
-                self._edge_waiting = list(self._edges)
-                self._reorder = False
-            nodes = self._nodes
-            self._order_nodes.place([
-                ((acc.created.at, acc.seq), node_id, self._build(node_id))
-                for node_id in self._unplaced
-                if (acc := nodes[node_id]).created is not None])
-            self._unplaced = []
-            for node_id in self._changed:
-                if node_id in self._order_nodes.index:
-                    self._order_nodes.replace(node_id, self._build(node_id))
-            self._changed.clear()
-            # An edge shows once both its nodes exist; until then it waits.
-            ready: list[tuple[str, str, str]] = []
-            waiting: list[tuple[str, str, str]] = []
-            for key in self._edge_waiting:
-                source, target, _ = key
-                placed = self._order_nodes.index
-                (ready if source in placed and target in placed else waiting).append(key)
-            self._edge_waiting = waiting
-            self._order_edges.place([
-                ((record.at, seq), record.id,
-                 SnapshotEdge(record.id, record.source, record.target, record.relation))
-                for record, seq in (self._edges[key] for key in ready)])
-        self._cached = (tuple(self._order_nodes.items), tuple(self._order_edges.items))
+        grew = self._derive_nodes()
+        self._derive_edges(grew)
+        self._cached = (tuple(self._order), tuple(self._edges_out))
         self._dirty = False
         return self._cached
 
-    def _build(self, node_id: str) -> SnapshotNode:
-        acc = self._nodes[node_id]
-        if acc.cache is None:
-            assert acc.created is not None
-            acc.cache = acc.build(node_id, acc.created)
-        return acc.cache
+    def _derive_nodes(self) -> bool:
+        """Build the changed nodes again and keep the order; True when nodes were added."""
+        nodes, fresh = self._nodes, []
+        for node_id in self._changed:
+            acc = self._open[node_id]
+            if acc.created is None:
+                continue  # not stated yet: stays open, shows nothing
+            node = acc.build(node_id)
+            del self._open[node_id]  # the node holds all the fold knew; reopened on need
+            old = nodes.get(node_id)
+            nodes[node_id] = node
+            if old is None:
+                fresh.append(node)
+            elif _node_order(old) != _node_order(node):
+                self._reorder = True  # an earlier statement arrived: its place moved
+            elif not self._reorder:
+                self._order[self._positions()[node_id]] = node
+        self._changed.clear()
+        order = self._order
+        if fresh and not self._reorder:
+            fresh.sort(key=_node_order)
+            if order and _node_order(fresh[0]) < _node_order(order[-1]):
+                self._reorder = True  # new nodes are nearly always the newest; else sort
+            else:
+                if self._pos is not None:
+                    self._pos.update((n.id, i) for i, n in enumerate(fresh, len(order)))
+                order.extend(fresh)
+        if self._reorder:
+            self._order = sorted(nodes.values(), key=_node_order)
+            self._pos = None
+            self._reorder = False
+        return bool(fresh)
+
+    def _positions(self) -> dict[str, int]:
+        if self._pos is None:
+            self._pos = {n.id: i for i, n in enumerate(self._order)}
+        return self._pos
+
+    def _derive_edges(self, nodes_grew: bool) -> None:
+        """Show the edges whose two nodes both exist, in the order of their records."""
+        nodes = self._nodes
+        if self._reorder_edges:
+            rows = list(self._edge_index().values())
+            self._placed, self._edges_out, self._edge_last = [], [], None
+            self._reorder_edges = False
+        elif self._waiting and (nodes_grew or self._edges_grew):
+            rows = self._waiting
+        else:
+            return
+        self._edges_grew = False
+        ready, self._waiting = [], []
+        for row in rows:
+            (ready if row[0] in nodes and row[1] in nodes else self._waiting).append(row)
+        if not ready:
+            return
+        ready.sort(key=_edge_order)
+        if self._edge_last is not None and _edge_order(ready[0]) < self._edge_last:
+            self._placed = sorted([*parse_edge_rows(self._placed), *ready], key=_edge_order)
+            self._edges_out = [_new_edge((r[3], r[0], r[1], r[2])) for r in self._placed]
+        else:
+            self._placed += ready
+            self._edges_out += [_new_edge((r[3], r[0], r[1], r[2])) for r in ready]
+        self._edge_last = _edge_order(self._placed[-1])  # parsed: one of ``ready`` or sorted
 
     def snapshot(self, clusters: Sequence[Cluster] = (),
                  positions: Mapping[str, Position] | None = None) -> GraphSnapshot:
@@ -316,7 +257,48 @@ class GraphFold:
         kept = tuple(
             Cluster(id=c.id, node_ids=ids, label=c.label)
             for c in clusters
-            if (ids := tuple(i for i in c.node_ids if i in present and present[i].created)))
-        where = {k: v for k, v in (positions or {}).items()
-                 if k in present and present[k].created is not None}
-        return GraphSnapshot(nodes, edges, kept, where, frozenset(self._runs))
+            if (ids := tuple(i for i in c.node_ids if i in present)))
+        where = {k: v for k, v in (positions or {}).items() if k in present}
+        if len(self._runs_seen) != len(self._runs):  # runs only grow (or reset to empty)
+            self._runs_seen = frozenset(self._runs)
+        return GraphSnapshot(nodes, edges, kept, where, self._runs_seen)
+
+    # --- persistence -----------------------------------------------------------------------
+
+    def export(self) -> FoldState:
+        """The fold's state as immutable values (safe to serialise on another thread)."""
+        nodes, _ = self._derive()
+        return FoldState(
+            counts=tuple((name, self._counts[name], self._last_ids[name]) for name in LEDGERS),
+            runs=frozenset(self._runs),
+            pending=tuple((run, name, seq, record) for run, items in self._pending.items()
+                          for name, record, seq in items),
+            nodes=nodes,
+            orphans=tuple((node_id, *acc.trail()) for node_id, acc in self._open.items()),
+            edges=(*self._placed, *self._waiting),
+            placed=len(self._placed),
+        )
+
+    @classmethod
+    def restore(cls, state: FoldState) -> GraphFold:
+        """A fold that continues from an exported state."""
+        fold = cls()
+        for name, count, last_id in state.counts:
+            fold._counts[name] = count
+            fold._last_ids[name] = last_id
+        fold._runs = set(state.runs)
+        for run, name, seq, record in state.pending:
+            fold._pending.setdefault(run, []).append((name, record, seq))
+        fold._order = list(state.nodes)
+        fold._nodes = {n.id: n for n in fold._order}
+        fold._pos = None
+        for node_id, sources, trail in state.orphans:
+            fold._open[node_id] = NodeFold()
+            fold._open[node_id].load(sources, trail)
+        placed = state.edges[:state.placed]
+        fold._edges, fold._placed = None, list(placed)
+        fold._edges_out = [_new_edge((r[3], r[0], r[1], r[2])) for r in placed]
+        fold._edge_last = _edge_order(parse_edge_rows(placed[-1:])[0]) if placed else None
+        fold._waiting = parse_edge_rows(state.edges[state.placed:])
+        fold._dirty = True
+        return fold

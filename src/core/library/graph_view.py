@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -19,8 +19,9 @@ from ..contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from .mastery import Gate, Score, gate, prerequisites
+from .mastery import Gate, Score, Signal, gate, prerequisites, score
 from .merger import KnownGraph
+from .trail import ObservationRow, QuizRow, Trail, pack_trail, unpack_trail
 
 
 @dataclass(frozen=True)
@@ -43,19 +44,109 @@ class EvidenceEntry(NamedTuple):
     at: datetime
 
 
-class SnapshotNode(NamedTuple):
+class QuizEntry(NamedTuple):
+    """A graded answer on a node, as the quiz-event record gave it."""
+
     id: str
-    text: str
-    created_at: datetime
-    sources: tuple[str, ...]
-    evidence: tuple[EvidenceEntry, ...]
-    quiz: tuple[QuizEvent, ...]
-    observations: tuple[UnderstandingObserved, ...]
-    score: Score
+    verdict: str
+    at: datetime
+    source_id: str  # the chat
+    tool_call_id: str
+    question_index: int
+    run_id: str
+
+
+class ObservationEntry(NamedTuple):
+    """An extractor's observation of the learner's understanding of a node."""
+
+    id: str
+    level: str
+    at: datetime
+    source_id: str
+    message_ids: tuple[str, ...]
+    run_id: str
+
+
+_new = tuple.__new__  # builds a named tuple from a row without re-checking it
+
+
+class SnapshotNode:
+    """One derived node: its text, sources and understanding state, and its trail (evidence,
+    quiz history, observations, and the score those explain).
+
+    The trail is held as compact rows and turned into entries when read; a node restored from
+    the fold cache keeps it packed until then. ``seq`` (the creating record's line in the
+    propositions ledger) and ``created_id`` are the fold's bookkeeping: they order nodes that
+    were created at the same time and tell whether a later record is an earlier statement.
+    """
+
+    __slots__ = ("_trail", "created_at", "created_id", "id", "seq", "sources", "state", "text",
+                 "value")
+
+    def __init__(self, id: str, text: str, created_at: datetime, sources: tuple[str, ...],
+                 state: str, value: float | None, seq: int, created_id: str,
+                 trail: Trail | bytes) -> None:
+        self.id = id
+        self.text = text
+        self.created_at = created_at
+        self.sources = sources
+        self.state = state
+        self.value = value
+        self.seq = seq
+        self.created_id = created_id
+        self._trail = trail
+
+    def rows(self) -> Trail:
+        """The trail as compact rows (decoded from the cache the first time it is asked for)."""
+        trail = self._trail
+        if type(trail) is bytes:
+            trail = self._trail = unpack_trail(trail)
+        return trail  # type: ignore[return-value]
+
+    def packed(self) -> bytes:
+        """The trail's byte form for the fold cache (free while it was never decoded)."""
+        trail = self._trail
+        return trail if type(trail) is bytes else pack_trail(trail)  # type: ignore[arg-type]
 
     @property
-    def state(self) -> str:
-        return self.score.state
+    def evidence(self) -> tuple[EvidenceEntry, ...]:
+        return tuple([_new(EvidenceEntry, row[:5]) for row in self.rows()[0]])
+
+    @property
+    def quiz(self) -> tuple[QuizEntry, ...]:
+        return tuple([_new(QuizEntry, row) for row in self.rows()[1]])
+
+    @property
+    def observations(self) -> tuple[ObservationEntry, ...]:
+        return tuple([_new(ObservationEntry, row) for row in self.rows()[2]])
+
+    @property
+    def score(self) -> Score:
+        """The score with the signals that explain it (derived again on each read)."""
+        _, quiz, observations, _ = self.rows()
+        return score(signals_of(quiz, observations))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SnapshotNode):
+            return NotImplemented
+        return (self.id == other.id and self.text == other.text
+                and self.created_at == other.created_at and self.sources == other.sources
+                and self.state == other.state and self.value == other.value
+                and self.seq == other.seq and self.created_id == other.created_id
+                and self.rows() == other.rows())
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.text, self.created_at))
+
+    def __repr__(self) -> str:
+        return f"SnapshotNode(id={self.id!r}, text={self.text!r}, state={self.state!r})"
+
+
+def signals_of(quiz: Iterable[QuizRow], observations: Iterable[ObservationRow]) -> list[Signal]:
+    """A node's mastery signals: its graded answers and its observations."""
+    signals = [Signal(q[2], "quiz", q[1], f"{q[4]}/q{q[5] + 1}") for q in quiz]
+    signals += [Signal(o[2], "observation", o[1], o[0]) for o in observations]
+    return signals
 
 
 class SnapshotEdge(NamedTuple):

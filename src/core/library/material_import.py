@@ -34,7 +34,7 @@ Progress = Callable[[int, int, str], None]  # (done, total, path)
 
 def material_source_id(kind: str, root_name: str, path: str) -> str:
     """Deterministic id; Markdown uses the notes importer's scheme so both name it alike."""
-    digest = hashlib.sha256(f"{root_name}/{path}".encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(f"{root_name}/{path}".encode()).hexdigest()
     return f"{kind}_{digest[:20]}"
 
 

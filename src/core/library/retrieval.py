@@ -14,8 +14,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from studyhall.core.errors import ModelError
-from studyhall.core.ports import Candidate, Chunk, Embedder, RerankGrade, Reranker, SearchIndex
+from studyhall.core.errors import ModelError, StudyhallError
+from studyhall.core.ports import Candidate, Chunk, Embedder, Reranker, RerankGrade, SearchIndex
 
 from .chunking import Position, chunk_at
 from .coverage_cases import (
@@ -117,13 +117,19 @@ class Retriever:
     async def search(self, query: str, source_id: str | None = None) -> list[Hit]:
         vector = None
         if self.embedder is not None:
-            vector = (await self.embedder.embed([query]))[0]
+            try:
+                vector = (await self.embedder.embed([query]))[0]
+            except StudyhallError:
+                vector = None  # the embedder is unavailable: words alone still find passages
         pool = self.index.candidates(query, vector, limit=self.limit, source_id=source_id)
         hits = fuse(pool)
         if self.scorer is not None and hits:
             head = [h.chunk for h in hits[:RERANK_DEPTH]]
-            judged = await self.scorer.rerank(query, head)
-            hits = rerank(hits, {r.chunk_id: r.score for r in judged})
+            try:
+                judged = await self.scorer.rerank(query, head)
+                hits = rerank(hits, {r.chunk_id: r.score for r in judged})
+            except StudyhallError:
+                pass  # no local scorer (a broken install): the fused order stands
         return hits[: max(self.limit, RERANK_DEPTH)]
 
     async def _decide(self, question: str, hits: list[Hit]) -> tuple[Case, list[Hit], tuple[Hit, ...], bool]:

@@ -1,8 +1,9 @@
 """The read side: nodes, edges and understanding states derived from the ledgers at every read.
 
 Nothing here writes. ``graph_snapshot(store)`` is a full derivation; long-lived readers keep a
-``GraphFold`` (``fold.py``) and fold only new ledger lines. The shapes live in ``graph_view.py``
-and are re-exported here, the library's one entry point for reading the graph.
+``GraphFold`` (``fold.py``) and fold only new ledger lines, and may persist its state
+(``fold_state.py``) so a restart need not fold everything again. The shapes live in
+``graph_view.py`` and are re-exported here, the library's one entry point for reading the graph.
 """
 
 from __future__ import annotations
@@ -11,25 +12,35 @@ from collections.abc import Mapping, Sequence
 
 from ..contracts.graph import Cluster, Position
 from ..ports import GraphStore
-from .fold import GraphFold
+from .fold import LEDGERS, GraphFold
+from .fold_state import FoldState, FoldStateError, from_plain, to_plain
 from .graph_view import (
     EvidenceEntry,
     GraphSnapshot,
     Ledgers,
+    ObservationEntry,
+    QuizEntry,
     SnapshotEdge,
     SnapshotNode,
 )
 
 __all__ = [
+    "LEDGERS",
     "EvidenceEntry",
+    "FoldState",
+    "FoldStateError",
     "GraphFold",
     "GraphSnapshot",
     "Ledgers",
+    "ObservationEntry",
+    "QuizEntry",
     "SnapshotEdge",
     "SnapshotNode",
     "fold_snapshot",
+    "from_plain",
     "graph_snapshot",
     "read_ledgers",
+    "to_plain",
 ]
 
 

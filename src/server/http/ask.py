@@ -15,7 +15,6 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
-
 from studyhall.core.errors import InvalidInput, StudyhallError
 from studyhall.core.library.chunking import Position
 

@@ -146,6 +146,8 @@ class ImportRun:
                          "path": self.progress.path},
             "report": ({**self.report.to_dict(), "material": self.material}
                        if self.report else None),
+            "usage": (self.report.usage.model_dump(mode="json")
+                      if self.report and self.report.usage else None),
             "error": self.error,
             "started_at": self.started_at.isoformat(),
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,

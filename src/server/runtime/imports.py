@@ -27,7 +27,7 @@ from typing import Any, Literal
 from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
-from studyhall.core.contracts.sources import Source
+from studyhall.core.contracts.chat import Usage
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
 from studyhall.core.library.batching import Batch, make_batches
 from studyhall.core.library.coverage import View, make_view
@@ -42,6 +42,7 @@ from studyhall.core.library.note_links import (
     resolve_links,
 )
 from studyhall.core.library.notes import NoteDoc, VaultIndex, parse_note
+from studyhall.core.library.notes.sources import NoteOutcome, source_records
 from studyhall.core.library.notes.views import (
     links_message_id,
     links_source_id,
@@ -104,6 +105,7 @@ class ImportReport:
     edges: int = 0
     dropped: int = 0
     upkeep: UpkeepReport | None = None
+    usage: Usage | None = None  # the extractor's and auditor's calls (None: no model ran)
     seconds: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,6 +119,7 @@ class ImportReport:
             "broken_links": self.broken_links, "propositions": self.propositions,
             "evidence": self.evidence, "edges": self.edges, "dropped": self.dropped,
             "upkeep": self.upkeep.to_dict() if self.upkeep else None,
+            "usage": self.usage.model_dump(mode="json") if self.usage else None,
             "seconds": round(self.seconds, 3),
         }
 
@@ -185,6 +188,7 @@ class NotesImporter:
             # failure, an abort); notes not committed yet are left for the next run.
             report.propositions, report.evidence = tally.propositions, tally.evidence
             report.edges, report.dropped = tally.edges, tally.dropped
+            report.usage = tally.usage
             for note in notes:
                 links, broken = link_report(note.resolved)
                 report.links += len(links)
@@ -377,32 +381,13 @@ class NotesImporter:
 
     def _save_sources(self, root: str, target: str, vault: str, notes: Sequence[_Note],
                       report: ImportReport, complete: bool) -> None:
-        now = self._clock.now()
-        fresh: list[Source] = []
-        seen: set[str] = {note.source_id for note in notes}
-        for note in notes:
-            if not note.done:
-                continue
-            links, broken = link_report(note.resolved)
-            fresh.append(Source(
-                id=note.source_id, path=note.file.path, root=root, kind="note",
-                status=note.status, reason=note.reason, content_hash=note.file.content_hash,
-                size=note.file.size, links=links, broken_links=broken, imported_at=now))
-        for skip in report.skipped:
-            sid = note_source_id(vault, skip.path)
-            seen.add(sid)
-            fresh.append(Source(id=sid, path=skip.path, root=root, kind="note",
-                                status="skipped", reason=skip.reason, imported_at=now))
-        for old in self._sources.list() if complete else ():
-            if (old.root == root and old.kind == "note" and old.id not in seen
-                    and _under(old.path, target) and old.status != "deleted"):
-                report.deleted.append(old.path)
-                fresh.append(old.model_copy(update={
-                    "status": "deleted", "reason": "the file is gone from the vault",
-                    "imported_at": now}))
-        report.deleted.sort()
+        outcomes = [NoteOutcome(note.source_id, note.file.path, note.status, note.reason,
+                                note.file.content_hash, note.file.size,
+                                *link_report(note.resolved))
+                    for note in notes if note.done]
+        outcomes += [NoteOutcome(note_source_id(vault, s.path), s.path, "skipped", s.reason)
+                     for s in report.skipped]
+        fresh, report.deleted = source_records(
+            root, target, outcomes, {note.source_id for note in notes}, self._sources.list(),
+            self._clock.now(), complete=complete)
         self._sources.save_many(fresh)  # one write of the index, all or nothing
-
-
-def _under(path: str, target: str) -> bool:
-    return not target or path == target or path.startswith(target.rstrip("/") + "/")

@@ -42,8 +42,14 @@ class Tally:
     edges: int = 0
     dropped: int = 0
     drops: list[str] = field(default_factory=list)
+    usage: Usage | None = None  # model calls' tokens and cost (None when no model ran)
 
     def add(self, plan: MergePlan) -> None:
+        cp = plan.checkpoint
+        if cp is not None and (cp.input_tokens, cp.output_tokens, cp.cost_usd) != (None,) * 3:
+            self.usage = add_usage(self.usage, Usage(input_tokens=cp.input_tokens,
+                                                     output_tokens=cp.output_tokens,
+                                                     cost_usd=cp.cost_usd))
         self.propositions += len(plan.propositions)
         self.evidence += len(plan.identities)
         self.edges += len(plan.edges)

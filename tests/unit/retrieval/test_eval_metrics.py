@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from studyhall.core.library.eval_retrieval import EvalOutcome, EvalQuestion, hits, metrics, parse_questions
+from studyhall.core.library.eval_retrieval import (
+    EvalOutcome,
+    EvalQuestion,
+    hits,
+    metrics,
+    parse_questions,
+)
 from studyhall.core.ports import Chunk
 
 

@@ -29,7 +29,7 @@ def test_fusion_rewards_agreement_between_signals():
         _cand(1, bm25=6.0, dense=0.60, coverage=0.8),  # good on every signal
         _cand(2, bm25=0.5, dense=0.62, coverage=0.1),  # dense only
     ]
-    assert [h.chunk.id for h in fuse(pool)][0] == "s:1"
+    assert fuse(pool)[0].chunk.id == "s:1"
 
 
 def test_fusion_keeps_score_gaps_that_rank_fusion_would_lose():
