@@ -23,12 +23,12 @@ from pathlib import Path
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-WORDS = ("cell membrane enzyme protein energy gradient signal neuron synapse voltage channel "
+WORDS = ("cell membrane enzyme protein energy gradient signal neuron synapse voltage channel "  # noqa: SIM905
          "receptor ligand kinase pathway glucose oxygen carbon nitrogen molecule atom bond "
          "orbital electron proton neutron wave particle field force mass charge current "
          "circuit resistor capacitor matrix vector graph tree node edge path cycle proof "
          "theorem lemma limit integral derivative series function variable").split()
-VERBS = ("regulates binds transports converts stores releases measures encodes limits "
+VERBS = ("regulates binds transports converts stores releases measures encodes limits "  # noqa: SIM905
          "stabilizes drives inhibits amplifies carries balances").split()
 
 

@@ -6,10 +6,10 @@ shape-guard; they never decide — merge, dedup and derivation live in core.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Generic, Literal, Protocol, TypeVar, Union
+from typing import Any, Generic, Literal, Protocol, TypeVar, Union, runtime_checkable
 
 from .contracts.chat import ChatRecord, ChatSummary, Message, Usage
 from .contracts.graph import (
@@ -129,6 +129,34 @@ class GraphStore(Protocol):
 
     def clusters(self) -> list[Cluster]: ...
     def save_clusters(self, clusters: Sequence[Cluster]) -> None: ...
+
+
+@runtime_checkable
+class GraphTails(Protocol):
+    """What a file-backed ``GraphStore`` adds so a long-lived reader folds a large graph once:
+    tail reads of the graph ledgers, and a derived, disposable fold cache beside them.
+
+    ``marks`` are the store's own opaque values; ``state`` is plain data (tuples, str, int,
+    float, None, bytes) from ``core.library.fold_state.to_plain``.
+    """
+
+    def read_since(self, marks: object | None,
+                   feed: Callable[[str, Sequence[Any]], None]) -> object | None:
+        """Feed ``feed(ledger, records)`` the valid records appended since ``marks`` (all when
+        None) — checkpoints first, then propositions, identities, edges, quiz_events,
+        observations; in chunks, in file order; replays ignored, bad lines skipped and logged.
+        Return the marks to continue from, or None when ``marks`` no longer describe the files
+        (one was replaced, truncated or rewritten): nothing was fed; start over from None."""
+        ...
+
+    def load_fold_cache(self) -> tuple[object, Any] | None:
+        """The marks and plain fold state last saved; None when there is none or it is not
+        usable (damaged, another version) — never an error."""
+        ...
+
+    def save_fold_cache(self, marks: object, state: Any) -> None:
+        """Replace the fold cache atomically (StoreError when it cannot be written)."""
+        ...
 
 
 class JobStore(Protocol):

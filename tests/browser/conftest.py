@@ -13,13 +13,13 @@ import pytest
 
 from .harness import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
 
-pytestmark = pytest.mark.browser
-
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
+    # Per module, not per session: sync Playwright keeps an event loop running on the main
+    # thread while it is open, which asyncio tests in other modules here cannot share.
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium")
     from playwright.sync_api import sync_playwright

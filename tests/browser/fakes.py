@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -13,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.graph import (
     Cluster,
     EdgeAdded,
@@ -22,8 +24,7 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from studyhall.core.contracts.chat import Usage
-from studyhall.core.ports import ModelEvent, ModelRequest, TextDelta, UsageEvent, FinishEvent
+from studyhall.core.ports import FinishEvent, ModelEvent, ModelRequest, TextDelta, UsageEvent
 
 DIMS = 64
 _WORD = re.compile(r"[a-z]{3,}")
@@ -86,7 +87,7 @@ class CitingExtractor:
                                          "understanding": "solid" if key == "p1" else "partial"})
         self.keys = [p["key"] for p in propositions]
         edges = [{"from": a["key"], "to": b["key"], "kind": "follows"}
-                 for a, b in zip(propositions, propositions[1:])]
+                 for a, b in itertools.pairwise(propositions)]
         return {"propositions": propositions, "edges": edges}
 
     async def _answer(self, value: dict[str, Any]) -> AsyncIterator[ModelEvent]:

@@ -163,3 +163,26 @@ def test_renderer_stays_fast_and_idle_with_10k_nodes(window, tmp_path):
         window.shot("14-graph-10k")
     finally:
         server.stop()
+
+
+def test_an_import_can_be_stopped_from_the_activity_dock(window, tmp_path):
+    vault = write_vault(tmp_path / "vault")
+    embedder = WordEmbedder()
+    server = start_server(tmp_path / "data", None,
+                          prepare=lambda s: setattr(s, "embedder", embedder))
+    try:
+        embedder.gate = server.call(_new_event)  # never released: only Stop ends this import
+        page = window.page
+        open_app(page, server)
+        page.get_by_role("button", name="Import notes").first.click()
+        page.fill("#import-path", str(vault))
+        page.get_by_role("button", name="Import", exact=True).click()
+        page.wait_for_selector(".activity[data-busy='1']")
+        page.keyboard.press("Escape")
+        page.locator(".activity-toggle").click()
+        page.get_by_role("button", name=re.compile(r"^Stop: Importing")).click()
+        page.wait_for_selector(".activity-item.status-aborted")
+        assert "continues from there" in page.locator(".activity-item.status-aborted").inner_text()
+        assert page.locator(".activity[data-busy='']").count() == 1
+    finally:
+        server.stop()

@@ -71,8 +71,10 @@ def test_full_session_probe_plan_teach_quiz(window, server):
     assert page.locator(".divider", has_text="teacher takes over").count() == 1
     assert page.locator(".assessment-card").count() == 1
 
+    # The verdict stays until read; the plan waits behind it.
+    assert page.locator(".result-view button.primary").inner_text() == "See the plan"
     # Plan approval: ask for a change first, then approve the revised plan.
-    page.keyboard.press("Enter")  # dismiss the verdict
+    page.keyboard.press("Enter")  # leave the verdict
     page.wait_for_selector(".question-dock [aria-label='Plan approval']")
     assert page.locator(".question-dock .plan-steps li").count() == 2
     window.shot("04-plan-approval")
@@ -118,6 +120,7 @@ def test_reload_in_the_middle_of_a_question_then_answer_it(window, server):
     settle(page)
     before = page.locator(".question-dock .choice-text").all_inner_texts()
 
+    page.set_viewport_size({"width": 1024, "height": 700})  # the smallest window it supports
     page.reload()
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector(".question-dock .choice")

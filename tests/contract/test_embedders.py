@@ -25,8 +25,11 @@ def minilm():
 
 
 async def test_minilm_gives_384_d_unit_vectors_offline(minilm):
-    texts = ["Mitochondria produce ATP.", "The powerhouse of the cell makes energy.",
-             "Paris is the capital of France."]
+    texts = [
+        "Mitochondria produce ATP.",
+        "The powerhouse of the cell makes energy.",
+        "Paris is the capital of France.",
+    ]
     vectors = await minilm.embed(texts)
     assert minilm.model_id == MODEL_ID and minilm.loaded
     assert os.environ["HF_HUB_OFFLINE"] == "1" and os.environ["TRANSFORMERS_OFFLINE"] == "1"
@@ -48,8 +51,10 @@ def fake_aembedding(calls: list, dims: int = 3, fail: Exception | None = None):
         if fail is not None:
             raise fail
         # Out of order on purpose: rows are matched by their index.
-        rows = [{"index": i, "embedding": [float(i + 1)] + [0.0] * (dims - 2) + [1.0]}
-                for i in range(len(kwargs["input"]))]
+        rows = [
+            {"index": i, "embedding": [float(i + 1)] + [0.0] * (dims - 2) + [1.0]}
+            for i in range(len(kwargs["input"]))
+        ]
         return SimpleNamespace(data=list(reversed(rows)))
 
     return aembedding
@@ -59,32 +64,44 @@ async def test_litellm_embeddings_are_normalized_in_order_with_the_saved_key():
     secrets = InMemorySecretStore()
     secrets.set("openai", "sk-test")
     calls: list = []
-    embedder = LitellmEmbedder(RoleModel(model="openai/text-embedding-3-small"), secrets,
-                               aembedding=fake_aembedding(calls))
+    embedder = LitellmEmbedder(
+        RoleModel(model="openai/text-embedding-3-small"), secrets, aembedding=fake_aembedding(calls)
+    )
     vectors = await embedder.embed(["a", "b"])
     assert embedder.model_id == "openai/text-embedding-3-small"
-    assert [round(v[0], 4) for v in vectors] == [round(1 / math.sqrt(2), 4), round(2 / math.sqrt(5), 4)]
+    assert [round(v[0], 4) for v in vectors] == [
+        round(1 / math.sqrt(2), 4),
+        round(2 / math.sqrt(5), 4),
+    ]
     assert all(abs(math.sqrt(sum(x * x for x in v)) - 1) < 1e-9 for v in vectors)
     assert calls[0]["api_key"] == "sk-test" and calls[0]["input"] == ["a", "b"]
 
 
 async def test_litellm_embedding_failures_are_clear():
     secrets = InMemorySecretStore()
-    no_key = LitellmEmbedder(RoleModel(model="openai/text-embedding-3-small"), secrets,
-                             aembedding=fake_aembedding([]))
+    no_key = LitellmEmbedder(
+        RoleModel(model="openai/text-embedding-3-small"), secrets, aembedding=fake_aembedding([])
+    )
     with pytest.raises(ModelNotConfigured, match="No key for openai"):
         await no_key.embed(["a"])
-    offline = LitellmEmbedder(RoleModel(model="openai/text-embedding-3-small"), secrets,
-                              allow_network=False)
+    offline = LitellmEmbedder(
+        RoleModel(model="openai/text-embedding-3-small"), secrets, allow_network=False
+    )
     with pytest.raises(ModelNetworkDisabled, match="bundled local model"):
         await offline.embed(["a"])
     import litellm
 
     secrets.set("openai", "sk-bad")
     refused = LitellmEmbedder(
-        RoleModel(model="openai/text-embedding-3-small"), secrets,
-        aembedding=fake_aembedding([], fail=litellm.AuthenticationError(
-            message="bad key sk-bad", llm_provider="openai", model="text-embedding-3-small")))
+        RoleModel(model="openai/text-embedding-3-small"),
+        secrets,
+        aembedding=fake_aembedding(
+            [],
+            fail=litellm.AuthenticationError(
+                message="bad key sk-bad", llm_provider="openai", model="text-embedding-3-small"
+            ),
+        ),
+    )
     with pytest.raises(ModelAuthError) as caught:
         await refused.embed(["a"])
     assert "sk-bad" not in str(caught.value)
@@ -121,7 +138,7 @@ async def test_the_vector_cache_embeds_each_text_once_and_persists(tmp_path, sto
     cache = VectorCache(embedder, graph, batch=2)
     first = await cache.vectors(["a", "bb", "a", "ccc"])
     assert embedder.seen == ["a", "bb", "ccc"]
-    assert first[0] == first[2]
+    assert list(first[0]) == list(first[2])
     assert (cache.stats.hits, cache.stats.misses) == (0, 3)
     assert cache.save() and not cache.save()  # nothing new the second time
     reopened = graph if store_kind == "memory" else store()

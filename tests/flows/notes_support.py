@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from studyhall.adapters.memory import FixedClock
-from studyhall.adapters.system import RandomIds
 from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import JsonlGraphStore, JsonSettingsStore, JsonSourceStore
+from studyhall.adapters.system import RandomIds
 from studyhall.core.library.snapshot import graph_snapshot
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
@@ -56,46 +56,80 @@ def make_vault(root: Path, notes: int = 12) -> Path:
     (root / ".obsidian").mkdir(parents=True, exist_ok=True)
     for i in range(notes):
         topic = TOPICS[i % len(TOPICS)]
+        next_topic = TOPICS[(i + 1) % notes % len(TOPICS)]
         nxt = f"Note {(i + 1) % notes:02d}"
-        write(root, f"{topic}/Note {i:02d}.md", "\n".join([
-            "---", f"tags: [{topic}]", f"aliases: [Alias {i:02d}]", "---",
-            f"Note {i:02d} is about {topic} and links to [[{nxt}]].",
-            "", f"## Details of {topic}",
-            f"- The first detail of note {i:02d} concerns {topic} deeply.",
-            f"- The second detail builds on [[{nxt}#Details of {TOPICS[(i + 1) % notes % len(TOPICS)]}]].",
-            "", "## Steps",
-            f"1. Step one of note {i:02d} starts the process.",
-            f"2. Step two of note {i:02d} finishes the process.",
-            "", "```", "[[Not a link]] inside code", "```", "",
-        ]))
+        write(
+            root,
+            f"{topic}/Note {i:02d}.md",
+            "\n".join(
+                [
+                    "---",
+                    f"tags: [{topic}]",
+                    f"aliases: [Alias {i:02d}]",
+                    "---",
+                    f"Note {i:02d} is about {topic} and links to [[{nxt}]].",
+                    "",
+                    f"## Details of {topic}",
+                    f"- The first detail of note {i:02d} concerns {topic} deeply.",
+                    f"- The second detail builds on [[{nxt}#Details of {next_topic}]].",
+                    "",
+                    "## Steps",
+                    f"1. Step one of note {i:02d} starts the process.",
+                    f"2. Step two of note {i:02d} finishes the process.",
+                    "",
+                    "```",
+                    "[[Not a link]] inside code",
+                    "```",
+                    "",
+                ]
+            ),
+        )
     return root
 
 
-def importer(data: Path, embedder: Any = None, chat_model: Any = None,
-             clock: FixedClock | None = None, group_notes: int = 8) -> NotesImporter:
+def importer(
+    data: Path,
+    embedder: Any = None,
+    chat_model: Any = None,
+    clock: FixedClock | None = None,
+    group_notes: int = 8,
+) -> NotesImporter:
     graph = JsonlGraphStore(data / "graph")
-    upkeep = GraphUpkeep(graph_store=graph, reader=GraphReader(graph), embedder=embedder,
-                         chat_model=chat_model, prompt=load_prompt)
+    upkeep = GraphUpkeep(
+        graph_store=graph,
+        reader=GraphReader(graph),
+        embedder=embedder,
+        chat_model=chat_model,
+        prompt=load_prompt,
+    )
     return NotesImporter(
-        vault_reader=FileVaultReader(), graph_store=graph,
+        vault_reader=FileVaultReader(),
+        graph_store=graph,
         source_store=JsonSourceStore(data / "sources"),
         settings_store=JsonSettingsStore(data / "settings.json"),
-        clock=clock or FixedClock(), ids=RandomIds(), upkeep=upkeep,
-        chat_model=chat_model, prompt=load_prompt,
+        clock=clock or FixedClock(),
+        ids=RandomIds(),
+        upkeep=upkeep,
+        chat_model=chat_model,
+        prompt=load_prompt,
         no_model_reason=(lambda: None) if chat_model is not None else (lambda: "no model"),
-        group_notes=group_notes)
+        group_notes=group_notes,
+    )
 
 
 def canonical(data: Path) -> dict[str, Any]:
     """The derived graph without run ids or times: what two equivalent imports must share."""
     snap = graph_snapshot(JsonlGraphStore(data / "graph"))
     return {
-        "nodes": {n.id: (n.text, sorted({(e.source_id, e.message_id, e.quote)
-                                         for e in n.evidence})) for n in snap.nodes},
+        "nodes": {
+            n.id: (n.text, sorted({(e.source_id, e.message_id, e.quote) for e in n.evidence}))
+            for n in snap.nodes
+        },
         "edges": sorted((e.source, e.target, e.kind) for e in snap.edges),
     }
 
 
 def ledger_bytes(data: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(data)): p.read_bytes()
-            for p in sorted((data / "graph").rglob("*.jsonl"))}
+    return {
+        str(p.relative_to(data)): p.read_bytes() for p in sorted((data / "graph").rglob("*.jsonl"))
+    }

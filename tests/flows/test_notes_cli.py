@@ -1,4 +1,4 @@
-"""``studyhall import PATH`` and ``studyhall sources --json`` as a user runs them (child processes)."""
+"""``studyhall import PATH`` and ``studyhall sources --json`` as a user runs them (children)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,14 @@ from tests.support.server import child_env
 
 
 def studyhall(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "studyhall", *args], env=child_env(data),
-                          capture_output=True, text=True, timeout=180, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "studyhall", *args],
+        env=child_env(data),
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
+    )
 
 
 def test_import_then_sources_json(tmp_path: Path):
@@ -43,7 +49,9 @@ def test_import_then_sources_json(tmp_path: Path):
     assert again.returncode == 0, again.stderr
     assert "imported: 0  unchanged: 5" in again.stdout
     assert "1 × a binary file, not text" in again.stdout
-    statuses = {s["path"]: s["status"] for s in json.loads(studyhall(data, "sources", "--json").stdout)}
+    statuses = {
+        s["path"]: s["status"] for s in json.loads(studyhall(data, "sources", "--json").stdout)
+    }
     assert statuses["cells/Loose.md"] == "unchanged"
 
 

@@ -57,8 +57,10 @@ def test_import_over_http_then_sources_search_and_positions(tmp_path: Path):
 
         graph = client.get("/api/graph").json()
         node = graph["nodes"][0]["id"]
-        moved = client.put("/api/graph/positions", json={"positions": {
-            node: {"x": 12.5, "y": -3}, "n_not_a_node": {"x": 1, "y": 1}}})
+        moved = client.put(
+            "/api/graph/positions",
+            json={"positions": {node: {"x": 12.5, "y": -3}, "n_not_a_node": {"x": 1, "y": 1}}},
+        )
         assert moved.status_code == 200 and moved.json() == {"saved": 1, "placed": 0}
         stored = services.graph_store.positions()
         assert (stored[node].x, stored[node].y) == (12.5, -3.0)
@@ -70,8 +72,12 @@ def test_search_falls_back_to_text_without_an_embedder(tmp_path: Path):
     services = build_services(make_config())
     services.embedder = None
     with api_client(services) as client:
-        run = finish(client, client.post("/api/graph/import",
-                                         json={"path": str(vault), "embed": False}).json()["run_id"])
+        run = finish(
+            client,
+            client.post("/api/graph/import", json={"path": str(vault), "embed": False}).json()[
+                "run_id"
+            ],
+        )
         assert run["status"] == "done"
         hits = client.get("/api/graph/search?q=Step+two").json()
         assert hits["semantic"] is False
@@ -93,17 +99,57 @@ def test_hostile_and_broken_requests_are_refused_clearly(tmp_path: Path):
         assert client.get("/api/graph/search").status_code == 400
         assert client.get("/api/graph/search?q=x&limit=0").status_code == 400
         assert client.get("/api/graph/search?q=" + "x" * 600).status_code == 400
-        for body in (b"[]", b"{\"positions\": []}", b"not json"):
+        for body in (b"[]", b'{"positions": []}', b"not json"):
             assert client.put("/api/graph/positions", content=body).status_code == 400
         vault = make_vault(tmp_path / "Vault", notes=2)
         finish(client, client.post("/api/graph/import", json={"path": str(vault)}).json()["run_id"])
         node = client.get("/api/graph").json()["nodes"][0]["id"]
         before = services.graph_store.positions()[node]
-        for value in ({"x": "1", "y": 2}, {"x": 1}, {"x": 1e300, "y": 0}, {"x": True, "y": 0},
-                      [1, 2]):
+        for value in (
+            {"x": "1", "y": 2},
+            {"x": 1},
+            {"x": 1e300, "y": 0},
+            {"x": True, "y": 0},
+            [1, 2],
+        ):
             refused = client.put("/api/graph/positions", json={"positions": {node: value}})
             assert refused.status_code == 400, value
-        nan = client.put("/api/graph/positions",
-                         content=b'{"positions": {"%s": {"x": NaN, "y": 0}}}' % node.encode())
+        nan = client.put(
+            "/api/graph/positions",
+            content=b'{"positions": {"%s": {"x": NaN, "y": 0}}}' % node.encode(),
+        )
         assert nan.status_code == 400
         assert services.graph_store.positions()[node] == before  # nothing half-applied
+
+
+def test_an_aborted_import_stops_between_notes_and_a_new_one_completes_it(tmp_path: Path):
+    from studyhall.adapters.store import JsonlGraphStore
+
+    from tests.flows.notes_support import canonical, importer
+
+    vault = make_vault(tmp_path / "Vault", notes=150)
+    clean = tmp_path / "clean"
+    import asyncio
+
+    asyncio.run(importer(clean).run(str(vault), embed=False))
+    client, services = client_for()
+    with client:
+        run_id = client.post("/api/graph/import", json={"path": str(vault), "embed": False})
+        run_id = run_id.json()["run_id"]
+        other = client.post("/api/graph/import", json={"path": str(tmp_path)})
+        assert other.status_code == 409 and "is running" in other.json()["message"]
+        assert client.post(f"/api/graph/import/{run_id}/abort").json() == {"aborted": True}
+        run = finish(client, run_id)
+        assert run["status"] == "aborted" and "importing again continues" in run["error"]
+        data = services.config.data_dir
+        partial = canonical(data)
+        assert partial != canonical(clean)
+        again = finish(
+            client,
+            client.post("/api/graph/import", json={"path": str(vault), "embed": False}).json()[
+                "run_id"
+            ],
+        )
+        assert again["status"] == "done"
+        assert canonical(data) == canonical(clean)
+        assert JsonlGraphStore(data / "graph").checkpoints().skipped == 0

@@ -48,18 +48,31 @@ async def test_import_builds_the_graph_and_the_sources_index(tmp_path: Path):
 
     snap = graph_snapshot(JsonlGraphStore(data / "graph"))
     texts = {n.text for n in snap.nodes}
-    assert {"Note 00", "Note 00: Details of cells", "Step one of note 00 starts the process."} <= texts
+    assert {
+        "Note 00",
+        "Note 00: Details of cells",
+        "Step one of note 00 starts the process.",
+    } <= texts
     assert not any("Not a link" in t or "Nowhere" == t for t in texts)  # nothing invented
     by_text = {n.text: n.id for n in snap.nodes}
     edges = {(e.source, e.target, e.kind) for e in snap.edges}
     # A link from note 00's opening line to note 01 lands on note 01's root node ...
-    assert (by_text["Note 00 is about cells and links to Note 01."], by_text["Note 01"],
-            "supports") in edges
+    assert (
+        by_text["Note 00 is about cells and links to Note 01."],
+        by_text["Note 01"],
+        "supports",
+    ) in edges
     # ... and a heading link lands on that heading's node.
-    assert (by_text["The second detail builds on Note 01."],
-            by_text["Note 01: Details of energy"], "supports") in edges
-    assert (by_text["Step one of note 00 starts the process."],
-            by_text["Step two of note 00 finishes the process."], "follows") in edges
+    assert (
+        by_text["The second detail builds on Note 01."],
+        by_text["Note 01: Details of energy"],
+        "supports",
+    ) in edges
+    assert (
+        by_text["Step one of note 00 starts the process."],
+        by_text["Step two of note 00 finishes the process."],
+        "follows",
+    ) in edges
 
 
 async def test_reimporting_an_unchanged_vault_writes_nothing(tmp_path: Path):
@@ -81,15 +94,21 @@ async def test_a_changed_note_re_extracts_only_its_changed_section(tmp_path: Pat
     graph = JsonlGraphStore(data / "graph")
     runs_before = {c.id for c in graph.checkpoints().records}
     note = vault / "energy" / "Note 01.md"
-    note.write_text(note.read_text().replace("Step two of note 01 finishes the process.",
-                                             "Step two of note 01 ends the whole process."))
+    note.write_text(
+        note.read_text().replace(
+            "Step two of note 01 finishes the process.",
+            "Step two of note 01 ends the whole process.",
+        )
+    )
     report = await importer(data).run(str(vault), embed=False)
     assert (report.imported, report.unchanged) == (1, 11)
     sid = note_source_id("Vault", "energy/Note 01.md")
-    fresh = [r.message_id for path in sorted(vault.rglob("*.md"))
-             for r in graph.coverage(note_source_id("Vault", str(path.relative_to(vault))
-                                                    )).records
-             if r.run_id not in runs_before]
+    fresh = [
+        r.message_id
+        for path in sorted(vault.rglob("*.md"))
+        for r in graph.coverage(note_source_id("Vault", str(path.relative_to(vault)))).records
+        if r.run_id not in runs_before
+    ]
     assert fresh == [f"{sid}#Steps"]  # one section of one note was extracted again
     assert report.propositions == 1  # only the rewritten step is a new node
     texts = {n.text for n in graph_snapshot(graph).nodes}

@@ -21,7 +21,12 @@ def child(vault: Path, data: Path, *extra: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "STUDYHALL_DATA_DIR": str(data)}
     return subprocess.Popen(
         [sys.executable, "-m", "tests.flows.notes_import_child", str(vault), str(data), *extra],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 @pytest.fixture(scope="module")

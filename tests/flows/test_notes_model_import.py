@@ -1,4 +1,4 @@
-"""With a model configured, notes go through the LLM extractor (notes prompt) → auditor → merger:
+"""With a model configured, notes go through the LLM extractor (notes prompt), auditor, merger:
 invented quotes are dropped, a failing note is reported and retried next time, no key falls
 back to the model-free extractor, and cluster labels come from the labeler."""
 
@@ -23,21 +23,41 @@ def vault_with_two_notes(root: Path) -> tuple[Path, str, str]:
 
 
 def extraction(sid: str, section: str, text: str, quote: str) -> dict:
-    return {"propositions": [{"key": "p1", "text": text,
-                              "evidence": [{"message_id": f"{sid}#{section}", "quote": quote}]}],
-            "edges": []}
+    return {
+        "propositions": [
+            {
+                "key": "p1",
+                "text": text,
+                "evidence": [{"message_id": f"{sid}#{section}", "quote": quote}],
+            }
+        ],
+        "edges": [],
+    }
 
 
 async def test_the_model_extracts_and_the_merger_still_checks_every_quote(tmp_path: Path):
     vault, a, b = vault_with_two_notes(tmp_path / "Vault")
     model = ScriptedJson(
         extractor=[
-            {"propositions": [
-                {"key": "p1", "text": "Enzymes lower activation energy.",
-                 "evidence": [{"message_id": f"{a}#A", "quote": "Enzymes lower the activation energy"}]},
-                {"key": "p2", "text": "Enzymes are proteins.",
-                 "evidence": [{"message_id": f"{a}#A", "quote": "Enzymes are always proteins"}]},
-            ], "edges": [{"from": "p2", "to": "p1", "kind": "supports"}]},
+            {
+                "propositions": [
+                    {
+                        "key": "p1",
+                        "text": "Enzymes lower activation energy.",
+                        "evidence": [
+                            {"message_id": f"{a}#A", "quote": "Enzymes lower the activation energy"}
+                        ],
+                    },
+                    {
+                        "key": "p2",
+                        "text": "Enzymes are proteins.",
+                        "evidence": [
+                            {"message_id": f"{a}#A", "quote": "Enzymes are always proteins"}
+                        ],
+                    },
+                ],
+                "edges": [{"from": "p2", "to": "p1", "kind": "supports"}],
+            },
             extraction(b, "", "Catalysts are not consumed.", "not consumed by the reaction"),
         ],
         auditor=[keep_all("p1", "p2"), keep_all("p1")],
@@ -50,14 +70,19 @@ async def test_the_model_extracts_and_the_merger_still_checks_every_quote(tmp_pa
     assert report.dropped >= 2  # the invented quote, then the edge to the dropped finding
     extractor_calls = [r for r in model.requests if r.role == "extractor"]
     assert "notes" in extractor_calls[0].messages[0]["content"]
-    assert f"{a}#A/3 | Enzymes lower the activation energy" in extractor_calls[0].messages[1]["content"]
+    assert (
+        f"{a}#A/3 | Enzymes lower the activation energy"
+        in extractor_calls[0].messages[1]["content"]
+    )
 
 
 async def test_a_failing_note_is_reported_and_retried_by_the_next_import(tmp_path: Path):
     vault, a, b = vault_with_two_notes(tmp_path / "Vault")
     model = ScriptedJson(
-        extractor=[ModelTimeout("the extractor timed out", role="extractor"),
-                   extraction(b, "", "Catalysts are not consumed.", "not consumed by the reaction")],
+        extractor=[
+            ModelTimeout("the extractor timed out", role="extractor"),
+            extraction(b, "", "Catalysts are not consumed.", "not consumed by the reaction"),
+        ],
         auditor=[keep_all("p1")],
     )
     data = tmp_path / "data"
@@ -67,7 +92,8 @@ async def test_a_failing_note_is_reported_and_retried_by_the_next_import(tmp_pat
     status = {s.path: (s.status, s.reason) for s in JsonSourceStore(data / "sources").list()}
     assert status["A.md"][0] == "skipped" and status["B.md"] == ("imported", None)
     model.entries["extractor"] = [
-        extraction(a, "A", "Enzymes lower activation energy.", "Enzymes lower the activation")]
+        extraction(a, "A", "Enzymes lower activation energy.", "Enzymes lower the activation")
+    ]
     model.entries["auditor"] = [keep_all("p1")]
     again = await importer(data, chat_model=model).run(str(vault), embed=False)
     assert (again.imported, again.unchanged, again.failed) == (1, 1, [])
@@ -88,7 +114,8 @@ async def test_cluster_labels_come_from_the_labeler_when_a_model_answers(tmp_pat
         write(root, f"n{i}.md", f"Mitochondria make ATP for the cell number {i}.\n")
     model = ScriptedJson(labeler=["Cell energy", "Other"])
     report = await importer(tmp_path / "data", embedder=HashEmbedder(), chat_model=model).run(
-        str(root), mode="structural")
+        str(root), mode="structural"
+    )
     clusters = JsonlGraphStore(tmp_path / "data" / "graph").clusters()
     assert report.upkeep is not None and report.upkeep.labeled_by_model == len(clusters) >= 1
     assert clusters[0].label == "Cell energy" and clusters[0].label_source == "model"

@@ -30,8 +30,14 @@ def _unit(vector: Sequence[float]) -> tuple[float, ...]:
 
 
 class LitellmEmbedder:
-    def __init__(self, role_model: RoleModel, secret_store: SecretStore, *,
-                 allow_network: bool = True, aembedding: Any = None) -> None:
+    def __init__(
+        self,
+        role_model: RoleModel,
+        secret_store: SecretStore,
+        *,
+        allow_network: bool = True,
+        aembedding: Any = None,
+    ) -> None:
         self._role_model = role_model
         self._secrets = secret_store
         self._allow_network = allow_network
@@ -50,15 +56,19 @@ class LitellmEmbedder:
             raise ModelNetworkDisabled(
                 f"Real model calls are off (STUDYHALL_TESTING=1), so embeddings cannot use "
                 f"{target.model}. Clear Settings → Embeddings to use the bundled local model.",
-                role=ROLE, provider=target.provider)
+                role=ROLE,
+                provider=target.provider,
+            )
         key = await asyncio.to_thread(self._secrets.get, key_name(target))
         if not key and not target.local:
             if not target.api_base:
                 raise ModelNotConfigured(
                     f"No key for {target.provider} is saved, so embeddings with {target.model} "
                     "cannot run. Add the key in Settings → Models, or clear Settings → "
-                    "Embeddings to use the bundled local model.", role=ROLE,
-                    provider=target.provider)
+                    "Embeddings to use the bundled local model.",
+                    role=ROLE,
+                    provider=target.provider,
+                )
             key = NO_KEY_PLACEHOLDER
         call = self._aembedding or litellm.aembedding
         out: list[tuple[float, ...]] = []
@@ -77,7 +87,9 @@ class LitellmEmbedder:
             if len(rows) != len(chunk):
                 raise ModelNotConfigured(
                     f"{target.model} returned {len(rows)} embeddings for {len(chunk)} texts; "
-                    "pick another embedding model in Settings → Embeddings.", role=ROLE)
+                    "pick another embedding model in Settings → Embeddings.",
+                    role=ROLE,
+                )
             out.extend(_unit(_get(item, "embedding", [])) for item in rows)
         return out
 

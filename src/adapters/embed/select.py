@@ -17,8 +17,14 @@ from .minilm import MiniLMEmbedder
 
 
 class SettingsEmbedder:
-    def __init__(self, settings_store: SettingsStore, secret_store: SecretStore, *,
-                 local: MiniLMEmbedder | None = None, allow_network: bool = True) -> None:
+    def __init__(
+        self,
+        settings_store: SettingsStore,
+        secret_store: SecretStore,
+        *,
+        local: MiniLMEmbedder | None = None,
+        allow_network: bool = True,
+    ) -> None:
         self._settings = settings_store
         self._secrets = secret_store
         self._local = local or MiniLMEmbedder()
@@ -30,8 +36,10 @@ class SettingsEmbedder:
         if choice is None:
             return self._local
         if self._remote is None or self._remote[0] != choice:
-            self._remote = (choice, LitellmEmbedder(choice, self._secrets,
-                                                    allow_network=self._allow_network))
+            self._remote = (
+                choice,
+                LitellmEmbedder(choice, self._secrets, allow_network=self._allow_network),
+            )
         return self._remote[1]
 
     @property

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
 from studyhall.core.errors import NotFound
 from studyhall.core.library.notes import is_note, split_frontmatter
 from studyhall.core.ports import NoteFile, SkippedFile, VaultScan
@@ -55,7 +54,9 @@ class FileVaultReader:
         try:
             size = os.stat(full).st_size
             if size > self.max_bytes:
-                return SkippedFile(path, f"too large ({_size(size)}; the limit is {_size(self.max_bytes)})")
+                return SkippedFile(
+                    path, f"too large ({_size(size)}; the limit is {_size(self.max_bytes)})"
+                )
             with open(full, "rb") as fh:
                 data = fh.read(self.max_bytes + 1)
         except OSError as e:
@@ -67,7 +68,9 @@ class FileVaultReader:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as e:
-            return SkippedFile(path, f"not valid UTF-8 (bad byte at offset {e.start}); save it as UTF-8")
+            return SkippedFile(
+                path, f"not valid UTF-8 (bad byte at offset {e.start}); save it as UTF-8"
+            )
         meta, meta_error = _frontmatter(text)
         return NoteFile(path, text, meta, meta_error, len(data), hashlib.sha256(data).hexdigest())
 
@@ -100,7 +103,9 @@ class _Walk:
             key = (info.st_dev, info.st_ino)
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as e:
-            self.skipped.append(SkippedFile(rel or ".", f"a folder that cannot be read: {_unreadable(e)}"))
+            self.skipped.append(
+                SkippedFile(rel or ".", f"a folder that cannot be read: {_unreadable(e)}")
+            )
             return
         self._seen_dirs.setdefault(key, rel)
         for entry in entries:
@@ -125,7 +130,9 @@ class _Walk:
                 real = os.path.realpath(entry.path, strict=True)
             except OSError as e:
                 loop = e.errno == errno.ELOOP
-                self.skipped.append(SkippedFile(path, "a symlink loop" if loop else "a broken symlink"))
+                self.skipped.append(
+                    SkippedFile(path, "a symlink loop" if loop else "a broken symlink")
+                )
                 return
             if not _inside(real, self.real_root):
                 self.skipped.append(SkippedFile(path, "a symlink pointing outside the vault"))
@@ -139,16 +146,24 @@ class _Walk:
         key = (info.st_dev, info.st_ino)
         if is_dir:
             if key in ancestors:
-                self.skipped.append(SkippedFile(path, "a symlink loop (it points to a folder that contains it)"))
+                self.skipped.append(
+                    SkippedFile(path, "a symlink loop (it points to a folder that contains it)")
+                )
             elif link and key in self._seen_dirs:
-                self.skipped.append(SkippedFile(path, f"a symlink to {self._seen_dirs[key] or 'the vault'}, already read"))
+                self.skipped.append(
+                    SkippedFile(
+                        path, f"a symlink to {self._seen_dirs[key] or 'the vault'}, already read"
+                    )
+                )
             else:
                 self._dir(Path(entry.path), path, ancestors)
             return
         if not entry.is_file(follow_symlinks=True):
             return  # sockets, fifos, devices: not notes, not attachments
         if link and key in self._seen_files:
-            self.skipped.append(SkippedFile(path, f"a symlink to {self._seen_files[key]}, already read"))
+            self.skipped.append(
+                SkippedFile(path, f"a symlink to {self._seen_files[key]}, already read")
+            )
             return
         self._seen_files.setdefault(key, path)
         self.files.append(path)

@@ -3,16 +3,22 @@
     propositions.jsonl edges.jsonl quiz_events.jsonl observations.jsonl identity.jsonl
     checkpoints.jsonl coverage/<source_id>.jsonl      (JsonlLedger: append + tolerant reads)
     positions.json clusters.json embeddings/<model>.json   (atomic whole-file writes)
+    .fold-cache                                     (derived, disposable: fold_cache.py)
 
-It persists and shape-guards only; merging, dedup and derivation are the core's business.
+It persists and shape-guards only; merging, dedup and derivation are the core's business. Besides
+the ``GraphStore`` port it offers ``GraphTails``: tail reads of the graph ledgers (only what was
+appended since a mark) and the fold cache, so a long-lived reader folds a large graph once.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 from studyhall.adapters.errors import translated
@@ -27,12 +33,16 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
+from studyhall.core.errors import StoreError
 from studyhall.core.ports import LedgerRead
 
+from . import fold_cache
 from .atomic import atomic_write_bytes, sweep_temp_files
+from .fold_cache import GraphMarks
 from .folder import KeyedLocks, Stamp, stamp_of
 from .guard import file_stem
-from .ledger import JsonlLedger, RecordCheck
+from .ledger import JsonlLedger
+from .lines import RecordCheck
 from .side import (
     Vectors,
     check_clusters,
@@ -45,6 +55,9 @@ from .side import (
     encode_positions,
     encode_vectors,
 )
+from .tail import LedgerTail
+
+log = logging.getLogger(__name__)
 
 
 def coverage_check(source_id: str) -> RecordCheck:
@@ -85,6 +98,15 @@ class JsonlGraphStore:
         self._checkpoints = JsonlLedger(
             self._root / "checkpoints.jsonl", RunCheckpoint, label=f"{name}/checkpoints.jsonl"
         )
+        # The ledgers a tail reader feeds, in the order it feeds them (checkpoints first).
+        self._tailed: dict[str, JsonlLedger[Any]] = {
+            "checkpoints": self._checkpoints,
+            "propositions": self._propositions,
+            "identities": self._identity,
+            "edges": self._edges,
+            "quiz_events": self._quiz,
+            "observations": self._observations,
+        }
         self._coverage: dict[str, JsonlLedger[CoverageFingerprint]] = {}
         self._coverage_lock = threading.Lock()
         self._locks = KeyedLocks()  # one per side-store file
@@ -151,6 +173,43 @@ class JsonlGraphStore:
 
     def checkpoints(self) -> LedgerRead[RunCheckpoint]:
         return self._checkpoints.read()
+
+    # --- tail reads and the fold cache (GraphTails) -----------------------------------------
+
+    def read_since(self, marks: object | None,
+                   feed: Callable[[str, Sequence[Any]], None]) -> GraphMarks | None:
+        if marks is not None and not isinstance(marks, GraphMarks):
+            return None
+        old = marks.ledgers if marks is not None else {}
+        tails: list[tuple[str, LedgerTail[Any]]] = []
+        try:
+            # Every mark is checked before anything is fed: a refusal feeds nothing.
+            for name, ledger in self._tailed.items():
+                tail = ledger.tail(old.get(name))
+                if tail is None:
+                    return None
+                tails.append((name, tail))
+            with translated("read the graph ledgers", write=False):
+                return GraphMarks({name: tail.feed(partial(feed, name)) for name, tail in tails})
+        finally:
+            for _, tail in tails:
+                tail.close()
+
+    def load_fold_cache(self) -> tuple[GraphMarks, Any] | None:
+        path = self._root / fold_cache.NAME
+        label = f"{self._root.name}/{path.name}"
+        try:
+            raw = self._read_side(path, "graph fold cache")
+        except StoreError as e:  # derived data: a cache that cannot be read is a miss
+            log.warning("%s cannot be read (%s); folding the graph from its ledgers", label, e)
+            return None
+        return None if raw is None else fold_cache.decode(raw, label)
+
+    def save_fold_cache(self, marks: object, state: Any) -> None:
+        if not isinstance(marks, GraphMarks):
+            raise TypeError("save_fold_cache needs the marks read_since returned")
+        self._write_side(self._root / fold_cache.NAME, fold_cache.encode(marks, state),
+                         "graph fold cache")
 
     # --- side stores -----------------------------------------------------------------------
 

@@ -70,9 +70,8 @@ class LedgerTail(Generic[R]):
             log.warning("%s: skipped %d unreadable line(s): %s", self._lines.label,
                         st.skipped - before, "; ".join(st.reasons[-3:]))
         assert st.ident is not None
-        known = st.known if not st.ids else (*st.known, frozenset(st.ids))
-        if len(known) > _MAX_ID_SETS:
-            known = (frozenset().union(*known),)
+        # The new ids' set is handed over as it is: nothing else holds it any more.
+        known = _merged((*st.known, st.ids) if st.ids else st.known)
         return LedgerMark(ident=st.ident, offset=st.offset, lines=st.lines, count=st.count,
                           head=st.head, guard=st.guard, size=info.st_size,
                           mtime_ns=info.st_mtime_ns, ids=known, skipped=st.skipped,
@@ -82,6 +81,14 @@ class LedgerTail(Generic[R]):
         if self._f is not None:
             self._f.close()
             self._f = None
+
+
+def _merged(sets: tuple[Collection[str], ...]) -> tuple[Collection[str], ...]:
+    """Few sets to look ids up in: the small ones merge, the first (largest) one is kept."""
+    if len(sets) <= _MAX_ID_SETS:
+        return sets
+    first, rest = sets[0], frozenset().union(*sets[1:])
+    return (first, rest) if len(rest) < len(first) else (frozenset().union(first, rest),)
 
 
 def open_tail(path: Path, lines: LineFolder[R], mark: LedgerMark | None) -> LedgerTail[R] | None:

@@ -18,8 +18,10 @@ _STATEMENT_CHARS = 200
 
 def label_messages(prompt: str, texts: Sequence[str]) -> list[ProviderMessage]:
     """System prompt plus up to ``MAX_STATEMENTS`` of the cluster's statements."""
-    shown = [t if len(t) <= _STATEMENT_CHARS else t[: _STATEMENT_CHARS - 1] + "…"
-             for t in texts[:MAX_STATEMENTS]]
+    shown = [
+        t if len(t) <= _STATEMENT_CHARS else t[: _STATEMENT_CHARS - 1] + "…"
+        for t in texts[:MAX_STATEMENTS]
+    ]
     body = "\n".join(f"- {t}" for t in shown)
     return [{"role": "system", "content": prompt.strip()}, {"role": "user", "content": body}]
 

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from ..contracts.graph import Cluster
 from .nearest import words
+from .vectors import VectorLike
 
 THRESHOLD = 0.6
 MIN_SIZE = 2
@@ -119,7 +120,7 @@ def _average_linkage(x: Matrix, threshold: float) -> list[list[int]]:
 
 
 def cluster_vectors(
-    vectors: Mapping[str, Sequence[float]], threshold: float = THRESHOLD
+    vectors: Mapping[str, VectorLike], threshold: float = THRESHOLD
 ) -> list[tuple[str, ...]]:
     """Groups of node ids (each sorted, size ≥ 2), in a deterministic order."""
     ids = sorted(vectors)
@@ -166,8 +167,15 @@ def carry_labels(groups: Sequence[tuple[str, ...]], previous: Sequence[Cluster])
     for i, group in enumerate(groups):
         heir = claimed.get(i)
         if heir is not None:
-            out.append(Cluster(id=heir.id, node_ids=group, label=heir.label,
-                               core=heir.core or heir.node_ids, label_source=heir.label_source))
+            out.append(
+                Cluster(
+                    id=heir.id,
+                    node_ids=group,
+                    label=heir.label,
+                    core=heir.core or heir.node_ids,
+                    label_source=heir.label_source,
+                )
+            )
         else:
             out.append(Cluster(id=cluster_id(group), node_ids=group, core=group))
     return out
@@ -200,8 +208,11 @@ class TermLabeler:
                 if token:
                     spelled.setdefault(token.casefold(), Counter())[token] += 1
         scored = sorted(
-            ((count * math.log(1 + self._total / self._everywhere.get(w, 1)), w)
-             for w, count in inside.items() if not w.isdigit()),
+            (
+                (count * math.log(1 + self._total / self._everywhere.get(w, 1)), w)
+                for w, count in inside.items()
+                if not w.isdigit()
+            ),
             key=lambda item: (-item[0], item[1]),
         )
         chosen = [spelled.get(w, Counter({w: 1})).most_common(1)[0][0] for _, w in scored[:top]]

@@ -165,13 +165,12 @@ class GraphFold:
             edges[key] = row
             self._waiting.append(row)
             self._edges_grew = True
-        elif (row[4], row[3]) < (known[4], known[3]):  # an earlier record of the same edge
-            edges[key] = row
+        elif (row[4], row[3]) < (parse_edge_rows([known])[0][4], known[3]):
+            edges[key] = row  # an earlier record of the same edge
             self._reorder_edges = True
 
     def _edge_index(self) -> dict[tuple[str, str, str], EdgeRow]:
-        if self._edges is None:  # restored from the cache: index the rows on first need
-            self._placed = parse_edge_rows(self._placed)
+        if self._edges is None:  # restored: index the rows on first need (times stay text)
             self._edges = {(r[0], r[1], r[2]): r for r in (*self._placed, *self._waiting)}
         return self._edges
 
@@ -228,7 +227,7 @@ class GraphFold:
         """Show the edges whose two nodes both exist, in the order of their records."""
         nodes = self._nodes
         if self._reorder_edges:
-            rows = list(self._edge_index().values())
+            rows = parse_edge_rows(self._edge_index().values())
             self._placed, self._edges_out, self._edge_last = [], [], None
             self._reorder_edges = False
         elif self._waiting and (nodes_grew or self._edges_grew):
@@ -236,7 +235,8 @@ class GraphFold:
         else:
             return
         self._edges_grew = False
-        ready, self._waiting = [], []
+        ready: list[EdgeRow] = []
+        self._waiting = []
         for row in rows:
             (ready if row[0] in nodes and row[1] in nodes else self._waiting).append(row)
         if not ready:

@@ -19,7 +19,7 @@ from typing import Any
 
 from .graph_view import SnapshotNode, signals_of
 from .mastery import score
-from .trail import EvidenceRow, ObservationRow, Origin, QuizRow, Trail
+from .trail import EvidenceRow, ObservationRow, Origin, QuizRow, Trail, origin
 
 # Ledger ranks: the order a fresh fold applies the ledgers in (and the first part of Origin).
 PROPOSITIONS, IDENTITIES = 0, 1
@@ -72,20 +72,21 @@ class NodeFold:
     def cite(self, rank: int, seq: int, source_id: str, evidence: Sequence[Any], run_id: str,
              at: datetime) -> None:
         """A record (proposition or identity link) bringing its source and evidence."""
-        self._mention(source_id, (rank, seq, 0))
+        base = origin(rank, seq, 0)
+        self._mention(source_id, base)
         known = self.evidence
         for j, e in enumerate(evidence, 1):
-            origin = (rank, seq, j)
+            where = base + j
             key = (e.source_id, e.message_id, e.quote)
             old = known.get(key)
-            if old is None or origin < old[5]:
-                known[key] = (e.source_id, e.message_id, e.quote, run_id, at, origin)
-            self._mention(e.source_id, origin)
+            if old is None or where < old[5]:
+                known[key] = (e.source_id, e.message_id, e.quote, run_id, at, where)
+            self._mention(e.source_id, where)
 
-    def _mention(self, source_id: str, origin: Origin) -> None:
+    def _mention(self, source_id: str, where: Origin) -> None:
         first = self.sources.get(source_id)
-        if first is None or origin < first:
-            self.sources[source_id] = origin
+        if first is None or where < first:
+            self.sources[source_id] = where
 
     def answer(self, row: QuizRow) -> None:
         key = (row[4], row[5])

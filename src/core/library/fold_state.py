@@ -65,15 +65,13 @@ def parse_edge_rows(rows: Iterable[Any]) -> list[EdgeRow]:
 
 
 def to_plain(state: FoldState) -> tuple[Any, ...]:
-    shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # equal source lists stored once
     return (
         STATE_VERSION,
         state.counts,
         tuple(sorted(state.runs)),
         tuple((run, name, seq, record.model_dump(mode="json", by_alias=True))
               for run, name, seq, record in state.pending),
-        tuple((n.id, n.text, n.created_at.isoformat(), shared.setdefault(n.sources, n.sources),
-               n.state, n.value, n.seq, n.created_id, n.packed()) for n in state.nodes),
+        _columns(state.nodes),
         tuple((node_id, sources, pack_trail(trail)) for node_id, sources, trail in state.orphans),
         tuple((r[0], r[1], r[2], r[3], r[4] if type(r[4]) is str else r[4].isoformat(), r[5])
               for r in state.edges),
@@ -86,9 +84,7 @@ def from_plain(plain: Any) -> FoldState:
         version, counts, runs, pending, nodes, orphans, edges, placed = plain
         if version != STATE_VERSION:
             raise FoldStateError(f"fold state version {version!r}, expected {STATE_VERSION}")
-        when = parse_cache()
-        built = tuple([SnapshotNode(i, t, when(c), s, st, v, q, cid, _blob(b))
-                       for i, t, c, s, st, v, q, cid, b in nodes])
+        built = _nodes(nodes)
         return FoldState(
             counts=tuple((_ledger(name), int(count), last) for name, count, last in counts),
             runs=frozenset(runs),
@@ -106,12 +102,34 @@ def from_plain(plain: Any) -> FoldState:
         raise FoldStateError(f"the stored fold state does not fit ({e})") from e
 
 
+def _columns(nodes: tuple[SnapshotNode, ...]) -> tuple[tuple[Any, ...], ...]:
+    """Nodes as columns — fewer objects to store and load than a tuple per node."""
+    shared: dict[tuple[str, ...], tuple[str, ...]] = {}  # equal source lists stored once
+    return (tuple(n.id for n in nodes), tuple(n.text for n in nodes),
+            tuple(n.created_at.isoformat() for n in nodes),
+            tuple(shared.setdefault(n.sources, n.sources) for n in nodes),
+            tuple(n.state for n in nodes), tuple(n.value for n in nodes),
+            tuple(n.seq for n in nodes), tuple(n.created_id for n in nodes),
+            tuple(n.packed() for n in nodes))
+
+
+def _nodes(columns: Any) -> tuple[SnapshotNode, ...]:
+    ids, texts, created, sources, states, values, seqs, created_ids, trails = columns
+    if not len(ids) == len(texts) == len(created) == len(sources) == len(states) \
+            == len(values) == len(seqs) == len(created_ids) == len(trails):
+        _bad("node table")
+    if not all(type(t) is bytes for t in trails) or not all(type(c) is str for c in created):
+        _bad("node")
+    return tuple(map(SnapshotNode, ids, texts, created, sources, states, values, seqs,
+                     created_ids, trails))
+
+
 def _blob(value: Any) -> bytes:
     return value if type(value) is bytes else _bad("a trail")
 
 
 def _ledger(name: Any) -> str:
-    return name if name in _LEDGERS else _bad(f"ledger {name!r}")
+    return str(name) if name in _LEDGERS else _bad(f"ledger {name!r}")
 
 
 def _count(value: Any, limit: int) -> int:

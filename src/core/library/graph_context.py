@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .tokens import estimate_text_tokens
+from .vectors import VectorLike
 
 TOP_K = 12
 TOKEN_BUDGET = 600
@@ -27,9 +28,9 @@ class ContextNode:
 
 
 def select_context(
-    topic_vector: Sequence[float],
+    topic_vector: VectorLike,
     nodes: Sequence[tuple[str, str, str | None]],
-    vectors: Mapping[str, Sequence[float]],
+    vectors: Mapping[str, VectorLike],
     *,
     k: int = TOP_K,
     token_budget: int = TOKEN_BUDGET,
@@ -61,11 +62,13 @@ def select_context(
 
 def render_context(topic: str, chosen: Sequence[ContextNode]) -> str:
     """The steer's model-facing text."""
-    lines = [
-        f"Context from the learner's knowledge graph for this session's topic ({topic}). These "
-        "are propositions the learner has met before, nearest to the topic first, with what the "
-        "graph knows of their understanding. Use them to pitch the session; do not read them out.",
-    ]
+    intro = (
+        f"Context from the learner's knowledge graph for this session's topic ({topic}). "
+        "These are propositions the learner has met before, nearest to the topic first, with "
+        "what the graph knows of their understanding. Use them to pitch the session; do not "
+        "read them out."
+    )
+    lines = [intro]
     for node in chosen:
         state = f" [{node.state}]" if node.state else ""
         lines.append(f"- {node.text}{state}")

@@ -80,21 +80,29 @@ class SnapshotNode:
     were created at the same time and tell whether a later record is an earlier statement.
     """
 
-    __slots__ = ("_trail", "created_at", "created_id", "id", "seq", "sources", "state", "text",
-                 "value")
+    __slots__ = ("_created", "_score", "_trail", "created_id", "id", "seq", "sources", "state",
+                 "text", "value")
 
-    def __init__(self, id: str, text: str, created_at: datetime, sources: tuple[str, ...],
+    def __init__(self, id: str, text: str, created_at: datetime | str, sources: tuple[str, ...],
                  state: str, value: float | None, seq: int, created_id: str,
                  trail: Trail | bytes) -> None:
         self.id = id
         self.text = text
-        self.created_at = created_at
+        self._created = created_at  # ISO text from the cache until first read
         self.sources = sources
         self.state = state
         self.value = value
         self.seq = seq
         self.created_id = created_id
         self._trail = trail
+        self._score: Score | None = None
+
+    @property
+    def created_at(self) -> datetime:
+        created = self._created
+        if type(created) is str:
+            created = self._created = datetime.fromisoformat(created)
+        return created  # type: ignore[return-value]
 
     def rows(self) -> Trail:
         """The trail as compact rows (decoded from the cache the first time it is asked for)."""
@@ -122,9 +130,11 @@ class SnapshotNode:
 
     @property
     def score(self) -> Score:
-        """The score with the signals that explain it (derived again on each read)."""
-        _, quiz, observations, _ = self.rows()
-        return score(signals_of(quiz, observations))
+        """The score with the signals that explain it (``value`` and ``state`` are its)."""
+        if self._score is None:
+            _, quiz, observations, _ = self.rows()
+            self._score = score(signals_of(quiz, observations))
+        return self._score
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SnapshotNode):
@@ -185,6 +195,6 @@ class GraphSnapshot:
         """Prerequisite gating of a node (None when it has no ``follows`` prerequisite)."""
         if node_id not in self._prerequisites:
             return None
-        scores = {p: n.score.value for p in self._prerequisites[node_id]
+        scores = {p: n.value for p in self._prerequisites[node_id]
                   if (n := self._by_id.get(p)) is not None}
         return gate(node_id, self._prerequisites, scores)

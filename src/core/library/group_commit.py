@@ -20,21 +20,33 @@ from .findings import add_usage
 from .merger import MergePlan
 
 
-def group_checkpoint(plans: Sequence[MergePlan], run_id: str, source_id: str,
-                     started_at: datetime, at: datetime) -> RunCheckpoint:
+def group_checkpoint(
+    plans: Sequence[MergePlan], run_id: str, source_id: str, started_at: datetime, at: datetime
+) -> RunCheckpoint:
     usage: Usage | None = None
     for plan in plans:
         cp = plan.checkpoint
         if cp is not None:
-            usage = add_usage(usage, Usage(input_tokens=cp.input_tokens,
-                                           output_tokens=cp.output_tokens, cost_usd=cp.cost_usd))
+            usage = add_usage(
+                usage,
+                Usage(
+                    input_tokens=cp.input_tokens,
+                    output_tokens=cp.output_tokens,
+                    cost_usd=cp.cost_usd,
+                ),
+            )
     return RunCheckpoint(
-        id=run_id, source_id=source_id, started_at=started_at, finished_at=at,
+        id=run_id,
+        source_id=source_id,
+        started_at=started_at,
+        finished_at=at,
         propositions=sum(len(p.propositions) + len(p.identities) for p in plans),
-        edges=sum(len(p.edges) for p in plans), dropped=sum(len(p.drops) for p in plans),
+        edges=sum(len(p.edges) for p in plans),
+        dropped=sum(len(p.drops) for p in plans),
         input_tokens=usage.input_tokens if usage else None,
         output_tokens=usage.output_tokens if usage else None,
-        cost_usd=usage.cost_usd if usage else None)
+        cost_usd=usage.cost_usd if usage else None,
+    )
 
 
 def commit_group(plans: Sequence[MergePlan], checkpoint: RunCheckpoint, store: GraphStore) -> None:

@@ -63,8 +63,9 @@ def _bfs_order(n: int, adjacency: list[list[int]]) -> list[int]:
     return order
 
 
-def _start(ids: Sequence[str], adjacency: list[list[int]],
-           previous: Mapping[str, Position]) -> tuple[Array, Array]:
+def _start(
+    ids: Sequence[str], adjacency: list[list[int]], previous: Mapping[str, Position]
+) -> tuple[Array, Array]:
     n = len(ids)
     pos = np.zeros((n, 2))
     placed = np.zeros(n, dtype=bool)
@@ -139,7 +140,10 @@ def _charge_grid(pos: Array, rows: Index) -> Array:
     for start in range(0, rows.size, _CHUNK):
         chunk = rows[start : start + _CHUNK]
         p = pos[chunk]
-        d2 = np.maximum((p**2).sum(axis=1)[:, None] + csq[None, :] - 2.0 * (p @ centroid.T), 0.0) + 1.0
+        d2 = (
+            np.maximum((p**2).sum(axis=1)[:, None] + csq[None, :] - 2.0 * (p @ centroid.T), 0.0)
+            + 1.0
+        )
         w = CHARGE * counts[None, :] / d2
         w[np.arange(chunk.size), cell[chunk]] = 0.0  # the own cell is done exactly below
         out[start : start + _CHUNK] = w @ centroid - p * w.sum(axis=1)[:, None]
@@ -169,8 +173,13 @@ def settle_layout(
         return {}
     n = len(ids)
     index = {node: i for i, node in enumerate(ids)}
-    pairs = sorted({(min(index[a], index[b]), max(index[a], index[b]))
-                    for a, b in edges if a in index and b in index and a != b})
+    pairs = sorted(
+        {
+            (min(index[a], index[b]), max(index[a], index[b]))
+            for a, b in edges
+            if a in index and b in index and a != b
+        }
+    )
     adjacency: list[list[int]] = [[] for _ in range(n)]
     for a, b in pairs:
         adjacency[a].append(b)
@@ -181,12 +190,21 @@ def settle_layout(
     if rows.size and (iterations is None or iterations > 0):
         _simulate(pos, mobility, rows, pairs, adjacency, warm, iterations)
     pos = np.nan_to_num(pos, nan=0.0, posinf=0.0, neginf=0.0)
-    return {node: Position(x=round(float(pos[i, 0]), 2), y=round(float(pos[i, 1]), 2))
-            for node, i in index.items()}
+    return {
+        node: Position(x=round(float(pos[i, 0]), 2), y=round(float(pos[i, 1]), 2))
+        for node, i in index.items()
+    }
 
 
-def _simulate(pos: Array, mobility: Array, rows: Index, pairs: list[tuple[int, int]],
-              adjacency: list[list[int]], warm: bool, iterations: int | None) -> None:
+def _simulate(
+    pos: Array,
+    mobility: Array,
+    rows: Index,
+    pairs: list[tuple[int, int]],
+    adjacency: list[list[int]],
+    warm: bool,
+    iterations: int | None,
+) -> None:
     n = pos.shape[0]
     if iterations is None:
         iterations = 300 if n <= 300 else 150 if n <= EXACT_MAX else 60

@@ -42,7 +42,8 @@ def link_report(resolved: Sequence[ResolvedLink]) -> tuple[tuple[str, ...], tupl
     links = dict.fromkeys(r.resolution.target for r in resolved if r.resolution.target)
     broken = dict.fromkeys(
         r.link.target + (f"#{r.link.subpath}" if r.link.subpath else "")
-        for r in resolved if not r.resolution.ok
+        for r in resolved
+        if not r.resolution.ok
     )
     return tuple(t for t in links if t), tuple(broken)
 
@@ -51,8 +52,7 @@ class EvidenceIndex:
     """Which nodes the graph holds evidence for, per message (a note section), with the quote.
     Only quotes still present in the section's current text count (edited-away lines do not)."""
 
-    def __init__(self, entries: Iterable[tuple[str, str, str]],
-                 current: Mapping[str, str]) -> None:
+    def __init__(self, entries: Iterable[tuple[str, str, str]], current: Mapping[str, str]) -> None:
         self._by_message: dict[str, list[tuple[str, str]]] = {}
         self._current = current
         for node_id, message_id, quote in entries:
@@ -68,7 +68,8 @@ class EvidenceIndex:
     def within(self, message_id: str, text: str) -> list[str]:
         """Nodes whose quote lies inside ``text`` (e.g. one line of the note)."""
         hay = normalize_ws(text)
-        return list(dict.fromkeys(n for n, q in self._by_message.get(message_id, []) if q and q in hay))
+        found = self._by_message.get(message_id, [])
+        return list(dict.fromkeys(n for n, q in found if q and q in hay))
 
     def head(self, message_id: str, quote: str) -> str | None:
         """The node quoting exactly ``quote`` (a heading), else the section's first node."""
@@ -148,7 +149,9 @@ def link_edges(
         link = item.link
         section = doc.section_of(link.line)
         message_id = section_message_id(ref.source_id, section)
-        sources = evidence.quoting(message_id, link.raw) or evidence.within(message_id, doc.lines[link.line])
+        sources = evidence.quoting(message_id, link.raw) or evidence.within(
+            message_id, doc.lines[link.line]
+        )
         source = sources[0] if sources else _section_head(ref, section, evidence)
         target = _target_node(notes[target_path], link.subpath, evidence)
         if source is None or target is None or source == target:

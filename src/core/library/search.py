@@ -14,6 +14,7 @@ from typing import Literal
 import numpy as np
 
 from .nearest import words
+from .vectors import VectorLike
 
 MIN_SEMANTIC = 0.25  # below this cosine a neighbour is noise for MiniLM-sized models
 
@@ -46,8 +47,8 @@ def search_nodes(
     query: str,
     nodes: Sequence[tuple[str, str]],
     *,
-    query_vector: Sequence[float] | None = None,
-    vectors: Mapping[str, Sequence[float]] | None = None,
+    query_vector: VectorLike | None = None,
+    vectors: Mapping[str, VectorLike] | None = None,
     limit: int = 20,
 ) -> list[SearchHit]:
     """Rank ``(node_id, text)`` pairs for ``query``; best first, ties by id."""
@@ -75,5 +76,7 @@ def search_nodes(
                     scores[node_id] = (max(prior[0], sim) + 0.01 * sim, "both")
     texts = dict(nodes)
     ranked = sorted(scores.items(), key=lambda item: (-item[1][0], item[0]))[:limit]
-    return [SearchHit(node_id, texts[node_id], round(score, 4), match)  # type: ignore[arg-type]
-            for node_id, (score, match) in ranked]
+    return [
+        SearchHit(node_id, texts[node_id], round(score, 4), match)  # type: ignore[arg-type]
+        for node_id, (score, match) in ranked
+    ]

@@ -38,7 +38,8 @@ def section_text(doc: NoteDoc, section: Section) -> str:
     """The topic node of a section: the root for the preamble and for an H1 that repeats the
     title; "Title: Heading" otherwise (a bare "Summary" would merge across every note)."""
     heading = plain(section.heading or "") or (section.heading or "")
-    if section.index == 0 or (section.level == 1 and heading.casefold() == root_text(doc).casefold()):
+    repeats_title = section.level == 1 and heading.casefold() == root_text(doc).casefold()
+    if section.index == 0 or repeats_title:
         return root_text(doc)
     return clip(f"{root_text(doc)}: {heading}")
 

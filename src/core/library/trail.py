@@ -3,9 +3,10 @@ its byte form in the fold cache (decoded only when someone reads that node's tra
 
 Rows are exact tuples (not named tuples) so the cyclic GC can stop tracking them; the public
 entry types (``EvidenceEntry``, ``QuizEntry``, ``ObservationEntry``) are views built on read.
-An ``Origin`` says where a mention came from — (ledger rank, record's line in its ledger,
-position in the record) — and breaks ties so that the derived order never depends on how the
-ledgers were split between reads.
+An ``Origin`` says where a mention came from — ledger rank, the record's place in its ledger,
+the position in the record, packed into one int that orders like that triple (an int, not a
+tuple: dicts of them stay untracked by the GC) — and breaks ties so that the derived order
+never depends on how the ledgers were split between reads.
 """
 
 from __future__ import annotations
@@ -14,7 +15,13 @@ import marshal
 from collections.abc import Callable
 from datetime import datetime
 
-Origin = tuple[int, int, int]
+Origin = int
+_SEQ_SHIFT, _RANK_SHIFT = 48, 96  # room for 2**48 records and 2**48 mentions per record
+
+
+def origin(rank: int, seq: int, position: int) -> Origin:
+    """(rank, seq, position) as one int with the same order."""
+    return (rank << _RANK_SHIFT) | (seq << _SEQ_SHIFT) | position
 # source_id, message_id, quote, run_id, at, origin
 EvidenceRow = tuple[str, str, str, str, datetime, Origin]
 # id, verdict, at, source_id, tool_call_id, question_index, run_id
@@ -54,13 +61,19 @@ def unpack_trail(blob: bytes) -> Trail:
         evidence, quiz, observations, source_keys = marshal.loads(blob)
         when = parse_cache()
         return (
-            tuple((s, m, q, r, when(a), tuple(o)) for s, m, q, r, a, o in evidence),
+            tuple((s, m, q, r, when(a), _int(o)) for s, m, q, r, a, o in evidence),
             tuple((i, v, when(a), s, c, n, r) for i, v, a, s, c, n, r in quiz),
             tuple((i, lv, when(a), s, tuple(ms), r) for i, lv, a, s, ms, r in observations),
-            tuple(tuple(k) for k in source_keys),
+            tuple(_int(k) for k in source_keys),
         )
     except (ValueError, TypeError, EOFError) as e:
         raise TrailDecodeError(f"a packed trail does not decode ({e})") from e
+
+
+def _int(value: object) -> int:
+    if type(value) is not int:
+        raise TypeError(f"expected an origin, got {type(value).__name__}")
+    return value
 
 
 def parse_cache() -> Callable[[str], datetime]:

@@ -3,17 +3,25 @@
 A node's vector is the vector of its text, so a node re-created by another run, or the same
 statement in another note, costs nothing. Vectors of one model never mix with another's (the
 store keeps one file per model). Hits and misses are counted so an import can report its rate.
+Vectors are held as float32 arrays (what the store keeps): a Python tuple of floats would cost
+eight times the memory on a graph of tens of thousands of nodes.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Union, cast
+
+import numpy as np
+import numpy.typing as npt
 
 from ..ports import Embedder, GraphStore
 
-Vector = tuple[float, ...]
+Vector = npt.NDArray[np.float32]
+# What vector-consuming code accepts: the cache's arrays, or plain sequences (tests, the port).
+VectorLike = Union[Sequence[float], npt.NDArray[Any]]
 BATCH = 512  # texts per embedder call: big enough for the encoder to sort by length
 
 
@@ -46,7 +54,10 @@ class VectorCache:
 
     def _loaded(self) -> dict[str, Vector]:
         if self._vectors is None:
-            self._vectors = dict(self._store.embeddings(self.model))
+            self._vectors = {
+                k: np.asarray(v, dtype=np.float32)
+                for k, v in self._store.embeddings(self.model).items()
+            }
         return self._vectors
 
     def get(self, text: str) -> Vector | None:
@@ -74,7 +85,7 @@ class VectorCache:
                     f"{len(chunk)} texts"
                 )
             for key, vector in zip(chunk, embedded):
-                vectors[key] = tuple(float(x) for x in vector)
+                vectors[key] = np.asarray(vector, dtype=np.float32)
                 self._fresh.add(key)
             self.misses += len(chunk)
             self._dirty = True
@@ -92,8 +103,10 @@ class VectorCache:
         # Another cache of the same model (the material import has one) may have saved since
         # this one loaded: fold its vectors in rather than writing over them.
         for key, vector in self._store.embeddings(self.model).items():
-            self._vectors.setdefault(key, vector)
-        self._store.save_embeddings(self.model, self._vectors)
+            if key not in self._vectors:
+                self._vectors[key] = np.asarray(vector, dtype=np.float32)
+        # Arrays iterate as floats, which is all the store reads from each vector.
+        self._store.save_embeddings(self.model, cast(Mapping[str, Sequence[float]], self._vectors))
         self._dirty = False
         return True
 

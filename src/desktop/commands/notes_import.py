@@ -1,4 +1,4 @@
-"""``studyhall import PATH``: import notes (a Markdown file or an Obsidian vault) with a progress bar.
+"""``studyhall import PATH``: import notes (a Markdown file or an Obsidian vault), with progress.
 
 Works with no API key (the model-free extractor); uses the configured model when there is one.
 When the app is running on this data folder the import runs inside it (one writer per data
@@ -22,14 +22,23 @@ SHOW_SKIPPED = 20
 
 def register(subparsers: Any) -> None:
     cmd = subparsers.add_parser(
-        "import", help="import notes: a Markdown file or an Obsidian vault folder",
-        description="Import notes into your knowledge graph. Works without an API key.")
+        "import",
+        help="import notes: a Markdown file or an Obsidian vault folder",
+        description="Import notes into your knowledge graph. Works without an API key.",
+    )
     cmd.add_argument("path", help="a Markdown file or a folder of notes (an Obsidian vault)")
-    cmd.add_argument("--mode", choices=("auto", "model", "structural"), default="auto",
-                     help="extractor: the configured model when there is one (auto), the model "
-                     "only, or the model-free structural extractor")
-    cmd.add_argument("--no-embed", action="store_true",
-                     help="skip embeddings, clusters and layout (search falls back to text)")
+    cmd.add_argument(
+        "--mode",
+        choices=("auto", "model", "structural"),
+        default="auto",
+        help="extractor: the configured model when there is one (auto), the model "
+        "only, or the model-free structural extractor",
+    )
+    cmd.add_argument(
+        "--no-embed",
+        action="store_true",
+        help="skip embeddings, clusters and layout (search falls back to text)",
+    )
     cmd.add_argument("--json", action="store_true", help="print the report as one JSON object")
     cmd.set_defaults(func=run_import)
 
@@ -55,8 +64,12 @@ async def _local(args: argparse.Namespace, config: Any) -> int:
     services = build_services(config)
     with _Bar(quiet=args.json) as bar:
         report, material = await import_path(
-            services, args.path, mode=args.mode, embed=not args.no_embed,
-            progress=lambda p: bar.update(p.stage, p.done, p.total, p.path))
+            services,
+            args.path,
+            mode=args.mode,
+            embed=not args.no_embed,
+            progress=lambda p: bar.update(p.stage, p.done, p.total, p.path),
+        )
     out = report.to_dict()
     out["material"] = material
     _print(out, args.json)
@@ -121,16 +134,26 @@ class _Bar:
         self._task: Any = None
         self._stage: str | None = None
 
-    def __enter__(self) -> _Bar:
+    def __enter__(self) -> _Bar:  # noqa: PYI034 - a private helper, never subclassed
         if not self._quiet:
             from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn)
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+            )
 
-            self._progress = Progress(TextColumn("{task.description:<11}"), BarColumn(),
-                                      MofNCompleteColumn(), TimeElapsedColumn(),
-                                      TextColumn("[dim]{task.fields[path]}"),
-                                      console=Console(stderr=True), transient=False)
+            self._progress = Progress(
+                TextColumn("{task.description:<11}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("[dim]{task.fields[path]}"),
+                console=Console(stderr=True),
+                transient=False,
+            )
             self._progress.start()
         return self
 
@@ -140,8 +163,9 @@ class _Bar:
         if stage != self._stage:
             self._stage = stage
             self._task = self._progress.add_task(stage, total=total or None, path="")
-        self._progress.update(self._task, completed=done, total=total or None,
-                              path=(path or "")[-50:])
+        self._progress.update(
+            self._task, completed=done, total=total or None, path=(path or "")[-50:]
+        )
 
     def __exit__(self, *exc: object) -> None:
         if self._progress is not None:
@@ -152,39 +176,58 @@ def _print(report: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(report, ensure_ascii=False))
         return
-    print(f"Imported notes from {report['root']}" + (f" ({report['target']})" if report["target"] else ""))
-    print(f"  notes: {report['notes']}  imported: {report['imported']}  unchanged: "
-          f"{report['unchanged']}  skipped: {len(report['skipped'])}  deleted: "
-          f"{len(report['deleted'])}")
-    print(f"  extractor: {report['extractor']}"
-          + (f" ({report['extractor_note']})" if report.get("extractor_note") else ""))
-    print(f"  graph: +{report['propositions']} propositions, +{report['evidence']} evidence on "
-          f"existing ones, +{report['edges']} edges ({report['dropped']} findings dropped)")
-    print(f"  links: {report['links']} resolved, {report['broken_links']} broken "
-          "(see `studyhall sources --json`)")
+    print(
+        f"Imported notes from {report['root']}"
+        + (f" ({report['target']})" if report["target"] else "")
+    )
+    print(
+        f"  notes: {report['notes']}  imported: {report['imported']}  unchanged: "
+        f"{report['unchanged']}  skipped: {len(report['skipped'])}  deleted: "
+        f"{len(report['deleted'])}"
+    )
+    print(
+        f"  extractor: {report['extractor']}"
+        + (f" ({report['extractor_note']})" if report.get("extractor_note") else "")
+    )
+    print(
+        f"  graph: +{report['propositions']} propositions, +{report['evidence']} evidence on "
+        f"existing ones, +{report['edges']} edges ({report['dropped']} findings dropped)"
+    )
+    print(
+        f"  links: {report['links']} resolved, {report['broken_links']} broken "
+        "(see `studyhall sources --json`)"
+    )
     upkeep = report.get("upkeep")
     if upkeep:
         cache = upkeep["embedding_cache"]
         rate = cache["hit_rate"]
-        print(f"  embeddings: {cache['misses']} computed, {cache['hits']} from the cache"
-              + (f" ({rate:.0%} hit rate)" if rate is not None else "")
-              + f"; clusters: {upkeep['clusters']}")
+        print(
+            f"  embeddings: {cache['misses']} computed, {cache['hits']} from the cache"
+            + (f" ({rate:.0%} hit rate)" if rate is not None else "")
+            + f"; clusters: {upkeep['clusters']}"
+        )
         for problem in upkeep.get("problems", []):
             print(f"  note: {problem}")
     material = report.get("material")
     if material and "error" not in material:
-        print(f"  search index: {material['chunks']} passages "
-              f"({material['imported']} files indexed, {material['unchanged']} unchanged)")
+        print(
+            f"  search index: {material['chunks']} passages "
+            f"({material['imported']} files indexed, {material['unchanged']} unchanged)"
+        )
     for what, items in (("skipped", report["skipped"]), ("failed", report.get("failed", []))):
         if items:
             reasons = Counter(item["reason"] for item in items)
-            print(f"{what.capitalize()} {len(items)} file(s): "
-                  + "; ".join(f"{n} × {reason}" for reason, n in reasons.most_common()))
+            print(
+                f"{what.capitalize()} {len(items)} file(s): "
+                + "; ".join(f"{n} × {reason}" for reason, n in reasons.most_common())
+            )
             for item in items[:SHOW_SKIPPED]:
                 print(f"  {item['path']}: {item['reason']}")
             if len(items) > SHOW_SKIPPED:
                 print(f"  … and {len(items) - SHOW_SKIPPED} more (studyhall sources --json)")
     if report["deleted"]:
-        print(f"Gone since the last import ({len(report['deleted'])}): "
-              + ", ".join(report["deleted"][:SHOW_SKIPPED]))
+        print(
+            f"Gone since the last import ({len(report['deleted'])}): "
+            + ", ".join(report["deleted"][:SHOW_SKIPPED])
+        )
     print(f"Done in {report['seconds']:.1f}s.")

@@ -12,12 +12,11 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-
 from studyhall.core.errors import StudyhallError
 
 from ..services import Services
 
-DEMO_CSP = "; ".join((
+DEMO_CSP = "; ".join((  # noqa: FLY002 - one directive per line
     "sandbox allow-scripts",
     "default-src 'none'",
     "script-src 'unsafe-inline'",

@@ -7,6 +7,7 @@ progress and abort under ``/api/extraction/runs``.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel
@@ -33,11 +34,16 @@ def _error(error: StudyhallError) -> JSONResponse:
 
 
 def _graph_route(reader: GraphReader) -> Callable[[Request], Awaitable[Response]]:
+    def render() -> Response:
+        return JSONResponse(snapshot_to_dict(reader.snapshot()))
+
     async def get_graph(request: Request) -> Response:
         """The knowledge graph derived from the ledgers: nodes (text, state, score and its
         explanation, evidence trail, quiz history, sources, position, cluster), edges,
         clusters."""
-        return JSONResponse(snapshot_to_dict(reader.snapshot()))
+        # Off the event loop: the first read of a large graph folds (or restores) it, and
+        # turning many nodes into JSON takes a while too.
+        return await asyncio.to_thread(render)
 
     return get_graph
 

@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.graph import Position
 from studyhall.core.errors import InvalidInput, StudyhallError
 from studyhall.core.library.search import search_nodes
+from studyhall.core.library.vectors import Vector
 
 from ..runtime.import_runs import graph_upkeep
 from ..services import Services
@@ -60,12 +61,18 @@ def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
         if not isinstance(value, dict):
             raise InvalidInput(f"The position of {node_id!r} must be an object with x and y.")
         x, y = value.get("x"), value.get("y")
-        ok = all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                 and math.isfinite(v) and abs(v) <= COORDINATE_LIMIT for v in (x, y))
+        ok = all(
+            isinstance(v, (int, float))
+            and not isinstance(v, bool)
+            and math.isfinite(v)
+            and abs(v) <= COORDINATE_LIMIT
+            for v in (x, y)
+        )
         if not ok:
             raise InvalidInput(
                 f"The position of {node_id!r} needs finite numbers x and y within "
-                f"±{COORDINATE_LIMIT:g}.")
+                f"±{COORDINATE_LIMIT:g}."
+            )
         out[node_id] = Position(x=float(x), y=float(y))  # type: ignore[arg-type]
     return out
 
@@ -87,7 +94,7 @@ def routes(services: Services) -> list[BaseRoute]:
         snapshot = upkeep.reader.snapshot()
         nodes = [(n.id, n.text) for n in snapshot.nodes]
         query_vector = None
-        vectors: dict[str, tuple[float, ...]] = {}
+        vectors: dict[str, Vector] = {}
         cache = upkeep.cache()
         if cache is not None and nodes:
             try:
@@ -98,14 +105,17 @@ def routes(services: Services) -> list[BaseRoute]:
             except StudyhallError as e:
                 log.warning("[graph] semantic search unavailable, text only: %s", e)
                 vectors, query_vector = {}, None
-        hits = search_nodes(query, nodes, query_vector=query_vector, vectors=vectors,
-                            limit=limit)
-        return JSONResponse({
-            "query": query,
-            "semantic": query_vector is not None,
-            "results": [{"id": h.node_id, "text": h.text, "score": h.score, "match": h.match}
-                        for h in hits],
-        })
+        hits = search_nodes(query, nodes, query_vector=query_vector, vectors=vectors, limit=limit)
+        return JSONResponse(
+            {
+                "query": query,
+                "semantic": query_vector is not None,
+                "results": [
+                    {"id": h.node_id, "text": h.text, "score": h.score, "match": h.match}
+                    for h in hits
+                ],
+            }
+        )
 
     async def put_positions(request: Request) -> Response:
         """Store node positions the learner dragged (sanitized)."""

@@ -60,9 +60,12 @@ def routes(services: Services) -> list[BaseRoute]:
             raise NotFound(f"There is no import run {request.path_params['run_id']!r}.")
         return run
 
-    @describe(summary="Import notes (a Markdown file or an Obsidian vault folder)",
-              request=ImportRequest, response=ImportStarted,
-              responses={400: "Bad request", 404: "No such path"})
+    @describe(
+        summary="Import notes (a Markdown file or an Obsidian vault folder)",
+        request=ImportRequest,
+        response=ImportStarted,
+        responses={400: "Bad request", 404: "No such path"},
+    )
     async def post_import(request: Request) -> Response:
         """Start importing notes in the background, or join the import already running.
         Works with no API key (the model-free extractor)."""
@@ -108,7 +111,8 @@ def routes(services: Services) -> list[BaseRoute]:
         Route("/api/graph/import", post_import, methods=["POST"], name="post_import"),
         Route("/api/graph/imports", list_imports, methods=["GET"], name="list_imports"),
         Route("/api/graph/import/{run_id}", get_import, methods=["GET"], name="get_import"),
-        Route("/api/graph/import/{run_id}/abort", abort_import, methods=["POST"],
-              name="abort_import"),
+        Route(
+            "/api/graph/import/{run_id}/abort", abort_import, methods=["POST"], name="abort_import"
+        ),
         Route("/api/sources", list_sources, methods=["GET"], name="list_sources"),
     ]

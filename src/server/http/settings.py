@@ -16,14 +16,20 @@ import json
 import os
 import re
 import time
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.contracts.settings import MODEL_ROLES, Effort, RoleModel, Settings
+from studyhall.core.contracts.settings import (
+    MODEL_ROLES,
+    Effort,
+    ModelRole,
+    RoleModel,
+    Settings,
+)
 from studyhall.core.errors import InvalidInput, ModelError, StudyhallError
 from studyhall.core.ports import ModelRequest, TextDelta
 
@@ -166,8 +172,9 @@ def routes(services: Services) -> list[BaseRoute]:
             current = settings_store.load()
             models = dict(current.models)
             for role, value in body.models.items():
-                models[role] = RoleModel(model=value.model.strip(), effort=value.effort,  # type: ignore[index]
-                                         api_base=_check_base(value.api_base))
+                models[cast(ModelRole, role)] = RoleModel(  # checked against MODEL_ROLES above
+                    model=value.model.strip(), effort=value.effort,
+                    api_base=_check_base(value.api_base))
             updated = Settings.model_validate({**current.model_dump(), "models": models})
             await asyncio.to_thread(settings_store.save, updated)
             return JSONResponse(await asyncio.to_thread(_view))
@@ -216,8 +223,9 @@ def routes(services: Services) -> list[BaseRoute]:
                 raise InvalidInput("No model is wired in this build.")
         except StudyhallError as e:
             return _error(e)
-        model = settings_store.load().model_for(body.role)  # type: ignore[arg-type]
-        request_ = ModelRequest(role=body.role,  # type: ignore[arg-type]
+        role = cast(ModelRole, body.role)  # checked against MODEL_ROLES above
+        model = settings_store.load().model_for(role)
+        request_ = ModelRequest(role=role,
                                 messages=({"role": "user", "content": TEST_PROMPT},))
         started = time.monotonic()
         try:

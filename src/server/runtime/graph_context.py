@@ -39,16 +39,25 @@ async def context_steer(services: Services, chat_id: str, topic: str) -> Message
         return None
     vectors = await upkeep.node_vectors(snapshot)
     topic_vector = (await cache.embedder.embed([topic]))[0]
-    chosen = select_context(topic_vector, [(n.id, n.text, n.state) for n in snapshot.nodes],
-                            vectors)
+    chosen = select_context(
+        topic_vector, [(n.id, n.text, n.state) for n in snapshot.nodes], vectors
+    )
     if not chosen:
         return None
     return steer_message(
-        context_steer_id(chat_id), "context", render_context(topic, chosen),
-        services.clock.now(), data_name="graph-context",
-        data={"topic": topic, "nodes": [
-            {"id": c.node_id, "text": c.text, "similarity": c.similarity, "state": c.state}
-            for c in chosen]})
+        context_steer_id(chat_id),
+        "context",
+        render_context(topic, chosen),
+        services.clock.now(),
+        data_name="graph-context",
+        data={
+            "topic": topic,
+            "nodes": [
+                {"id": c.node_id, "text": c.text, "similarity": c.similarity, "state": c.state}
+                for c in chosen
+            ],
+        },
+    )
 
 
 async def deliver_graph_context(services: Services, chat_id: str, topic: str) -> bool:

@@ -53,20 +53,33 @@ class UpkeepReport:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "nodes": self.nodes, "embedded": self.embedded,
-            "embedding_cache": {"hits": self.cache_hits, "misses": self.cache_misses,
-                                "hit_rate": self.hit_rate},
-            "clusters": self.clusters, "labeled_by_model": self.labeled_by_model,
-            "labeled_by_terms": self.labeled_by_terms, "positioned": self.positioned,
-            "seconds": self.seconds, "problems": self.problems,
+            "nodes": self.nodes,
+            "embedded": self.embedded,
+            "embedding_cache": {
+                "hits": self.cache_hits,
+                "misses": self.cache_misses,
+                "hit_rate": self.hit_rate,
+            },
+            "clusters": self.clusters,
+            "labeled_by_model": self.labeled_by_model,
+            "labeled_by_terms": self.labeled_by_terms,
+            "positioned": self.positioned,
+            "seconds": self.seconds,
+            "problems": self.problems,
         }
 
 
 class GraphUpkeep:
-    def __init__(self, *, graph_store: GraphStore, reader: GraphReader,
-                 embedder: Embedder | None, chat_model: ChatModel | None,
-                 prompt: Callable[[str], str],
-                 model_usable: Callable[[], bool] = lambda: True) -> None:
+    def __init__(
+        self,
+        *,
+        graph_store: GraphStore,
+        reader: GraphReader,
+        embedder: Embedder | None,
+        chat_model: ChatModel | None,
+        prompt: Callable[[str], str],
+        model_usable: Callable[[], bool] = lambda: True,
+    ) -> None:
         self._store = graph_store
         self.reader = reader
         self.embedder = embedder
@@ -90,8 +103,9 @@ class GraphUpkeep:
             self._cache = VectorCache(self.embedder, self._store)
         return self._cache
 
-    async def node_vectors(self, snapshot: GraphSnapshot, *, compute: bool = True
-                           ) -> dict[str, Vector]:
+    async def node_vectors(
+        self, snapshot: GraphSnapshot, *, compute: bool = True
+    ) -> dict[str, Vector]:
         """Vectors of the snapshot's nodes (embedding what is missing unless ``compute`` is
         False); ``{}`` when there is no working embedder."""
         cache = self.cache()
@@ -120,8 +134,9 @@ class GraphUpkeep:
             log.warning("[upkeep] refresh failed: %s", e)
             return UpkeepReport(problems=[str(e)])
 
-    async def refresh(self, progress: Progress | None = None, *, layout: bool = True
-                      ) -> UpkeepReport:
+    async def refresh(
+        self, progress: Progress | None = None, *, layout: bool = True
+    ) -> UpkeepReport:
         async with self._lock:
             return await self._refresh(progress or (lambda _s, _d, _t: None), layout)
 
@@ -158,8 +173,9 @@ class GraphUpkeep:
         progress("done", report.nodes, report.nodes)
         return report
 
-    async def _clusters(self, snapshot: GraphSnapshot, vectors: dict[str, Vector],
-                        report: UpkeepReport) -> list[Cluster]:
+    async def _clusters(
+        self, snapshot: GraphSnapshot, vectors: dict[str, Vector], report: UpkeepReport
+    ) -> list[Cluster]:
         groups = await asyncio.to_thread(cluster_vectors, vectors)
         clusters = carry_labels(groups, self._store.clusters())
         texts = {n.id: n.text for n in snapshot.nodes}
@@ -176,8 +192,11 @@ class GraphUpkeep:
                 assert self._model is not None
                 calls += 1
                 try:
-                    label = await ask_label(self._model, self._prompt(LABEL_PROMPT),
-                                            [texts[i] for i in cluster.node_ids if i in texts])
+                    label = await ask_label(
+                        self._model,
+                        self._prompt(LABEL_PROMPT),
+                        [texts[i] for i in cluster.node_ids if i in texts],
+                    )
                 except ModelNotConfigured as e:
                     use_model = False  # no key / no script: term labels for the rest
                     log.info("[upkeep] cluster labels from terms: %s", e)
@@ -185,19 +204,29 @@ class GraphUpkeep:
                     log.warning("[upkeep] labeler failed for %s: %s", cluster.id, e)
             if label is not None:
                 report.labeled_by_model += 1
-                named.append(cluster.model_copy(update={
-                    "label": label, "label_source": "model", "core": cluster.node_ids}))
+                named.append(
+                    cluster.model_copy(
+                        update={"label": label, "label_source": "model", "core": cluster.node_ids}
+                    )
+                )
             elif cluster.label is None:
                 report.labeled_by_terms += 1
-                named.append(cluster.model_copy(update={
-                    "label": terms.label(cluster.node_ids), "label_source": "terms",
-                    "core": cluster.node_ids}))
+                named.append(
+                    cluster.model_copy(
+                        update={
+                            "label": terms.label(cluster.node_ids),
+                            "label_source": "terms",
+                            "core": cluster.node_ids,
+                        }
+                    )
+                )
             else:
                 named.append(cluster)
         return named
 
-    async def settle(self, snapshot: GraphSnapshot | None = None,
-                     pinned: dict[str, Any] | None = None) -> int:
+    async def settle(
+        self, snapshot: GraphSnapshot | None = None, pinned: dict[str, Any] | None = None
+    ) -> int:
         """Place nodes that have no position yet (all of them on a first layout); returns how
         many were placed. ``pinned`` positions (dragged by the learner) are stored first."""
         snapshot = snapshot or self.reader.snapshot()

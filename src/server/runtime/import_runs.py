@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any, Literal
 
 from studyhall.core.contracts.settings import ModelRole
-from studyhall.core.errors import NotFound, StudyhallError
+from studyhall.core.errors import BusyError, NotFound, StudyhallError
 
 from ..services import Services
 from .graph_upkeep import GraphUpkeep
@@ -29,7 +29,8 @@ RunStatus = Literal["running", "done", "error", "aborted"]
 KEEP_FINISHED = 20
 # Model ids served on the learner's machine need no key (mirrors the litellm adapter's list).
 LOCAL_PROVIDERS = frozenset(
-    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"})
+    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"}
+)
 _UPKEEP = "graph_upkeep"
 _IMPORTS = "imports"
 
@@ -40,17 +41,24 @@ def graph_upkeep(services: Services) -> GraphUpkeep:
         return upkeep
     if services.graph_store is None:
         raise RuntimeError("graph upkeep needs services.graph_store")
-    upkeep = GraphUpkeep(graph_store=services.graph_store, reader=graph_reader(services),
-                         embedder=services.embedder, chat_model=services.chat_model,
-                         prompt=load_prompt,
-                         model_usable=lambda: no_model_reason(services, "labeler") is None)
+    upkeep = GraphUpkeep(
+        graph_store=services.graph_store,
+        reader=graph_reader(services),
+        embedder=services.embedder,
+        chat_model=services.chat_model,
+        prompt=load_prompt,
+        model_usable=lambda: no_model_reason(services, "labeler") is None,
+    )
     services.extras[_UPKEEP] = upkeep
     return upkeep
 
 
 def notes_importer(services: Services) -> NotesImporter:
-    missing = [name for name in ("vault_reader", "graph_store", "source_store", "clock", "ids")
-               if getattr(services, name, None) is None]
+    missing = [
+        name
+        for name in ("vault_reader", "graph_store", "source_store", "clock", "ids")
+        if getattr(services, name, None) is None
+    ]
     if missing:
         raise RuntimeError(f"the notes import needs services {', '.join(missing)}")
     return NotesImporter(
@@ -85,13 +93,20 @@ def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> s
         return None  # let the model call say what is wrong
     if any(k.endswith("_API_KEY") and v for k, v in os.environ.items()):
         return None
-    return ("No API key is saved, so the model-free extractor built the graph from the notes' "
-            "structure. Add a key in Settings → Models to extract with a model.")
+    return (
+        "No API key is saved, so the model-free extractor built the graph from the notes' "
+        "structure. Add a key in Settings → Models to extract with a model."
+    )
 
 
-async def import_path(services: Services, path: str, *, mode: Mode = "auto",
-                      embed: bool = True, progress: ProgressFn | None = None,
-                      ) -> tuple[ImportReport, dict[str, Any] | None]:
+async def import_path(
+    services: Services,
+    path: str,
+    *,
+    mode: Mode = "auto",
+    embed: bool = True,
+    progress: ProgressFn | None = None,
+) -> tuple[ImportReport, dict[str, Any] | None]:
     """The whole import front door: notes into the graph, then every readable file (notes,
     transcripts, PDFs, text) into the retrieval index for grounded questions."""
     tell = progress or (lambda _p: None)
@@ -99,8 +114,9 @@ async def import_path(services: Services, path: str, *, mode: Mode = "auto",
     return report, await _index_material(services, path, embed, tell)
 
 
-async def _index_material(services: Services, path: str, embed: bool,
-                          tell: ProgressFn) -> dict[str, Any] | None:
+async def _index_material(
+    services: Services, path: str, embed: bool, tell: ProgressFn
+) -> dict[str, Any] | None:
     if services.search_index is None or services.material_reader is None:
         return None  # a build without retrieval
     from .material import material_importer
@@ -111,13 +127,19 @@ async def _index_material(services: Services, path: str, embed: bool,
             indexer.embedder, indexer.cache = None, None
         elif indexer.embedder is services.embedder:
             indexer.cache = graph_upkeep(services).cache()  # one cache per model per process
-        got = await indexer.run(path, lambda done, total, p: tell(
-            ImportProgress("indexing", done, total, p)))
+        got = await indexer.run(
+            path, lambda done, total, p: tell(ImportProgress("indexing", done, total, p))
+        )
     except StudyhallError as e:
         log.warning("[import] the search index was not updated: %s", e)
         return {"error": str(e)}
-    return {"imported": len(got.imported), "unchanged": len(got.unchanged),
-            "skipped": len(got.skipped), "removed": len(got.removed), "chunks": got.chunks}
+    return {
+        "imported": len(got.imported),
+        "unchanged": len(got.unchanged),
+        "skipped": len(got.skipped),
+        "removed": len(got.removed),
+        "chunks": got.chunks,
+    }
 
 
 @dataclass
@@ -142,12 +164,19 @@ class ImportRun:
             "mode": self.mode,
             "status": self.status,
             "stage": self.progress.stage,
-            "progress": {"done": self.progress.done, "total": self.progress.total,
-                         "path": self.progress.path},
-            "report": ({**self.report.to_dict(), "material": self.material}
-                       if self.report else None),
-            "usage": (self.report.usage.model_dump(mode="json")
-                      if self.report and self.report.usage else None),
+            "progress": {
+                "done": self.progress.done,
+                "total": self.progress.total,
+                "path": self.progress.path,
+            },
+            "report": (
+                {**self.report.to_dict(), "material": self.material} if self.report else None
+            ),
+            "usage": (
+                self.report.usage.model_dump(mode="json")
+                if self.report and self.report.usage
+                else None
+            ),
             "error": self.error,
             "started_at": self.started_at.isoformat(),
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
@@ -161,13 +190,19 @@ class ImportRunner:
         self._active: ImportRun | None = None
 
     def start(self, path: str, mode: Mode = "auto", embed: bool = True) -> ImportRun:
-        """Start an import in the background, or join the one running."""
-        if self._active is not None and self._active.status == "running":
-            return self._active
+        """Start an import in the background, or join the one running for the same path
+        (another path while one runs: ``BusyError``, one writer at a time)."""
+        active = self._active
+        if active is not None and active.status == "running":
+            if active.path == path:
+                return active
+            raise BusyError(
+                f"An import of {active.path} is running. Wait for it to finish, or stop it "
+                f"(run {active.id}), then import {path}."
+            )
         notes_importer(self._services)  # a build that cannot import fails here, not later
         assert self._services.ids and self._services.clock
-        run = ImportRun(self._services.ids.new("import"), path, mode,
-                        self._services.clock.now())
+        run = ImportRun(self._services.ids.new("import"), path, mode, self._services.clock.now())
         self._runs[run.id] = run
         self._active = run
         run.task = asyncio.get_running_loop().create_task(self._execute(run, embed))
@@ -180,20 +215,26 @@ class ImportRunner:
 
         try:
             run.report, run.material = await import_path(
-                self._services, run.path, mode=run.mode, embed=embed, progress=progress)
+                self._services, run.path, mode=run.mode, embed=embed, progress=progress
+            )
             run.progress = ImportProgress("done", run.report.notes, run.report.notes)
             run.status = "done"
         except asyncio.CancelledError:
-            run.status, run.error = "aborted", "Stopped; every note merged so far is kept, " \
-                                               "and importing again continues from there."
+            run.status = "aborted"
+            run.error = (
+                "Stopped; every note merged so far is kept, and importing again "
+                "continues from there."
+            )
             raise
         except StudyhallError as e:
             run.status, run.error = "error", str(e)
             log.warning("[import %s] failed: %s", run.id, e)
         except Exception as e:
             run.status = "error"
-            run.error = ("The import failed unexpectedly; see the log. Whatever was merged is "
-                         "kept, and importing again continues from there.")
+            run.error = (
+                "The import failed unexpectedly; see the log. Whatever was merged is "
+                "kept, and importing again continues from there."
+            )
             log.exception("[import %s] failed: %s", run.id, type(e).__name__)
         finally:
             assert self._services.clock

@@ -27,7 +27,6 @@ from typing import Any, Literal
 from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
-from studyhall.core.contracts.chat import Usage
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
 from studyhall.core.library.batching import Batch, make_batches
 from studyhall.core.library.coverage import View, make_view
@@ -64,64 +63,15 @@ from studyhall.core.ports import (
 )
 
 from .embed_queue import EmbedQueue
-from .graph_upkeep import GraphUpkeep, UpkeepReport
+from .graph_upkeep import GraphUpkeep
+from .import_report import ImportProgress, ImportReport, Mode, ProgressFn
 from .note_merge import NoteMerger, Tally
 
 log = logging.getLogger("studyhall.imports")
 
-Mode = Literal["auto", "model", "structural"]
 NOTES_PROMPT = "notes_extractor.md"
 GROUP_NOTES = 64  # model-free notes per group run (one checkpoint each)
 LINK_VIEWS = 500  # link views per run of the links phase
-
-
-@dataclass(frozen=True)
-class ImportProgress:
-    stage: str  # scanning | reading | extracting | linking | embedding | clustering | layout | done
-    done: int
-    total: int
-    path: str | None = None
-
-
-ProgressFn = Callable[[ImportProgress], None]
-
-
-@dataclass
-class ImportReport:
-    root: str = ""
-    target: str = ""
-    extractor: str = "none"
-    extractor_note: str | None = None  # why the model was not used
-    notes: int = 0
-    imported: int = 0
-    unchanged: int = 0
-    skipped: list[SkippedFile] = field(default_factory=list)
-    deleted: list[str] = field(default_factory=list)
-    failed: list[SkippedFile] = field(default_factory=list)  # extraction failed; retried next time
-    links: int = 0
-    broken_links: int = 0
-    propositions: int = 0  # new nodes
-    evidence: int = 0  # evidence added to existing nodes
-    edges: int = 0
-    dropped: int = 0
-    upkeep: UpkeepReport | None = None
-    usage: Usage | None = None  # the extractor's and auditor's calls (None: no model ran)
-    seconds: float = 0.0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "root": self.root, "target": self.target, "extractor": self.extractor,
-            "extractor_note": self.extractor_note, "notes": self.notes,
-            "imported": self.imported, "unchanged": self.unchanged,
-            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
-            "failed": [{"path": s.path, "reason": s.reason} for s in self.failed],
-            "deleted": list(self.deleted), "links": self.links,
-            "broken_links": self.broken_links, "propositions": self.propositions,
-            "evidence": self.evidence, "edges": self.edges, "dropped": self.dropped,
-            "upkeep": self.upkeep.to_dict() if self.upkeep else None,
-            "usage": self.usage.model_dump(mode="json") if self.usage else None,
-            "seconds": round(self.seconds, 3),
-        }
 
 
 @dataclass
@@ -137,12 +87,21 @@ class _Note:
 
 
 class NotesImporter:
-    def __init__(self, *, vault_reader: VaultReader, graph_store: GraphStore,
-                 source_store: SourceStore, settings_store: SettingsStore, clock: Clock,
-                 ids: Ids, upkeep: GraphUpkeep, chat_model: ChatModel | None,
-                 prompt: Callable[[str], str],
-                 no_model_reason: Callable[[], str | None] = lambda: None,
-                 group_notes: int = GROUP_NOTES) -> None:
+    def __init__(
+        self,
+        *,
+        vault_reader: VaultReader,
+        graph_store: GraphStore,
+        source_store: SourceStore,
+        settings_store: SettingsStore,
+        clock: Clock,
+        ids: Ids,
+        upkeep: GraphUpkeep,
+        chat_model: ChatModel | None,
+        prompt: Callable[[str], str],
+        no_model_reason: Callable[[], str | None] = lambda: None,
+        group_notes: int = GROUP_NOTES,
+    ) -> None:
         self._reader = vault_reader
         self._graph = graph_store
         self._sources = source_store
@@ -157,8 +116,14 @@ class NotesImporter:
         self._no_model_reason = no_model_reason
         self._group_notes = max(1, group_notes)
 
-    async def run(self, path: str, *, mode: Mode = "auto", embed: bool = True,
-                  progress: ProgressFn | None = None) -> ImportReport:
+    async def run(
+        self,
+        path: str,
+        *,
+        mode: Mode = "auto",
+        embed: bool = True,
+        progress: ProgressFn | None = None,
+    ) -> ImportReport:
         started = time.perf_counter()
         tell = progress or (lambda _p: None)
         tell(ImportProgress("scanning", 0, 0))
@@ -168,8 +133,13 @@ class NotesImporter:
         notes = await asyncio.to_thread(self._read_all, scan, vault, report, tell)
         report.notes = len(notes)
         self._choose_extractor(mode, report)
-        merger = NoteMerger(self._graph, self._clock, self._ids, self._upkeep.reader.snapshot(),
-                            vault_run_source(vault))
+        merger = NoteMerger(
+            self._graph,
+            self._clock,
+            self._ids,
+            self._upkeep.reader.snapshot(),
+            vault_run_source(vault),
+        )
         tally = Tally()
         queue = EmbedQueue(self._upkeep) if embed else None
         cache = self._upkeep.cache() if embed else None
@@ -193,14 +163,16 @@ class NotesImporter:
                 links, broken = link_report(note.resolved)
                 report.links += len(links)
                 report.broken_links += len(broken)
-            await asyncio.to_thread(self._save_sources, scan.root, scan.target, vault, notes,
-                                    report, complete)
+            await asyncio.to_thread(
+                self._save_sources, scan.root, scan.target, vault, notes, report, complete
+            )
         if queue is not None:
             queue.put(merger.new_texts)
             await queue.close()
         if embed:
             report.upkeep = await self._upkeep.refresh(
-                lambda stage, done, total: tell(ImportProgress(stage, done, total)))
+                lambda stage, done, total: tell(ImportProgress(stage, done, total))
+            )
             if cache is not None:  # the whole import's cache use, background part included
                 report.upkeep.cache_hits = cache.hits - counts[0]
                 report.upkeep.cache_misses = cache.misses - counts[1]
@@ -208,9 +180,15 @@ class NotesImporter:
         report.extractor = "+".join(sorted(self._used)) or "none (nothing new to extract)"
         report.seconds = time.perf_counter() - started
         tell(ImportProgress("done", report.notes, report.notes))
-        log.info("[import] %s: %d notes (%d imported, %d unchanged, %d skipped) in %.1fs",
-                 scan.root, report.notes, report.imported, report.unchanged,
-                 len(report.skipped), report.seconds)
+        log.info(
+            "[import] %s: %d notes (%d imported, %d unchanged, %d skipped) in %.1fs",
+            scan.root,
+            report.notes,
+            report.imported,
+            report.unchanged,
+            len(report.skipped),
+            report.seconds,
+        )
         return report
 
     def _choose_extractor(self, mode: Mode, report: ImportReport) -> None:
@@ -228,8 +206,9 @@ class NotesImporter:
 
     # --- reading ----------------------------------------------------------------------------
 
-    def _read_all(self, scan: Any, vault: str, report: ImportReport,
-                  tell: ProgressFn) -> list[_Note]:
+    def _read_all(
+        self, scan: Any, vault: str, report: ImportReport, tell: ProgressFn
+    ) -> list[_Note]:
         files: list[NoteFile] = []
         for n, path in enumerate(scan.notes):
             tell(ImportProgress("reading", n, len(scan.notes), path))
@@ -251,9 +230,15 @@ class NotesImporter:
 
     # --- extraction -------------------------------------------------------------------------
 
-    async def _extract_all(self, notes: Sequence[_Note], merger: NoteMerger, tally: Tally,
-                           report: ImportReport, tell: ProgressFn,
-                           queue: EmbedQueue | None) -> None:
+    async def _extract_all(
+        self,
+        notes: Sequence[_Note],
+        merger: NoteMerger,
+        tally: Tally,
+        report: ImportReport,
+        tell: ProgressFn,
+        queue: EmbedQueue | None,
+    ) -> None:
         at = self._clock.now()
         chunk = self._settings.load().chunk_tokens
         waiting: list[_Note] = []  # planned into the open group, not committed yet
@@ -298,8 +283,9 @@ class NotesImporter:
             raise
         tell(ImportProgress("extracting", len(notes), len(notes)))
 
-    async def _extract_note(self, note: _Note, pending: list[View], chunk: int,
-                            merger: NoteMerger, tally: Tally) -> bool:
+    async def _extract_note(
+        self, note: _Note, pending: list[View], chunk: int, merger: NoteMerger, tally: Tally
+    ) -> bool:
         """Extract a note's uncovered views; True when it waits in the open group."""
         if self._use_model:
             assert self._model is not None
@@ -339,19 +325,30 @@ class NotesImporter:
 
     # --- links between notes ----------------------------------------------------------------
 
-    async def _link_all(self, notes: Sequence[_Note], merger: NoteMerger, tally: Tally,
-                        vault: str, tell: ProgressFn) -> None:
+    async def _link_all(
+        self, notes: Sequence[_Note], merger: NoteMerger, tally: Tally, vault: str, tell: ProgressFn
+    ) -> None:
         """Link edges, once every note's own nodes are in: one view per note under the vault's
         links source, merged in big batches (a note's view changes when its links do)."""
         tell(ImportProgress("linking", 0, len(notes)))
         snapshot = self._upkeep.reader.snapshot()
-        current = {v.message_id: normalize_ws("\n".join(v.lines)) for note in notes
-                   for v in note.views}
+        current = {
+            v.message_id: normalize_ws("\n".join(v.lines)) for note in notes for v in note.views
+        }
         evidence = EvidenceIndex(
-            ((node.id, e.message_id, e.quote) for node in snapshot.nodes for e in node.evidence
-             if e.message_id in current), current)
-        by_path = {note.file.path: NoteRef(note.source_id, note.doc) for note in notes
-                   if note.status != "skipped"}
+            (
+                (node.id, e.message_id, e.quote)
+                for node in snapshot.nodes
+                for e in node.evidence
+                if e.message_id in current
+            ),
+            current,
+        )
+        by_path = {
+            note.file.path: NoteRef(note.source_id, note.doc)
+            for note in notes
+            if note.status != "skipped"
+        }
         source = links_source_id(vault)
         covered = merger.covered(source)
         at = self._clock.now()
@@ -362,16 +359,25 @@ class NotesImporter:
             found = link_edges(by_path[note.file.path], note.resolved, by_path, evidence)
             if not found:
                 continue
-            view = make_view(source, links_message_id(note.source_id), "note-links",
-                             [e.line for e in found], at)
+            view = make_view(
+                source, links_message_id(note.source_id), "note-links", [e.line for e in found], at
+            )
             if view.fingerprint not in covered:
                 pending.append((view, [(e.source, e.target) for e in found]))
         for start in range(0, len(pending), LINK_VIEWS):
             chunk = pending[start : start + LINK_VIEWS]
-            fresh = dict.fromkeys(pair for _, pairs in chunk for pair in pairs
-                                  if (*pair, "supports") not in merger.edges)
-            found = ExtractorOutput.model_validate({"propositions": [], "edges": [
-                {"from": a, "to": b, "kind": "supports"} for a, b in fresh]})
+            fresh = dict.fromkeys(
+                pair
+                for _, pairs in chunk
+                for pair in pairs
+                if (*pair, "supports") not in merger.edges
+            )
+            found = ExtractorOutput.model_validate(
+                {
+                    "propositions": [],
+                    "edges": [{"from": a, "to": b, "kind": "supports"} for a, b in fresh],
+                }
+            )
             batch = Batch(source, tuple(view for view, _ in chunk))
             tally.add(merger.commit_one(batch, found, AuditorOutput(verdicts=()), None, at))
             tell(ImportProgress("linking", min(start + LINK_VIEWS, len(pending)), len(pending)))
@@ -379,15 +385,39 @@ class NotesImporter:
 
     # --- the sources index ------------------------------------------------------------------
 
-    def _save_sources(self, root: str, target: str, vault: str, notes: Sequence[_Note],
-                      report: ImportReport, complete: bool) -> None:
-        outcomes = [NoteOutcome(note.source_id, note.file.path, note.status, note.reason,
-                                note.file.content_hash, note.file.size,
-                                *link_report(note.resolved))
-                    for note in notes if note.done]
-        outcomes += [NoteOutcome(note_source_id(vault, s.path), s.path, "skipped", s.reason)
-                     for s in report.skipped]
+    def _save_sources(
+        self,
+        root: str,
+        target: str,
+        vault: str,
+        notes: Sequence[_Note],
+        report: ImportReport,
+        complete: bool,
+    ) -> None:
+        outcomes = [
+            NoteOutcome(
+                note.source_id,
+                note.file.path,
+                note.status,
+                note.reason,
+                note.file.content_hash,
+                note.file.size,
+                *link_report(note.resolved),
+            )
+            for note in notes
+            if note.done
+        ]
+        outcomes += [
+            NoteOutcome(note_source_id(vault, s.path), s.path, "skipped", s.reason)
+            for s in report.skipped
+        ]
         fresh, report.deleted = source_records(
-            root, target, outcomes, {note.source_id for note in notes}, self._sources.list(),
-            self._clock.now(), complete=complete)
+            root,
+            target,
+            outcomes,
+            {note.source_id for note in notes},
+            self._sources.list(),
+            self._clock.now(),
+            complete=complete,
+        )
         self._sources.save_many(fresh)  # one write of the index, all or nothing

@@ -4,7 +4,8 @@ Model-free findings of many notes are planned one note at a time (each against a
 that holds the notes before it) and committed as one run (``commit_group``): an import of a
 big vault costs about one sync per note, not seven. Model findings commit batch by batch, so a
 paid answer is never lost to a later failure. In a group run the finding keys get the source
-id appended, so record ids (made from run id and key) stay unique. The known graph is kept in step with every plan, so
+id appended, so record ids (made from run id and key) stay unique. The known graph is kept in
+step with every plan, so
 identity ("this statement is already a node") never depends on re-reading the ledgers.
 """
 
@@ -47,9 +48,14 @@ class Tally:
     def add(self, plan: MergePlan) -> None:
         cp = plan.checkpoint
         if cp is not None and (cp.input_tokens, cp.output_tokens, cp.cost_usd) != (None,) * 3:
-            self.usage = add_usage(self.usage, Usage(input_tokens=cp.input_tokens,
-                                                     output_tokens=cp.output_tokens,
-                                                     cost_usd=cp.cost_usd))
+            self.usage = add_usage(
+                self.usage,
+                Usage(
+                    input_tokens=cp.input_tokens,
+                    output_tokens=cp.output_tokens,
+                    cost_usd=cp.cost_usd,
+                ),
+            )
         self.propositions += len(plan.propositions)
         self.evidence += len(plan.identities)
         self.edges += len(plan.edges)
@@ -57,8 +63,9 @@ class Tally:
         self.drops += [str(d) for d in plan.drops]
 
 
-def without_known_edges(findings: ExtractorOutput,
-                        known_edges: set[tuple[str, str, str]]) -> ExtractorOutput:
+def without_known_edges(
+    findings: ExtractorOutput, known_edges: set[tuple[str, str, str]]
+) -> ExtractorOutput:
     """Edges the graph already has, left out: a re-extracted section re-states its place in
     the note, which is not a finding (so it is not reported as dropped either). Model-free keys
     are node ids, so the comparison is exact; model keys never match a node id."""
@@ -66,26 +73,33 @@ def without_known_edges(findings: ExtractorOutput,
     return findings.model_copy(update={"edges": edges})
 
 
-def rekey(findings: ExtractorOutput, audit: AuditorOutput,
-          suffix: str) -> tuple[ExtractorOutput, AuditorOutput]:
+def rekey(
+    findings: ExtractorOutput, audit: AuditorOutput, suffix: str
+) -> tuple[ExtractorOutput, AuditorOutput]:
     """Keys made unique per source (record ids of a group run derive from run id and key)."""
     keys = {p.key for p in findings.propositions}
 
     def ref(k: str) -> str:
         return f"{k}@{suffix}" if k in keys else k
 
-    found = ExtractorOutput.model_validate({
-        "propositions": [p.model_copy(update={"key": ref(p.key)}) for p in findings.propositions],
-        "edges": [{"from": ref(e.source), "to": ref(e.target), "kind": e.kind}
-                  for e in findings.edges],
-    })
+    found = ExtractorOutput.model_validate(
+        {
+            "propositions": [
+                p.model_copy(update={"key": ref(p.key)}) for p in findings.propositions
+            ],
+            "edges": [
+                {"from": ref(e.source), "to": ref(e.target), "kind": e.kind} for e in findings.edges
+            ],
+        }
+    )
     verdicts = tuple(v.model_copy(update={"key": ref(v.key)}) for v in audit.verdicts)
     return found, audit.model_copy(update={"verdicts": verdicts})
 
 
 class NoteMerger:
-    def __init__(self, store: GraphStore, clock: Clock, ids: Ids, snapshot: GraphSnapshot,
-                 group_source: str) -> None:
+    def __init__(
+        self, store: GraphStore, clock: Clock, ids: Ids, snapshot: GraphSnapshot, group_source: str
+    ) -> None:
         self._store, self._clock, self._ids = store, clock, ids
         self._group_source = group_source
         self.node_ids = {n.id for n in snapshot.nodes}
@@ -110,8 +124,12 @@ class NoteMerger:
             self.new_texts.append(record.text)
         self.edges.update((e.source, e.target, e.relation) for e in plan.edges)
 
-    async def findings(self, batch: Batch, extractor: Extractor, auditor: Auditor,
-                       ) -> tuple[ExtractorOutput, AuditorOutput, Usage | None]:
+    async def findings(
+        self,
+        batch: Batch,
+        extractor: Extractor,
+        auditor: Auditor,
+    ) -> tuple[ExtractorOutput, AuditorOutput, Usage | None]:
         """Extract and audit one batch (model calls happen here, before anything is planned)."""
         extraction = await extractor.extract(batch)
         found = without_known_edges(extraction.output, self.edges)
@@ -120,20 +138,29 @@ class NoteMerger:
             return found, audit, extraction.usage
         finder = LexicalNeighbours([NodeRef(i, t) for i, t in self.node_texts.items()])
         near = await finder.nearest([p.text for p in found.propositions], NEIGHBOURS)
-        judged = await auditor.audit(batch, found,
-                                     {p.key: refs for p, refs in zip(found.propositions, near)})
+        judged = await auditor.audit(
+            batch, found, {p.key: refs for p, refs in zip(found.propositions, near)}
+        )
         return found, judged.output, add_usage(extraction.usage, judged.usage)
 
-    def plan_into_group(self, batch: Batch, found: ExtractorOutput, audit: AuditorOutput,
-                        usage: Usage | None = None) -> MergePlan:
+    def plan_into_group(
+        self, batch: Batch, found: ExtractorOutput, audit: AuditorOutput, usage: Usage | None = None
+    ) -> MergePlan:
         """Plan one batch as part of the open group run (committed by ``commit_group``)."""
         if self._group_run is None:
             self._group_run = self._ids.new("run")
             self._group_started = self._clock.now()
         found, audit = rekey(found, audit, batch.source_id)
-        plan = plan_merge(batch, found, audit, self.known(), run_id=self._group_run,
-                          started_at=self._group_started or self._clock.now(),
-                          at=self._clock.now(), usage=usage)
+        plan = plan_merge(
+            batch,
+            found,
+            audit,
+            self.known(),
+            run_id=self._group_run,
+            started_at=self._group_started or self._clock.now(),
+            at=self._clock.now(),
+            usage=usage,
+        )
         self._absorb(plan)
         self._group.append(plan)
         return plan
@@ -147,8 +174,13 @@ class NoteMerger:
         plans, run_id = self._group, self._group_run
         if not plans or run_id is None:
             return []
-        checkpoint = group_checkpoint(plans, run_id, self._group_source,
-                                      self._group_started or self._clock.now(), self._clock.now())
+        checkpoint = group_checkpoint(
+            plans,
+            run_id,
+            self._group_source,
+            self._group_started or self._clock.now(),
+            self._clock.now(),
+        )
         commit_group(plans, checkpoint, self._store)
         self.runs.add(run_id)
         self._group, self._group_run, self._group_started = [], None, None
@@ -158,12 +190,26 @@ class NoteMerger:
         """Forget planned, unwritten work (an abort); this merger is not used again after."""
         self._group, self._group_run, self._group_started = [], None, None
 
-    def commit_one(self, batch: Batch, found: ExtractorOutput, audit: AuditorOutput,
-                   usage: Usage | None, started: Any) -> MergePlan:
+    def commit_one(
+        self,
+        batch: Batch,
+        found: ExtractorOutput,
+        audit: AuditorOutput,
+        usage: Usage | None,
+        started: Any,
+    ) -> MergePlan:
         """Plan and write one batch as its own run (model findings: never held back)."""
         run_id = self._ids.new("run")
-        plan = plan_merge(batch, found, audit, self.known(), run_id=run_id, started_at=started,
-                          at=self._clock.now(), usage=usage)
+        plan = plan_merge(
+            batch,
+            found,
+            audit,
+            self.known(),
+            run_id=run_id,
+            started_at=started,
+            at=self._clock.now(),
+            usage=usage,
+        )
         commit_merge(plan, self._store)
         self.runs.add(run_id)
         self._absorb(plan)

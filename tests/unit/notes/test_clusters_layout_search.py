@@ -76,8 +76,15 @@ def test_nothing_below_the_threshold_is_clustered():
 
 
 def test_a_label_survives_while_most_of_its_core_survives():
-    old = [Cluster(id="c_old", node_ids=("a", "b", "c", "d"), label="Cells",
-                   core=("a", "b", "c", "d"), label_source="model")]
+    old = [
+        Cluster(
+            id="c_old",
+            node_ids=("a", "b", "c", "d"),
+            label="Cells",
+            core=("a", "b", "c", "d"),
+            label_source="model",
+        )
+    ]
     kept = carry_labels([("a", "b", "c", "x", "y")], old)  # 3 of 4 core members remain
     assert (kept[0].id, kept[0].label, kept[0].core) == ("c_old", "Cells", ("a", "b", "c", "d"))
     lost = carry_labels([("a", "b", "x", "y", "z")], old)  # only half the core: a new cluster
@@ -109,7 +116,7 @@ def test_layout_is_deterministic_finite_and_spreads_nodes():
     assert all(math.isfinite(p.x) and math.isfinite(p.y) for p in first.values())
     points = [(p.x, p.y) for p in first.values()]
     assert len(set(points)) == len(points)
-    closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1:])
+    closest = min(math.dist(a, b) for i, a in enumerate(points) for b in points[i + 1 :])
     assert closest > 1.0
 
 
@@ -126,15 +133,21 @@ def test_warm_start_keeps_the_map_and_places_new_nodes_near_their_neighbours():
 
 
 def test_layout_ignores_bad_previous_positions_and_unknown_edges():
-    got = settle_layout(["a", "b"], [("a", "zz"), ("a", "a")],
-                        {"a": Position(x=float("nan"), y=0.0), "ghost": Position(x=1, y=1)})
+    got = settle_layout(
+        ["a", "b"],
+        [("a", "zz"), ("a", "a")],
+        {"a": Position(x=float("nan"), y=0.0), "ghost": Position(x=1, y=1)},
+    )
     assert set(got) == {"a", "b"}
     assert all(math.isfinite(p.x) for p in got.values())
 
 
 def test_search_ranks_literal_matches_first_then_meaning():
-    nodes = [("n1", "Mitochondria produce ATP"), ("n2", "The powerhouse of the cell"),
-             ("n3", "Glucose is a sugar")]
+    nodes = [
+        ("n1", "Mitochondria produce ATP"),
+        ("n2", "The powerhouse of the cell"),
+        ("n3", "Glucose is a sugar"),
+    ]
     vectors = {"n1": unit(1, 0.1, 0), "n2": unit(0.9, 0.2, 0), "n3": unit(0, 0, 1)}
     hits = search_nodes("powerhouse", nodes, query_vector=unit(1, 0, 0), vectors=vectors)
     assert [h.node_id for h in hits] == ["n2", "n1"]
@@ -145,8 +158,12 @@ def test_search_ranks_literal_matches_first_then_meaning():
 
 
 def test_graph_context_takes_the_nearest_under_a_token_budget():
-    nodes = [("a", "Mitochondria produce ATP", "solid"), ("b", "x " * 400, None),
-             ("c", "Cells divide by mitosis", None), ("d", "Unrelated fact", None)]
+    nodes = [
+        ("a", "Mitochondria produce ATP", "solid"),
+        ("b", "x " * 400, None),
+        ("c", "Cells divide by mitosis", None),
+        ("d", "Unrelated fact", None),
+    ]
     vectors = {"a": unit(1, 0), "b": unit(0.99, 0.1), "c": unit(0.8, 0.6), "d": unit(0, 1)}
     chosen = select_context(unit(1, 0), nodes, vectors, k=5, token_budget=60)
     assert [c.node_id for c in chosen] == ["a", "c"]  # b does not fit, d is too far

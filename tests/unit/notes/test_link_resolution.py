@@ -26,8 +26,11 @@ def index(aliases=None) -> VaultIndex:
 
 
 def target(link: str, source: str = "Index.md", markdown: bool = False) -> str | None:
-    return index({"Photosynthesis.md": ["PS", "Light reactions"]}).resolve(
-        link, source, markdown=markdown).target
+    return (
+        index({"Photosynthesis.md": ["PS", "Light reactions"]})
+        .resolve(link, source, markdown=markdown)
+        .target
+    )
 
 
 def test_by_file_name_case_insensitive():
@@ -55,7 +58,9 @@ def test_relative_paths_resolve_from_the_linking_note():
 def test_markdown_links_are_relative_first_then_by_path_and_name():
     assert target("Atom.md", source="chem/Cell.md", markdown=True) == "chem/Atom.md"
     assert target("chem/Atom.md", source="bio/Cell.md", markdown=True) == "chem/Atom.md"
-    assert target("Photosynthesis.md", source="bio/deep/Cell.md", markdown=True) == "Photosynthesis.md"
+    assert (
+        target("Photosynthesis.md", source="bio/deep/Cell.md", markdown=True) == "Photosynthesis.md"
+    )
 
 
 def test_a_note_wins_over_an_attachment_of_the_same_stem_and_extensions_are_exact():

@@ -11,8 +11,10 @@ def links(text: str, path: str = "n.md"):
 
 
 def test_every_wikilink_form_is_read_with_its_target_subpath_and_alias():
-    text = ("[[Note]] [[Note|shown]] [[Note#Heading]] [[Note#^blk1]] ![[Pic.png]] "
-            "[[Folder/Deep Note#H1#H2|alias]] [[#Local heading]] ![[Note#Heading]]")
+    text = (
+        "[[Note]] [[Note|shown]] [[Note#Heading]] [[Note#^blk1]] ![[Pic.png]] "
+        "[[Folder/Deep Note#H1#H2|alias]] [[#Local heading]] ![[Note#Heading]]"
+    )
     assert links(text) == [
         ("wiki", False, "Note", "", None),
         ("wiki", False, "Note", "", "shown"),
@@ -26,9 +28,11 @@ def test_every_wikilink_form_is_read_with_its_target_subpath_and_alias():
 
 
 def test_markdown_links_to_local_files_are_links_and_urls_are_not():
-    text = ("[a](Other%20Note.md) [b](<Spaced Name.md#Sec>) [c](../up/x.md \"title\") "
-            "![img](pic.png) [web](https://example.com) [mail](mailto:a@b.c) [anchor](#here) "
-            "[app](obsidian://open?vault=x)")
+    text = (
+        '[a](Other%20Note.md) [b](<Spaced Name.md#Sec>) [c](../up/x.md "title") '
+        "![img](pic.png) [web](https://example.com) [mail](mailto:a@b.c) [anchor](#here) "
+        "[app](obsidian://open?vault=x)"
+    )
     assert links(text) == [
         ("markdown", False, "Other Note.md", "", "a"),
         ("markdown", False, "Spaced Name.md", "Sec", "b"),
@@ -39,23 +43,25 @@ def test_markdown_links_to_local_files_are_links_and_urls_are_not():
 
 
 def test_links_inside_code_are_not_links():
-    text = "\n".join([
-        "Real [[One]] and `[[inline code]]` and ``[[double `tick` code]]``.",
-        "A span `that wraps",
-        "[[over two lines]]` is code too.",
-        "```python",
-        "x = '[[fenced]]'",
-        "```",
-        "~~~",
-        "[[tilde fenced]]",
-        "~~~",
-        "",
-        "    [[indented code]]",
-        "",
-        "An unclosed `backtick then [[Two]].",
-        "",
-        r"Escaped \`[[Three]]\` is not code.",
-    ])
+    text = "\n".join(  # noqa: FLY002 - one line of the note per item reads better
+        [
+            "Real [[One]] and `[[inline code]]` and ``[[double `tick` code]]``.",
+            "A span `that wraps",
+            "[[over two lines]]` is code too.",
+            "```python",
+            "x = '[[fenced]]'",
+            "```",
+            "~~~",
+            "[[tilde fenced]]",
+            "~~~",
+            "",
+            "    [[indented code]]",
+            "",
+            "An unclosed `backtick then [[Two]].",
+            "",
+            r"Escaped \`[[Three]]\` is not code.",
+        ]
+    )
     assert [t for _, _, t, _, _ in links(text)] == ["One", "Two", "Three"]
 
 
@@ -70,8 +76,11 @@ def test_each_link_knows_its_line():
 
 
 def test_tags_from_the_body_and_frontmatter_never_from_code_links_or_headings():
-    text = ("---\ntags: [fm, '#hashed']\n---\n# Heading\n#tag1 and #nested/tag and #2024 and #y2024 and x#no\n"
-            "`#code` [[Note#Heading]] http://x.org/#frag\n")
+    text = (
+        "---\ntags: [fm, '#hashed']\n---\n# Heading\n"
+        "#tag1 and #nested/tag and #2024 and #y2024 and x#no\n"
+        "`#code` [[Note#Heading]] http://x.org/#frag\n"
+    )
     doc = parse_note("n.md", text, {"tags": ["fm", "#hashed"]})
     assert doc.tags == ("fm", "hashed", "tag1", "nested/tag", "y2024")
     # Metadata is the frontmatter's: a note without a frontmatter block has none.
@@ -96,7 +105,7 @@ def test_aliases_and_tags_accept_the_shapes_obsidian_accepts():
 
 
 def test_frontmatter_is_not_parsed_as_body_and_keeps_line_numbers():
-    doc = parse_note("n.md", "---\ntags: [a]\nnote: \"[[Not a body link]]\"\n---\n# T\n")
+    doc = parse_note("n.md", '---\ntags: [a]\nnote: "[[Not a body link]]"\n---\n# T\n')
     assert doc.links == ()
     assert doc.body_start == 4
     assert doc.sections[1].start == 4
@@ -123,7 +132,9 @@ def test_sections_nest_by_heading_level_with_unique_anchors():
 
 def test_title_is_frontmatter_title_else_file_name():
     assert parse_note("dir/My Note.md", "x").title == "My Note"
-    assert parse_note("dir/My Note.md", "---\ntitle: Real\n---\nx", {"title": "Real"}).title == "Real"
+    assert (
+        parse_note("dir/My Note.md", "---\ntitle: Real\n---\nx", {"title": "Real"}).title == "Real"
+    )
 
 
 def test_crlf_and_bom_do_not_leak_into_lines():

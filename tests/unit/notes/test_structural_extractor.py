@@ -94,11 +94,19 @@ def test_every_finding_survives_the_merger_checks():
 
 def test_a_changed_section_extracts_alone_and_links_to_its_existing_parent():
     batch, out = extract()
-    first = plan_merge(batch, out, AuditorOutput(verdicts=tuple(
-        Verdict(key=p.key, keep=True) for p in out.propositions)), KnownGraph(), run_id="r1",
-        started_at=T0, at=T0)
-    known = KnownGraph(frozenset(p.node_id for p in first.propositions),
-                       frozenset((e.source, e.target, e.relation) for e in first.edges))
+    first = plan_merge(
+        batch,
+        out,
+        AuditorOutput(verdicts=tuple(Verdict(key=p.key, keep=True) for p in out.propositions)),
+        KnownGraph(),
+        run_id="r1",
+        started_at=T0,
+        at=T0,
+    )
+    known = KnownGraph(
+        frozenset(p.node_id for p in first.propositions),
+        frozenset((e.source, e.target, e.relation) for e in first.edges),
+    )
     changed = NOTE.replace("folds into cristae", "folds into many cristae")
     doc = parse_note("bio/Mitochondria.md", changed)
     views = [sv.view for sv in note_views(doc, "note_m", T0)]
@@ -106,9 +114,15 @@ def test_a_changed_section_extracts_alone_and_links_to_its_existing_parent():
     fresh = tuple(v for v in views if v.fingerprint not in old)
     assert [v.message_id for v in fresh] == ["note_m#Mitochondria#Structure"]
     out2 = extract_structure({"note_m": doc}, Batch("note_m", fresh))
-    plan = plan_merge(Batch("note_m", fresh), out2, AuditorOutput(verdicts=tuple(
-        Verdict(key=p.key, keep=True) for p in out2.propositions)), known, run_id="r2",
-        started_at=T0, at=T0)
+    plan = plan_merge(
+        Batch("note_m", fresh),
+        out2,
+        AuditorOutput(verdicts=tuple(Verdict(key=p.key, keep=True) for p in out2.propositions)),
+        known,
+        run_id="r2",
+        started_at=T0,
+        at=T0,
+    )
     # Re-stating the section's place in the hierarchy is known already (the importer filters
     # such edges out before merging; the merger would drop them as duplicates).
     assert [d.reason for d in plan.drops] == ["duplicate supports edge"]

@@ -115,7 +115,9 @@ def parse_note(path: str, text: str, meta: Mapping[str, Any] | None = None) -> N
     )
 
 
-def _blocks(tokens: list[Token], lines: list[str]) -> tuple[list[Block], list[tuple[int, int, str]]]:
+def _blocks(
+    tokens: list[Token], lines: list[str]
+) -> tuple[list[Block], list[tuple[int, int, str]]]:
     blocks: list[Block] = []
     headings: list[tuple[int, int, str]] = []  # (line, level, text)
     lists: list[tuple[int, bool]] = []  # open lists: (token index, ordered)
@@ -223,10 +225,14 @@ def _at_line(link: InlineLink, run: list[int], starts: list[int]) -> NoteLink:
     idx = 0
     while idx + 1 < len(starts) and starts[idx + 1] <= link.start:
         idx += 1
-    return NoteLink(link.kind, link.embed, link.target, link.subpath, link.alias, run[idx], link.raw)
+    return NoteLink(
+        link.kind, link.embed, link.target, link.subpath, link.alias, run[idx], link.raw
+    )
 
 
-def _sections(headings: list[tuple[int, int, str]], body_start: int, total: int) -> tuple[Section, ...]:
+def _sections(
+    headings: list[tuple[int, int, str]], body_start: int, total: int
+) -> tuple[Section, ...]:
     first = headings[0][0] if headings else total
     sections = [Section(0, None, 0, None, body_start, first, "")]
     stack: list[int] = []  # indices of open ancestor sections

@@ -29,7 +29,27 @@ _PARKED = re.compile("\x01(\\d+)\x02")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])(?=\s|$)")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _ABBREVIATIONS = frozenset(
-    "e.g i.e etc vs cf al fig eq dr mr mrs ms prof st no approx ca resp incl".split()
+    [
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "cf",
+        "al",
+        "fig",
+        "eq",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "prof",
+        "st",
+        "no",
+        "approx",
+        "ca",
+        "resp",
+        "incl",
+    ]
 )
 MAX_TEXT = 300
 

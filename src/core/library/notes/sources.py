@@ -43,17 +43,33 @@ def source_records(
     """(records to save, paths newly deleted). ``present`` holds the ids of every note the scan
     found, reached or not; only a complete import may call the rest deleted."""
     fresh = [
-        Source(id=o.source_id, path=o.path, root=root, kind="note", status=o.status,
-               reason=o.reason, content_hash=o.content_hash, size=o.size, links=o.links,
-               broken_links=o.broken_links, imported_at=now)
+        Source(
+            id=o.source_id,
+            path=o.path,
+            root=root,
+            kind="note",
+            status=o.status,
+            reason=o.reason,
+            content_hash=o.content_hash,
+            size=o.size,
+            links=o.links,
+            broken_links=o.broken_links,
+            imported_at=now,
+        )
         for o in outcomes
     ]
     seen = present | {s.id for s in fresh}
     deleted: list[str] = []
     for old in previous if complete else ():
-        if (old.root == root and old.kind == "note" and old.id not in seen
-                and under(old.path, target) and old.status != "deleted"):
+        if (
+            old.root == root
+            and old.kind == "note"
+            and old.id not in seen
+            and under(old.path, target)
+            and old.status != "deleted"
+        ):
             deleted.append(old.path)
-            fresh.append(old.model_copy(update={"status": "deleted", "reason": GONE,
-                                                "imported_at": now}))
+            fresh.append(
+                old.model_copy(update={"status": "deleted", "reason": GONE, "imported_at": now})
+            )
     return fresh, sorted(deleted)

@@ -21,20 +21,20 @@ LINKS_SUFFIX = "@links"  # message id suffix of a note's link view ('@' never st
 def note_source_id(vault_name: str, path: str) -> str:
     """Deterministic from the vault folder's name and the vault-relative path: re-importing
     finds the same source; two vaults that both hold ``index.md`` do not collide."""
-    digest = hashlib.sha256(f"{vault_name}/{path}".encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(f"{vault_name}/{path}".encode()).hexdigest()
     return f"note_{digest[:20]}"
 
 
 def links_source_id(vault_name: str) -> str:
     """The source that holds a vault's link views (one per note): the links between notes are
     merged in big batches under it, after every note's own nodes exist."""
-    digest = hashlib.sha256(f"{vault_name}/@links".encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(f"{vault_name}/@links".encode()).hexdigest()
     return f"links_{digest[:20]}"
 
 
 def vault_run_source(vault_name: str) -> str:
     """What a run spanning many notes of a vault names as its source (its checkpoint's)."""
-    digest = hashlib.sha256(f"{vault_name}/@vault".encode("utf-8")).hexdigest()
+    digest = hashlib.sha256(f"{vault_name}/@vault".encode()).hexdigest()
     return f"vault_{digest[:20]}"
 
 
@@ -73,9 +73,7 @@ def note_views(doc: NoteDoc, source_id: str, at: datetime) -> list[SectionView]:
     out: list[SectionView] = []
     for section in doc.sections:
         body = [
-            doc.lines[n].rstrip()
-            for n in range(section.start, section.end)
-            if doc.lines[n].strip()
+            doc.lines[n].rstrip() for n in range(section.start, section.end) if doc.lines[n].strip()
         ]
         lines = [context_line(doc, section), *body]
         view = make_view(source_id, section_message_id(source_id, section), NOTE_LABEL, lines, at)

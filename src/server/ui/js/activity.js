@@ -116,6 +116,10 @@ function normalize(raw) {
   };
 }
 
+const STAGE_NAMES = { scanning: "finding notes", reading: "reading", extracting: "extracting",
+  linking: "linking notes", embedding: "embedding", clustering: "clustering", layout: "laying out",
+  indexing: "indexing", planning: "planning", auditing: "checking", merging: "merging" };
+
 const JOB_NOUNS = { research: "Research", demo: "Demo", visual: "Diagram", notes: "Notes",
   flashcards: "Flashcards", study_plan: "Study plan" };
 
@@ -202,7 +206,7 @@ function row(item) {
   return h("li.activity-item", { class: `status-${item.status}` },
     h("div.activity-line",
       h("span.activity-label", item.label),
-      h("span.muted.small", [item.stage && item.running ? item.stage : item.status,
+      h("span.muted.small", [item.stage && item.running ? (STAGE_NAMES[item.stage] || item.stage) : item.status,
         item.total ? `${item.done}/${item.total}` : null, money(item.cost),
         item.at ? relativeTime(item.at) : null].filter(Boolean).join(" · ")),
       item.running ? h("button.small", { type: "button", onclick: () => abort(item), "aria-label": `Stop: ${item.label}` }, "Stop") : null),

@@ -9,6 +9,7 @@ import { renderNodePanel, renderDockHint } from "./nodepanel.js";
 import { GraphSearch } from "./search.js";
 import { on, state, refreshChats } from "./store.js";
 import { renderWelcome } from "./welcome.js";
+import { openImport } from "./dialogs.js";
 
 export async function mountHome({ main, dock }, params, query) {
   document.body.dataset.view = "home";
@@ -94,6 +95,7 @@ export async function mountHome({ main, dock }, params, query) {
         h("h2", "Your graph is still empty"),
         h("p", "What you show you understand in a session lands here once it is added to the graph. ",
           "Open a session and choose ", h("strong", "Add to graph"), ", or import your notes."),
+        h("p", h("button", { type: "button", onclick: () => openImport() }, "Import notes")),
       ));
     }
     renderDockHint(dock, data);

@@ -6,6 +6,7 @@
 import { h, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { resultBlock } from "./transcript.js";
+import { planApproval } from "./plan-approval.js";
 
 export class QuestionDock {
   constructor(host, { onAnswer }) {
@@ -21,9 +22,18 @@ export class QuestionDock {
 
   clear() {
     this.pending = null;
+    this.queued = null;
     this.host.classList.remove("showing-result");
     this.host.hidden = true;
     replace(this.host);
+  }
+
+  /** Leave the verdict: the question that arrived meanwhile (if any) comes next. */
+  dismissResult() {
+    const next = this.queued;
+    this.queued = null;
+    this.clear();
+    if (next) this.show(next);
   }
 
   setBusy(busy) {
@@ -34,6 +44,13 @@ export class QuestionDock {
 
   show(pending) {
     if (this.pending && this.pending.tool_call_id === pending.tool_call_id) return;
+    if (this.host.classList.contains("showing-result")) {
+      // The verdict stays until the learner has read it; the next question waits behind it.
+      this.queued = pending;
+      const next = this.host.querySelector(".result-view button.primary");
+      if (next) next.textContent = NEXT_LABEL[pending.name] || "Next";
+      return;
+    }
     this.pending = pending;
     this.error = null;
     this.host.hidden = false;
@@ -54,7 +71,8 @@ export class QuestionDock {
     this.pending = null;
     this.host.hidden = false;
     this.host.classList.add("showing-result");
-    const done = h("button.primary", { type: "button", onclick: () => this.clear() }, "Continue");
+    this.queued = null;
+    const done = h("button.primary", { type: "button", onclick: () => this.dismissResult() }, "Continue");
     replace(this.host, h("div.dock-inner.result-view", { role: "region", "aria-label": "Your result" },
       h("p.dock-kicker", `${output.correct} of ${output.total} correct`),
       (output.results || []).map((r) => resultBlock(r)),
@@ -278,27 +296,7 @@ export class QuestionDock {
 
   startPlan(pending) {
     this.kind = "plan";
-    const plan = pending.plan;
-    const title = pending.input?.title || "Plan";
-    const comment = h("textarea.answer-input", { rows: 2, "aria-label": "What should change?", placeholder: "What should change? e.g. add trees, skip the basics" });
-    const changes = h("div.plan-changes", { hidden: true }, comment,
-      h("div.dock-actions", h("button", { type: "button", "data-submit": "1", onclick: () => {
-        const text = comment.value.trim();
-        if (text) this.onAnswer(pending.tool_call_id, { approve: false, comment: text });
-      } }, "Send changes")));
-    replace(this.host, h("div.dock-inner", { role: "region", "aria-label": "Plan approval" },
-      h("p.dock-kicker", "Proposed plan"), h("h3.plan-title", title),
-      plan ? h("ol.plan-steps", plan.nodes.map((n) => h("li", n.label,
-        prereqs(plan, n.id) ? h("span.muted.small", ` — after ${prereqs(plan, n.id)}`) : null))) : null,
-      h("p.dock-error.form-error", { role: "alert", hidden: true }),
-      h("div.dock-actions",
-        h("button", { type: "button", onclick: () => {
-          changes.hidden = false;
-          comment.focus();
-        } }, "Ask for changes"),
-        h("button.primary", { type: "button", "data-submit": "1",
-          onclick: () => this.onAnswer(pending.tool_call_id, { approve: true }) }, "Approve plan")),
-      changes));
+    replace(this.host, planApproval(pending, (answer) => this.onAnswer(pending.tool_call_id, answer)));
     this.setBusy(this.busy);
   }
 
@@ -323,7 +321,7 @@ export class QuestionDock {
   handleKey(e) {
     if (this.host.classList.contains("showing-result")) {
       if (e.key === "Enter" || e.key === "Escape") {
-        this.clear();
+        this.dismissResult();
         return true;
       }
       return false;
@@ -345,7 +343,4 @@ export class QuestionDock {
   }
 }
 
-function prereqs(plan, id) {
-  const label = new Map(plan.nodes.map((n) => [n.id, n.label]));
-  return plan.edges.filter((e) => e.to === id).map((e) => label.get(e.from)).filter(Boolean).join(", ");
-}
+const NEXT_LABEL = { quiz: "Next question", ask_user_question: "Next question", plan_init: "See the plan" };

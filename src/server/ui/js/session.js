@@ -65,7 +65,18 @@ export async function mountSession({ main, dock }, params, query) {
     const pending = chat.pending?.[0];
     if (pending) questions.show(pending);
     else if (!questions.host.classList.contains("showing-result")) questions.clear();
-    input.placeholder = pending ? "Or write to the teacher instead (skips the question)…" : "Write to the teacher…";
+    input.placeholder = pending ? "Or write instead (skips the question)…" : "Write to the teacher…";
+    if (owesReply() && !errorEl) {
+      list.append(h("div.owed", h("p.muted.small", "No answer to this yet."),
+        h("button.small", { type: "button", onclick: () => run(`/api/chats/${chatId}/continue`, {}) }, "Try again")));
+    }
+  }
+
+  /** The learner spoke last and nothing is running: the turn failed or was cut off. */
+  function owesReply() {
+    if (streaming || chat.turn_running || chat.pending?.length) return false;
+    const last = chat.messages[chat.messages.length - 1];
+    return Boolean(last && last.role === "user" && !last.parts.some((p) => p.type === "steer"));
   }
 
   function renderDock() {
@@ -134,6 +145,7 @@ export async function mountSession({ main, dock }, params, query) {
 
   function act(action) {
     errorEl?.remove();
+    errorEl = null;
     if (action === "open-settings") go("#/settings");
     else if (action === "retry") run(`/api/chats/${chatId}/continue`, {});
     else if (action === "new-session") openNewSession(chat.topic || "");
@@ -145,6 +157,8 @@ export async function mountSession({ main, dock }, params, query) {
   async function run(path, body, { retries = 5 } = {}) {
     setStreaming(true);
     errorEl?.remove();
+    errorEl = null;
+    list.querySelector(".owed")?.remove();
     let failed = null;
     const stream = new TurnStream(chat.messages, {
       onChange: (id, structural) => { ctx.streamingId = stream.streamingId; changed(id, structural); },
@@ -173,7 +187,10 @@ export async function mountSession({ main, dock }, params, query) {
     }
     if (disposed) return;
     await load({ quiet: true });
-    if (failed && !(failed.action === null && questions.pending)) showError(failed);
+    if (failed && !(failed.action === null && questions.pending)) {
+      list.querySelector(".owed")?.remove();  // the error says it, with its own action
+      showError(failed);
+    }
     refreshChats();
     watchActivity();
   }

@@ -134,12 +134,12 @@ function quizCard(part) {
 
 export function resultBlock(r) {
   return h("div.result", { dataset: { verdict: r.verdict } },
-    h("p.quiz-prompt", r.prompt),
+    proseOf(r.prompt, "div.prose.quiz-prompt"),
     h("p.result-line",
       h("span.verdict", { class: `verdict-${r.verdict}` }, VERDICT[r.verdict] || r.verdict),
       r.response ? h("span.muted", ` You answered: ${r.response}`) : null),
     r.verdict !== "correct" && r.expected?.length ? h("p.small", `Answer: ${r.expected.join(" | ")}`) : null,
-    r.explanation ? proseOf(r.explanation, "div.prose.small.explanation") : null);
+    r.explanation ? proseOf(r.explanation, "div.prose.small.verdict-explanation") : null);
 }
 
 export const VERDICT = { "correct": "✓ Correct", "miss": "✗ Not quite", "dont-know": "? You didn't know — that's fine" };

@@ -52,7 +52,9 @@ export function drawLabels(view, visible) {
   if (view.hovered >= 0) forced.push(view.hovered);
   for (const i of view.marked) forced.push(i);
   const forcedSet = new Set(forced);
-  let order = [...forcedSet];
+  // Selected and hovered always get a label; search hits come next but must find room.
+  const always = new Set([view.selected, view.hovered].filter((i) => i >= 0));
+  let order = [...always, ...[...forcedSet].filter((i) => !always.has(i))];
   if (alpha > 0.02 && visible.length <= 4000) {
     const rest = visible.filter((i) => !forcedSet.has(i));
     rest.sort((a, b) => model.radius[b] - model.radius[a]);
@@ -62,14 +64,14 @@ export function drawLabels(view, visible) {
   let placed = 0;
   for (const i of order) {
     if (placed >= MAX_LABELS) break;
-    const isForced = forcedSet.has(i);
+    const isForced = always.has(i);
     const [sx, sy] = camera.toScreen(model.xs[i], model.ys[i], width, height);
     if (sx < -300 || sx > width + 20 || sy < -20 || sy > height + 20) continue;
     const text = texts[i] || (texts[i] = shortText(model.nodes[i].text));
     if (!model.labelWidth[i]) model.labelWidth[i] = ctx.measureText(text).width;
     const x = sx + Math.max(model.radius[i] * k, 2) + 6;
     if (!boxes.take(x - 2, sy - 8, model.labelWidth[i] + 4, 16) && !isForced) continue;
-    ctx.globalAlpha = isForced ? 1 : alpha;
+    ctx.globalAlpha = forcedSet.has(i) ? 1 : alpha;
     halo(ctx, colors, text, x, sy, i === view.selected ? colors.ink : colors.ink2);
     placed += 1;
   }

@@ -1,0 +1,94 @@
+// Pointer, wheel and keyboard on the graph canvas: drag pans, the wheel zooms around the
+// cursor, a click selects, a double click flies closer; arrows, +/-, 0 and Esc from the keyboard.
+
+export function bindInput(view) {
+  const canvas = view.canvas;
+  let drag = null;
+  const point = (event) => {
+    const rect = canvas.getBoundingClientRect();
+    return [event.clientX - rect.left, event.clientY - rect.top];
+  };
+  const down = (event) => {
+    if (event.button !== 0) return;
+    canvas.setPointerCapture(event.pointerId);
+    drag = { start: point(event), last: point(event), moved: false };
+    view.camera.stop();
+  };
+  const move = (event) => {
+    const p = point(event);
+    if (drag) {
+      const dx = p[0] - drag.last[0], dy = p[1] - drag.last[1];
+      if (Math.abs(p[0] - drag.start[0]) + Math.abs(p[1] - drag.start[1]) > 3) drag.moved = true;
+      drag.last = p;
+      if (drag.moved) view.camera.panBy(dx, dy);
+      return;
+    }
+    const i = view.nodeAt(p[0], p[1]);
+    if (i !== view.hovered) {
+      view.hovered = i;
+      canvas.classList.toggle("over-node", i >= 0);
+      view.onHover(i >= 0 ? view.model.nodes[i] : null);
+      view.invalidate();
+    }
+  };
+  const up = (event) => {
+    if (!drag) return;
+    const wasDrag = drag.moved;
+    drag = null;
+    if (!wasDrag) {
+      const p = point(event);
+      view.select(view.nodeAt(p[0], p[1]));
+    }
+  };
+  const wheel = (event) => {
+    event.preventDefault();
+    const [sx, sy] = point(event);
+    const factor = Math.exp(-event.deltaY * (event.deltaMode === 1 ? 0.05 : 0.0022));
+    view.camera.zoomAt(sx, sy, factor, view.width, view.height);
+  };
+  const dblclick = (event) => {
+    const [sx, sy] = point(event);
+    const [x, y] = view.camera.toWorld(sx, sy, view.width, view.height);
+    view.camera.flyTo(x, y, view.camera.k * 2.2);
+  };
+  const key = (event) => {
+    const step = 80;
+    const actions = {
+      ArrowLeft: () => view.camera.panBy(step, 0), ArrowRight: () => view.camera.panBy(-step, 0),
+      ArrowUp: () => view.camera.panBy(0, step), ArrowDown: () => view.camera.panBy(0, -step),
+      "+": () => view.camera.zoomAt(view.width / 2, view.height / 2, 1.25, view.width, view.height),
+      "=": () => view.camera.zoomAt(view.width / 2, view.height / 2, 1.25, view.width, view.height),
+      "-": () => view.camera.zoomAt(view.width / 2, view.height / 2, 0.8, view.width, view.height),
+      "0": () => view.camera.fitAnimated(view.model, view.width, view.height),
+      Escape: () => view.select(-1),
+    };
+    const action = actions[event.key];
+    if (action && view.model) {
+      event.preventDefault();
+      action();
+    }
+  };
+  const leave = () => {
+    if (view.hovered >= 0) {
+      view.hovered = -1;
+      view.onHover(null);
+      view.invalidate();
+    }
+  };
+  canvas.addEventListener("pointerdown", down);
+  canvas.addEventListener("pointermove", move);
+  canvas.addEventListener("pointerup", up);
+  canvas.addEventListener("pointerleave", leave);
+  canvas.addEventListener("wheel", wheel, { passive: false });
+  canvas.addEventListener("dblclick", dblclick);
+  canvas.addEventListener("keydown", key);
+  return () => {
+    canvas.removeEventListener("pointerdown", down);
+    canvas.removeEventListener("pointermove", move);
+    canvas.removeEventListener("pointerup", up);
+    canvas.removeEventListener("pointerleave", leave);
+    canvas.removeEventListener("wheel", wheel);
+    canvas.removeEventListener("dblclick", dblclick);
+    canvas.removeEventListener("keydown", key);
+  };
+}
