@@ -157,3 +157,12 @@ def test_a_file_swapped_for_an_escaping_symlink_after_the_scan_is_refused(vault:
     os.symlink(outside, vault / "Good.md")
     got = reader.read(scan, "Good.md")
     assert isinstance(got, SkippedFile) and "outside the vault" in got.reason
+
+
+def test_the_home_folder_is_never_taken_for_the_vault(tmp_path: Path, monkeypatch):
+    home = tmp_path / "home"
+    (home / ".obsidian").mkdir(parents=True)  # a vault at home level would mean walking it all
+    write(home / "notes", "a.md", "a")
+    monkeypatch.setenv("HOME", str(home))
+    scan = FileVaultReader().scan(str(home / "notes"))
+    assert scan.root == str(home / "notes") and scan.files == ("a.md",)

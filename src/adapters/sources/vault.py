@@ -21,6 +21,7 @@ from studyhall.core.library.notes import is_note, split_frontmatter
 from studyhall.core.ports import NoteFile, SkippedFile, VaultScan
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
+MAX_VAULT_DEPTH = 12  # folders up from the path asked for, looking for the vault's .obsidian/
 _SNIFF = 8192
 
 
@@ -173,7 +174,11 @@ def _vault_root(asked: Path) -> Path:
     """The nearest folder holding ``.obsidian/`` (so a single note resolves its links against
     the whole vault); else the folder asked for, or the folder of the file asked for."""
     start = asked if asked.is_dir() else asked.parent
-    for folder in (start, *start.parents):
+    # Never the home folder or the file system root: walking either would list everything.
+    too_wide = {Path(os.path.expanduser("~")).resolve(), Path(start.anchor)}
+    for folder in (start, *start.parents)[:MAX_VAULT_DEPTH]:
+        if folder.resolve() in too_wide and folder != start:
+            break
         if (folder / ".obsidian").is_dir():
             return folder
     return start

@@ -170,4 +170,4 @@ def _spot_check(fold: GraphFold) -> None:
     at start rather than failing a later read of one node."""
     nodes = fold.snapshot().nodes
     for node in {nodes[0], nodes[len(nodes) // 2], nodes[-1]} if nodes else ():
-        node.rows(), node.created_at  # noqa: B018 - decoded for the check
+        node.rows(), node.created_at  # decoded for the check

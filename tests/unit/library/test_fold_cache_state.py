@@ -237,7 +237,7 @@ def derivation_digest() -> str:
     import hashlib
     from pathlib import Path
 
-    import studyhall.core.library as library
+    from studyhall.core import library
 
     folder = Path(library.__file__).parent
     trees = [ast.dump(ast.parse((folder / name).read_text("utf-8"))) for name in DERIVATION]
