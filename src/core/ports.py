@@ -434,13 +434,29 @@ class SearchIndex(Protocol):
 
     def candidates(
         self, query: str, vector: Sequence[float] | None, *, limit: int,
-        source_id: str | None = None,
+        source_id: str | None = None, model_id: str | None = None,
     ) -> list[Candidate]:
-        """The union of the best lexical and dense hits, scoped to one source when given."""
+        """The union of the best lexical and dense hits, scoped to one source when given.
+        ``model_id`` names the model that made ``vector``: when it is not ``vector_model()``
+        the vector is ignored (lexical hits only), so incompatible vectors are never compared."""
         ...
 
     def size(self) -> int:
         """How many chunks are indexed."""
+        ...
+
+    def vector_model(self) -> str:
+        """The embedding model whose chunk vectors a query vector is compared with ("" when no
+        chunk has a vector). Sources embedded by another model count as no dense match."""
+        ...
+
+    def vector_models(self) -> dict[str, int]:
+        """How many indexed chunks carry vectors of each embedding model."""
+        ...
+
+    def likely_typos(self, query: str) -> list[str]:
+        """Words of ``query`` that no chunk contains but that are one edit away from a word
+        some chunk contains: probably misspelt (a rewrite may fix them)."""
         ...
 
 

@@ -67,6 +67,27 @@ class TestSearchIndexContract:
         assert index.chunks("gc") == [] and index.source_hash("gc") is None
         assert all(c.chunk.source_id != "gc" for c in _query(index, "objects die young"))
 
+    def test_vectors_are_compared_only_with_the_model_that_made_them(self, index: FileSearchIndex):
+        assert index.vector_model() == "" and index.vector_models() == {}
+        _fill(index)
+        assert index.vector_model() == "test/hash-64" and index.vector_models() == {"test/hash-64": 4}
+        same = _query(index, "maximal munch", model_id="test/hash-64")
+        assert all("dense" in c.signals for c in same)
+        # A query vector of the same length from another model is ignored: words only.
+        other = _query(index, "maximal munch", model_id="other/model-64")
+        assert other and all("dense" not in c.signals for c in other)
+        assert max(other, key=lambda c: c.signals["bm25"]).chunk.id == "lex:0"
+
+    def test_likely_typos_are_unknown_words_one_edit_from_a_known_one(self, index: FileSearchIndex):
+        assert index.likely_typos("maximal munch") == []  # nothing indexed: nothing is near
+        _fill(index)
+        assert index.likely_typos("what is the maximl munch rule") == ["maximl"]
+        assert index.likely_typos("how do copying colectors work") == ["colectors"]
+        assert index.likely_typos("maximal munch rule") == []  # every word is known
+        assert index.likely_typos("capital of peru") == []  # unknown, but near nothing indexed
+        index.remove("lex")
+        assert index.likely_typos("maximl munch") == []  # a removed source's words are gone
+
     def test_empty_index_and_unknown_words(self, index: FileSearchIndex):
         assert index.candidates("anything", None, limit=3) == []
         _fill(index)

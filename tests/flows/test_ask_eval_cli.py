@@ -68,3 +68,28 @@ def test_eval_with_nothing_imported_or_a_bad_file_says_what_to_do(tmp_path: Path
     questions.write_text('{"question": "a?"}\n{broken\n')
     assert main(["eval", "retrieval", "--questions", str(questions)]) == 1
     assert "line 2" in capsys.readouterr().err
+
+
+def test_after_an_embedding_model_switch_ask_and_eval_say_to_re_import(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]):
+    import os
+
+    from studyhall.adapters.store.settings import JsonSettingsStore
+    from studyhall.core.contracts.settings import RoleModel
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps({"question": "What does the sweep phase free?", "gold": ["gc.vtt"]}) + "\n")
+    assert main(["eval", "retrieval", "--questions", str(questions), "--material", str(_material(tmp_path / "c"))]) == 0
+    assert "Re-import" not in capsys.readouterr().err  # indexed by the bundled MiniLM, which is current
+    store = JsonSettingsStore(Path(os.environ["STUDYHALL_DATA_DIR"]) / "settings.json")
+    store.save(store.load().model_copy(update={"embedding": RoleModel(model="openai/text-embedding-3-small")}))
+
+    assert main(["ask", "What does the sweep phase free?", "--no-model"]) == 0
+    out = capsys.readouterr()
+    assert "Re-import your material" in out.err and "openai/text-embedding-3-small" in out.err
+    assert "gc.vtt#t=" in out.out  # words alone still find the passage
+    assert main(["ask", "What does the sweep phase free?", "--no-model", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert [n["kind"] for n in result["notices"]] == ["reindex"] and result["ranked"][0].startswith("gc.vtt#t=")
+    assert main(["eval", "retrieval", "--questions", str(questions)]) == 0
+    assert "Re-import your material" in capsys.readouterr().err

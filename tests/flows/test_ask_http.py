@@ -1,10 +1,15 @@
-"""POST /api/ask over the real app with scripted models: sources first, tokens, then finish."""
+"""POST /api/ask over the real app with scripted models: sources first, tokens, then finish;
+the model reranker's grades decide the coverage case, and a reranker that fails or answers
+malformed leaves the calibrated no-model case in charge (never a crash, never an invented
+citation)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import pytest
+from studyhall.server.runtime.asking import ask_events
 from studyhall.server.runtime.material import import_course_material
 
 from tests.flows.session_support import parse_sse, scripted_app, write_script
@@ -17,16 +22,23 @@ LECTURE = [
 ]
 
 
-async def _ask(script: dict[str, Any] | None, tmp_path: Path, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+async def _ask(script: dict[str, Any] | None, tmp_path: Path, body: dict[str, Any],  # type: ignore[no-untyped-def]
+               compare_without_model: bool = False):
     (tmp_path / "course").mkdir()
     (tmp_path / "course" / "gc.vtt").write_text(vtt(LECTURE))
     path = write_script(tmp_path / "script.json", script) if script is not None else None
     async with scripted_app(path) as (api, services):
-        services.local_encoder = HashEmbedder()  # fast stand-ins for the bundled MiniLM
+        services.embedder = HashEmbedder()  # fast stand-ins for the bundled MiniLM
+        services.local_encoder = HashEmbedder()
         services.passage_scorer = OverlapScorer()
         await import_course_material(services, str(tmp_path / "course"))
         r = await api.http.post("/api/ask", json=body)
-        return r, (parse_sse(r.text) if r.headers.get("content-type", "").startswith("text/event-stream") else [])
+        events = parse_sse(r.text) if r.headers.get("content-type", "").startswith("text/event-stream") else []
+        if compare_without_model:
+            # The same question through the no-model path, in the same app and index.
+            plain = [e async for e in ask_events(services, body["question"], use_model=False)]
+            return r, events, plain
+        return r, events
 
 
 async def test_sse_order_and_invented_markers_removed(tmp_path: Path):
@@ -54,7 +66,8 @@ async def test_no_match_answer_carries_no_citation(tmp_path: Path):
         "answerer": [{"text": "Lima is the capital of Peru [1]."}],
     }
     _, events = await _ask(script, tmp_path, {"question": "What is the capital of Peru?"})
-    assert events[0] == ("sources", {"case": "NO_MATCH", "graded": True, "sources": []})
+    assert events[0] == ("sources", {"case": "NO_MATCH", "graded": True, "sources": [],
+                                     "rewritten": None, "notices": []})
     text = "".join(d["text"] for n, d in events if n == "text-delta")
     assert "general knowledge" in text and "[" not in text
     assert events[-1][1]["removed_markers"] == 1 and events[-1][1]["cited"] == []
@@ -74,3 +87,60 @@ async def test_bad_requests_are_refused_with_a_reason(tmp_path: Path):
         assert r.status_code == 400 and "source_id" in r.json()["message"]
         r = await api.http.post("/api/ask", content=b"{not json")
         assert r.status_code == 400
+
+
+def _text(events: list[tuple[str, dict[str, Any]]]) -> str:
+    return "".join(d["text"] for n, d in events if n == "text-delta")
+
+
+async def test_a_partial_answer_is_a_match_and_only_it_is_cited(tmp_path: Path):
+    script = {
+        "reranker": [{"json": {"grades": [{"n": 1, "grade": "related"}, {"n": 2, "grade": "partial"}]}}],
+        "answerer": [{"text": "Unmarked objects are freed [1]; see also [2]."}],
+    }
+    _, events = await _ask(script, tmp_path, {"question": "What frees unmarked objects?"})
+    sources, finish = events[0][1], events[-1][1]
+    assert sources["case"] == "MATCH" and sources["graded"] is True
+    # Only the passage graded as (partly) answering may be cited: the second one retrieved.
+    assert [s["link"] for s in sources["sources"]] == [finish["ranked"][1]]
+    assert finish["cited"] == [1] and finish["removed_markers"] == 1 and "[2]" not in _text(events)
+
+
+async def test_related_only_grades_are_the_related_case(tmp_path: Path):
+    script = {
+        "reranker": [{"json": {"grades": [{"n": 1, "grade": "related"}, {"n": 2, "grade": "no"}]}}],
+        "answerer": [{"text": "Your lecture touches on this [1]; in general, compaction moves objects [3]."}],
+    }
+    _, events = await _ask(script, tmp_path, {"question": "How does compaction move live objects?"})
+    sources = events[0][1]
+    assert sources["case"] == "RELATED" and len(sources["sources"]) == 1
+    assert "[1]" in _text(events) and "[3]" not in _text(events)
+    assert events[-1][1]["cited"] == [1] and events[-1][1]["removed_markers"] == 1
+
+
+@pytest.mark.parametrize("reranker", [
+    [{"text": "Passage 1 answers it."}, {"text": "Definitely passage 1."}],  # not JSON, twice
+    [{"json": {"grades": [{"n": 9, "grade": "answers"}]}}, {"json": {"grades": "all good"}}],  # wrong shape
+    [{"json": {"grades": [{"n": 1, "grade": "perfect"}]}}, {"json": {"verdict": "answers"}}],  # unknown grade
+    [{"error": "auth"}],  # the provider refused
+])
+async def test_a_failing_reranker_leaves_the_calibrated_case_and_invents_nothing(
+        tmp_path: Path, reranker: list[dict[str, Any]]):
+    script = {"reranker": reranker, "answerer": [{"text": "Sweeping frees them [1], as lecture [2] says [7]."}]}
+    question = "What frees unmarked objects?"
+    r, events, plain = await _ask(script, tmp_path, {"question": question}, compare_without_model=True)
+    assert r.status_code == 200 and events[0][0] == "sources" and events[-1][0] == "finish"
+    sources = events[0][1]
+    assert sources["graded"] is False
+    assert [n["kind"] for n in sources["notices"]] == ["grader"]
+    advice = "was refused" if "error" in reranker[0] else "supports JSON output"
+    assert advice in sources["notices"][0]["message"]
+    # Exactly what a learner without a model gets: same case, same citable passages.
+    assert sources["case"] == plain[0][1]["case"] and sources["sources"] == plain[0][1]["sources"]
+    finish = events[-1][1]
+    assert finish["answered"] is True
+    assert all(1 <= n <= len(sources["sources"]) for n in finish["cited"])
+    text = _text(events)
+    assert "[7]" not in text
+    if not sources["sources"]:
+        assert "[" not in text and finish["removed_markers"] == 3

@@ -16,7 +16,8 @@ import numpy as np
 from studyhall.core.ports import Candidate, Chunk
 
 from . import store
-from .tokenize import terms
+from .spelling import near_terms, one_edit
+from .tokenize import analyzed, terms
 
 # Above this many chunks the dense first stage scans a 128-dim projection (top principal
 # directions of the corpus vectors) and re-scores its best 4 x pool exactly: a scan of all the
@@ -56,6 +57,9 @@ class FileSearchIndex:
         self._bm25: Any = None  # bm25s.BM25, imported on first query (it pulls in scipy)
         self._vocab: dict[str, int] = {}
         self._idf: np.ndarray = np.zeros(0, dtype=np.float32)
+        self._df: np.ndarray = np.zeros(0, dtype=np.float64)
+        # Indexed terms by (first letter, length), built on the first typo check after a rebuild.
+        self._near: dict[tuple[str, int], list[str]] | None = None
         # Per chunk: its term ids, sentence after sentence, and where each sentence ends.
         self._terms: list[tuple[np.ndarray, np.ndarray]] = []
         self.dropped: list[str] = []  # files found broken on load (re-import fixes them)
@@ -117,6 +121,34 @@ class FileSearchIndex:
     def size(self) -> int:
         return sum(len(s.chunks) for s in self._sources.values())
 
+    def vector_models(self) -> dict[str, int]:
+        with self._lock:
+            counts: dict[str, int] = {}
+            for src in self._sources.values():
+                if src.vectors.size:
+                    counts[src.model_id] = counts.get(src.model_id, 0) + len(src.chunks)
+            return counts
+
+    def vector_model(self) -> str:
+        # The model most chunks were embedded with; ties go to the greater id (deterministic).
+        counts = self.vector_models()
+        return max(counts, key=lambda m: (counts[m], m)) if counts else ""
+
+    def likely_typos(self, query: str) -> list[str]:
+        with self._lock:
+            if self._dirty:
+                self._rebuild()
+            if self._near is None:
+                # (bm25s may add its own entries to the vocabulary: those have no df.)
+                self._near = near_terms(t for t in self._vocab if self._known(t))
+            return [word for word, term in analyzed(query)
+                    if len(term) >= 4 and term.isalpha() and not self._known(term)
+                    and any(one_edit(term, t) for t in _neighbours(self._near, term))]
+
+    def _known(self, term: str) -> bool:
+        i = self._vocab.get(term)
+        return i is not None and i < len(self._df) and self._df[i] > 0
+
     # --- query -----------------------------------------------------------------------------
 
     def _rebuild(self) -> None:
@@ -131,12 +163,7 @@ class FileSearchIndex:
             mats.append(src.vectors)
         # Vectors of the corpus's main model only: a source indexed without vectors, or with
         # another model's, counts as cosine 0 until it is re-indexed (import does that).
-        weight: dict[str, int] = {}
-        for sid in ids:
-            src = self._sources[sid]
-            if src.vectors.size:
-                weight[src.model_id] = weight.get(src.model_id, 0) + len(src.chunks)
-        model = max(weight, key=lambda m: (weight[m], m)) if weight else ""
+        model = self.vector_model()
         dim = next((self._sources[s].vectors.shape[1] for s in ids
                     if self._sources[s].model_id == model and self._sources[s].vectors.size), 0)
         self._model_id = model
@@ -178,6 +205,8 @@ class FileSearchIndex:
         df = np.bincount(pairs % max(len(vocab), 1), minlength=len(vocab)).astype(np.float64)
         n = max(len(chunks), 1)
         self._idf = np.log1p((n - df + 0.5) / (df + 0.5)).astype(np.float32)
+        self._df = df
+        self._near = None
         self._terms = per_chunk
         self._bm25 = None
         if chunks:
@@ -203,7 +232,7 @@ class FileSearchIndex:
         return float(sums.max()) / total
 
     def candidates(self, query: str, vector: Sequence[float] | None, *, limit: int,
-                   source_id: str | None = None) -> list[Candidate]:
+                   source_id: str | None = None, model_id: str | None = None) -> list[Candidate]:
         with self._lock:
             if self._dirty:
                 self._rebuild()
@@ -222,7 +251,9 @@ class FileSearchIndex:
                 lexical = self._bm25.get_scores(known).astype(np.float32)
             pool = max(limit, self.pool)
             picked = set(_top(lexical, pool, mask, positive=True))
-            use_dense = vector is not None and self._matrix.shape[1] == len(vector)
+            # Never compare vectors of two models: same length is not same space.
+            use_dense = (vector is not None and self._matrix.shape[1] == len(vector)
+                         and (model_id is None or model_id == self._model_id))
             if use_dense:
                 q = np.asarray(vector, dtype=np.float32)
                 if self._projected is not None and self._basis is not None:
@@ -258,6 +289,10 @@ def _chunk_terms(chunk: Chunk, vocab: dict[str, int]) -> tuple[list[int], np.nda
         flat.extend(vocab.setdefault(w, len(vocab)) for w in terms(sentence))
         ends.append(len(flat))
     return head + flat, np.asarray(flat, dtype=np.int32), np.asarray(ends, dtype=np.int32)
+
+
+def _neighbours(near: dict[tuple[str, int], list[str]], term: str) -> list[str]:
+    return [t for n in (len(term) - 1, len(term), len(term) + 1) for t in near.get((term[0], n), ())]
 
 
 def _top(scores: np.ndarray, k: int, mask: np.ndarray | None, positive: bool) -> list[int]:

@@ -38,3 +38,9 @@ def _stem(word: str) -> str:
 def terms(text: str) -> list[str]:
     stop = _stopwords()
     return [_stem(w) for w in _WORD.findall(fold(text)) if w not in stop]
+
+
+def analyzed(text: str) -> list[tuple[str, str]]:
+    """(word as written, folded; its index term) for every non-stop word, in order."""
+    stop = _stopwords()
+    return [(w, _stem(w)) for w in _WORD.findall(fold(text)) if w not in stop]

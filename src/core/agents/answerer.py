@@ -5,19 +5,22 @@ The sources the answer may cite are numbered in the prompt and sent to the learn
 maps to no source is removed and counted. ``NO_MATCH`` gets no sources at all: the answer says
 it comes from general knowledge (a fixed notice is streamed first, so it is always said) and
 any marker the model writes anyway is removed. Imported material is quoted as data inside
-``<source>`` tags, never as instructions.
+``<source>`` tags, never as instructions. A follow-up question is answered with the recent
+conversation before it (and the standalone form it was searched as), so "it" means what it
+meant to the learner.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..contracts.chat import Usage
 from ..library.retrieval import Retrieval
+from ..library.rewriting import Turn, recent
 from ..ports import ChatModel, Chunk, ModelRequest, ProviderMessage
-from .citations import MarkerFilter
+from .citations import MarkerFilter, check_markers
 
 NO_MATCH_NOTICE = (
     "Your imported material doesn't cover this, so this answer comes from general knowledge "
@@ -63,18 +66,26 @@ def citable(retrieval: Retrieval) -> list[Chunk]:
     return [] if retrieval.case == "NO_MATCH" else [h.chunk for h in retrieval.cited]
 
 
-def answer_messages(retrieval: Retrieval, chunks: list[Chunk]) -> list[ProviderMessage]:
+def answer_messages(retrieval: Retrieval, chunks: list[Chunk],
+                    history: Sequence[Turn] = ()) -> list[ProviderMessage]:
+    # Earlier answers' markers named earlier sources: dropped, so none is reused for these.
+    turns: list[ProviderMessage] = [
+        {"role": t.role, "content": check_markers(t.text, 0)[0] if t.role == "assistant" else t.text}
+        for t in recent(history)
+    ]
+    rewrite = retrieval.rewrite.text if retrieval.rewrite is not None else None
+    standalone = f"\n\nIn this conversation the question means: {rewrite}" if rewrite else ""
+    question: ProviderMessage = {"role": "user", "content": retrieval.question}
     if not chunks:
-        return [{"role": "system", "content": NO_MATCH_SYSTEM},
-                {"role": "user", "content": retrieval.question}]
+        return [{"role": "system", "content": NO_MATCH_SYSTEM + standalone}, *turns, question]
     listing = "\n\n".join(
         f'<source n="{n}" from="{c.link}" title="{c.title}">\n{c.text}\n</source>'
         for n, c in enumerate(chunks, start=1)
     )
     system = SYSTEM.format(mode=MODES.get(retrieval.case, MODES["MATCH"]))
     return [
-        {"role": "system", "content": f"{system}\n\nSources:\n{listing}"},
-        {"role": "user", "content": retrieval.question},
+        {"role": "system", "content": f"{system}{standalone}\n\nSources:\n{listing}"},
+        *turns, question,
     ]
 
 
@@ -91,11 +102,12 @@ class AnswerDone:
     usage: Usage | None = None
 
 
-async def stream_answer(model: ChatModel, retrieval: Retrieval) -> AsyncIterator[AnswerDelta | AnswerDone]:
+async def stream_answer(model: ChatModel, retrieval: Retrieval,
+                        history: Sequence[Turn] = ()) -> AsyncIterator[AnswerDelta | AnswerDone]:
     """Stream the answer; raises ``ModelError`` (e.g. ``ModelNotConfigured``) before any text
     when the model cannot run, so the caller can fall back to the passages alone."""
     chunks = citable(retrieval)
-    request = ModelRequest(role="answerer", messages=tuple(answer_messages(retrieval, chunks)))
+    request = ModelRequest(role="answerer", messages=tuple(answer_messages(retrieval, chunks, history)))
     markers = MarkerFilter(len(chunks))
     shown: list[str] = []
     usage: Usage | None = None

@@ -71,12 +71,15 @@ async def ask_structured(
     messages: list[ProviderMessage],
     schema: dict[str, Any],
     parse: Callable[[Any], T],
+    *,
+    attempts: int = ATTEMPTS,
 ) -> tuple[T, Usage | None]:
-    """Call ``model`` for a JSON answer and parse it; one corrective retry, then fail."""
+    """Call ``model`` for a JSON answer and parse it; ``attempts`` tries in all (by default one
+    corrective retry), then fail."""
     conversation = list(messages)
     usage: Usage | None = None
     problem = ""
-    for attempt in range(1, ATTEMPTS + 1):
+    for attempt in range(1, attempts + 1):
         request = ModelRequest(role=role, messages=tuple(conversation), response_schema=schema)
         text, call_usage = await _answer(model, request)
         usage = add_usage(usage, call_usage)
@@ -90,7 +93,8 @@ async def ask_structured(
                                         "with only the JSON object, following the schema."},
         ]
     raise ModelOutputInvalid(
-        f"The {role} model answered {ATTEMPTS} times without valid structured output "
+        f"The {role} model answered {attempts} time{'s' if attempts != 1 else ''} without valid "
+        f"structured output "
         f"({problem}). Nothing was written; extraction will retry on the next trigger. If it "
         f"keeps failing, choose a model that supports JSON output for '{role}' in Settings → "
-        "Models.", role=role, attempts=ATTEMPTS)
+        "Models.", role=role, attempts=attempts)

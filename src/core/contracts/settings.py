@@ -19,6 +19,7 @@ ModelRole = Literal[
     "labeler",
     "answerer",  # grounded answers over imported material (issue 10)
     "reranker",  # grades retrieved passages: answers / partial / related / no
+    "rewriter",  # turns a follow-up question into a standalone search query (issue 10)
     # The workbench's writers (issue 8): one role each, so a fan-out runs them in parallel.
     "notes_writer",
     "flashcards_writer",
@@ -35,6 +36,7 @@ MODEL_ROLES: tuple[ModelRole, ...] = (
     "labeler",
     "answerer",
     "reranker",
+    "rewriter",
     "notes_writer",
     "flashcards_writer",
     "study_planner",
@@ -64,6 +66,7 @@ def default_models() -> dict[ModelRole, RoleModel]:
         "labeler": RoleModel(model=_CHEAP, effort="minimal"),
         "answerer": RoleModel(model=_CHEAP, effort="low"),
         "reranker": RoleModel(model=_CHEAP, effort="minimal"),
+        "rewriter": RoleModel(model=_CHEAP, effort="minimal"),
         "notes_writer": RoleModel(model=_CHEAP, effort="low"),
         "flashcards_writer": RoleModel(model=_CHEAP, effort="low"),
         "study_planner": RoleModel(model=_CHEAP, effort="low"),

@@ -5,7 +5,7 @@ A question is searched as it was asked unless one of these holds:
 - ``reference``: it points at something said before or shown on screen ("How does *it* handle
   cycles?", "why is that?") and there is a conversation or an on-screen passage to resolve it;
 - ``ellipsis``: it only makes sense after the previous turn ("and for cycles?", "what about
-  generational GC?", a two-word follow-up) and there is a conversation;
+  generational GC?", a fragment such as "in python?") and there is a conversation;
 - ``typo``: a word of it is unknown to the index but one edit away from a word the index has.
 
 Only then does a model (the ``rewriter`` role) write the standalone query; the retriever
@@ -17,7 +17,7 @@ bare "what is it?" is searched as asked.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -52,35 +52,38 @@ _REFERENCE = re.compile(
     re.IGNORECASE,
 )
 _ELLIPSIS = re.compile(
-    r"^\s*(and|but|or|so|also|then|what about|how about|what else|why not|why\??$|how so|"
-    r"and why|and how|tell me more|more on|go on|example|examples|for example|such as|"
-    r"same for|what if)\b",
+    r"^\s*(?:(?:and|but|or|so|also|then|what about|how about|what else|why not|how so|"
+    r"tell me more|more on|go on|for example|examples?|such as|same for|what if)\b|"
+    r"why\s*\??\s*$)",
     re.IGNORECASE,
 )
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-# Question and function words: what is left is what the question is about.
-_FUNCTION = frozenset(
-    "a an the and or but so also then is are was were be been do does did can could would should "
-    "will what which who whom whose why how when where there here of in on at to for from by with "
-    "about as into than that this these those it its they them their he she his her i me my we "
-    "our you your more else please tell explain example examples mean means".split()
-)
-TERSE_WORDS = 2  # a follow-up with this many topic words or fewer leans on the turn before
+# A fragment ("closures?", "in python?") leans on the turn before; a question that opens with
+# a question word or a verb ("What is a closure?") stands on its own however short it is.
+_OPENERS = frozenset((
+    "what", "which", "who", "whom", "whose", "why", "how", "when", "where", "is", "are", "was",
+    "were", "do", "does", "did", "can", "could", "would", "should", "will", "shall", "may",
+    "might", "must", "has", "have", "had", "define", "explain", "describe", "list", "compare",
+))
+FRAGMENT_WORDS = 3
 
 
-def topic_words(question: str) -> list[str]:
-    return [w for w in _WORD.findall(question.lower()) if w not in _FUNCTION]
+def is_fragment(question: str) -> bool:
+    words = _WORD.findall(question.lower())
+    return 0 < len(words) <= FRAGMENT_WORDS and words[0] not in _OPENERS
 
 
 def rewrite_reason(question: str, *, history: Sequence[Turn] = (), on_screen: bool = False,
-                   typos: Sequence[str] = ()) -> Reason | None:
-    """Why ``question`` should be rewritten before searching, or ``None`` when it stands alone."""
+                   spelling: Callable[[str], Sequence[str]] | None = None) -> Reason | None:
+    """Why ``question`` should be rewritten before searching, or ``None`` when it stands alone.
+    ``spelling`` lists a query's likely misspelt words (the index's ``likely_typos``); it is
+    asked only when nothing else calls for a rewrite."""
     conversation = any(t.text.strip() for t in history)
     if (conversation or on_screen) and _REFERENCE.search(question):
         return "reference"
-    if conversation and (_ELLIPSIS.search(question) or len(topic_words(question)) <= TERSE_WORDS):
+    if conversation and (_ELLIPSIS.search(question) or is_fragment(question)):
         return "ellipsis"
-    if typos:
+    if spelling is not None and spelling(question):
         return "typo"
     return None
 

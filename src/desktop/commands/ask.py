@@ -3,7 +3,9 @@
 Retrieval always runs. With a model configured the answer streams with ``[n]`` citations that
 map to the listed sources; with none (or ``--no-model``) it prints the coverage case and the
 passages that may be cited. ``--json`` prints one object: ``{"question", "case", "answer",
-"citations": [{"n", "link", "title", "text"}], "ranked": [link, ...], "removed_markers"}``.
+"citations": [{"n", "link", "title", "text"}], "ranked": [link, ...], "removed_markers",
+"notices": [{"kind", "message"}], "rewritten"}``. A notice says what to do when the search ran degraded
+(e.g. the index was embedded by another model than the current one: re-import).
 """
 
 from __future__ import annotations
@@ -44,12 +46,14 @@ async def _collect(args: argparse.Namespace, live: bool) -> dict[str, Any]:
     services = build_services(load_config())
     position = Position(args.source_id, t=args.t, page=args.page) if args.source_id else None
     out: dict[str, Any] = {"question": args.question, "answer": None, "citations": [],
-                           "suggest": [], "navigate": None}
+                           "suggest": [], "navigate": None, "notices": []}
     text: list[str] = []
     async for name, data in ask_events(services, args.question, position, use_model=not args.no_model):
         if name == "sources":
             out["case"] = data["case"]
             out["citations"] = [{k: s[k] for k in ("n", "link", "title", "text")} for s in data["sources"]]
+            out["notices"] = data.get("notices", [])
+            out["rewritten"] = data.get("rewritten")
             if live:
                 _print_sources(data)
         elif name == "suggest":
@@ -72,6 +76,10 @@ async def _collect(args: argparse.Namespace, live: bool) -> dict[str, Any]:
 
 
 def _print_sources(data: dict[str, Any]) -> None:
+    for notice in data.get("notices", []):
+        print(f"Note: {notice['message']}", file=sys.stderr)
+    if data.get("rewritten"):
+        print(f"(also searched as: {data['rewritten']})")
     print(f"{data['case']}: {CASE_TEXT.get(data['case'], '')}")
     for s in data["sources"]:
         snippet = " ".join(s["text"].split())

@@ -45,6 +45,9 @@ async def _run(args: argparse.Namespace, questions: list[Any], sets: list[str | 
               "(or pass --material DIR).", file=sys.stderr)
         return 1
     retriever = retriever_for(services, grade=False)
+    _, reindex = retriever.dense_model()
+    if reindex is not None:  # the numbers would measure words only: say so before them
+        print(f"studyhall: note: {reindex.message}", file=sys.stderr)
     outcomes = []
     for q in questions:
         r = await retriever.retrieve(q.question)

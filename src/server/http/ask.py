@@ -1,15 +1,18 @@
 """``POST /api/ask``: a grounded question as SSE — ``sources`` first, then ``text-delta``
 tokens, then ``finish`` (``navigate`` / ``suggest`` may follow ``sources``).
 
-Body: ``{"question", "source_id"?, "t"?, "page"?}``; a position makes "this" questions about
-what is on screen (``IN_MOMENT``) and scopes others to that source first (``IN_SOURCE``).
+Body: ``{"question", "source_id"?, "t"?, "page"?, "history"?}``; a position makes "this"
+questions about what is on screen (``IN_MOMENT``) and scopes others to that source first
+(``IN_SOURCE``). ``history`` (``[{"role": "user"|"assistant", "text"}]``, oldest first) is the
+conversation the question follows: with a model, a follow-up that leans on it ("how does *it*
+handle cycles?") is also searched as a standalone rewrite, and the answer sees the recent turns.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
@@ -17,6 +20,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, StudyhallError
 from studyhall.core.library.chunking import Position
+from studyhall.core.library.rewriting import Turn
 
 from ..runtime.asking import ask_events
 from ..services import Services
@@ -24,11 +28,18 @@ from .errors import error_body
 from .openapi import describe
 
 
+class AskTurn(BaseModel):
+    role: Literal["user", "assistant"]
+    text: str = Field(max_length=20_000)
+
+
 class AskRequest(BaseModel):
     question: str = Field(min_length=1, max_length=4000)
     source_id: str | None = Field(default=None, min_length=1, max_length=200)
     t: float | None = Field(default=None, ge=0, le=1_000_000)
     page: int | None = Field(default=None, ge=1, le=1_000_000)
+    # Recent turns, oldest first; only the last few are used (see core.library.rewriting).
+    history: list[AskTurn] = Field(default_factory=list, max_length=50)
 
 
 def _parse(body: Any) -> AskRequest:
@@ -62,10 +73,12 @@ def routes(services: Services) -> list[BaseRoute]:
         req = _parse(body)
         position = (Position(req.source_id, t=req.t, page=req.page)
                     if req.source_id is not None else None)
+        history = [Turn(t.role, t.text) for t in req.history]
 
         async def stream() -> AsyncIterator[bytes]:
             try:
-                async for name, data in ask_events(services, req.question.strip(), position):
+                async for name, data in ask_events(services, req.question.strip(), position,
+                                                   history=history):
                     yield _frame(name, data)
             except StudyhallError as e:  # the status line is sent: say it as the last event
                 yield _frame("error", error_body(e))

@@ -1,38 +1,47 @@
 """One grounded question, end to end, for the HTTP route and the CLI alike: retrieval (always,
 in code), then the streamed answer — or, with no model, the coverage case and the passages.
 
-Events: ``sources`` (first: the case and the numbered passages the answer may cite),
-``navigate`` / ``suggest`` (moments to jump to), ``text-delta``, then ``finish`` — or ``error``
-when the model fails mid-answer. With no model configured the stream is ``sources`` then
-``finish`` with ``answered: false`` and the reason.
+Events: ``sources`` (first: the case, the numbered passages the answer may cite, the
+standalone query when a follow-up was rewritten, and notices such as "re-import: the index was
+embedded by another model"), ``navigate`` / ``suggest`` (moments to jump to), ``text-delta``,
+then ``finish`` — or ``error`` when the model fails mid-answer. With no model configured the
+stream is ``sources`` then ``finish`` with ``answered: false`` and the reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from studyhall.core.agents.answerer import AnswerDelta, citable, source_view, stream_answer
 from studyhall.core.agents.reranker import ModelReranker
+from studyhall.core.agents.rewriter import ModelRewriter
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
 from studyhall.core.library.chunking import Position
 from studyhall.core.library.retrieval import Retrieval, Retriever
+from studyhall.core.library.rewriting import Turn
 from studyhall.core.ports import Chunk
 
 from ..services import Services
 
+log = logging.getLogger("studyhall.ask")
 Event = tuple[str, dict[str, Any]]
 
 
-def retriever_for(services: Services, *, grade: bool = True) -> Retriever:
+def retriever_for(services: Services, *, grade: bool = True, rewrite: bool | None = None) -> Retriever:
+    """The retriever over the app's ports; ``grade`` / ``rewrite`` let a configured model grade
+    passages and rewrite follow-ups (``rewrite`` follows ``grade`` unless given)."""
     if services.search_index is None:
         raise StudyhallError("The search index is not available in this build.")
-    grader = ModelReranker(services.chat_model) if grade and services.chat_model is not None else None
+    model = services.chat_model
+    rewrite = grade if rewrite is None else rewrite
     return Retriever(
         index=services.search_index,
         embedder=services.embedder or services.local_encoder,
         scorer=services.passage_scorer,
-        grader=grader,
+        grader=ModelReranker(model) if grade and model is not None else None,
+        rewriter=ModelRewriter(model) if rewrite and model is not None else None,
     )
 
 
@@ -44,17 +53,35 @@ def moment_view(chunk: Chunk) -> dict[str, Any]:
 
 def sources_event(retrieval: Retrieval) -> Event:
     chunks = citable(retrieval)
+    rewrite = retrieval.rewrite
     return "sources", {
         "case": retrieval.case,
         "graded": retrieval.graded,
         "sources": [source_view(n, c) for n, c in enumerate(chunks, start=1)],
+        # The standalone query a follow-up was also searched as (None: searched as asked).
+        "rewritten": rewrite.text if rewrite is not None else None,
+        "notices": [{"kind": n.kind, "message": n.message} for n in retrieval.notices],
     }
 
 
+def _log(retrieval: Retrieval) -> None:
+    rewrite = retrieval.rewrite
+    if rewrite is not None and rewrite.error is not None:
+        log.warning("ask: the %s rewrite was not used, searched as asked: %s", rewrite.reason, rewrite.error)
+    elif rewrite is not None and rewrite.text is not None:
+        log.info("ask: %s rewrite used next to the question", rewrite.reason)
+    if retrieval.grade_error is not None:
+        log.warning("ask: the reranker could not grade, scores decided: %s", retrieval.grade_error)
+    for notice in retrieval.notices:
+        if notice.kind == "reindex":
+            log.warning("ask: %s", notice.message)
+
+
 async def ask_events(services: Services, question: str, position: Position | None = None,
-                     *, use_model: bool = True) -> AsyncIterator[Event]:
+                     *, use_model: bool = True, history: Sequence[Turn] = ()) -> AsyncIterator[Event]:
     retriever = retriever_for(services, grade=use_model)
-    retrieval = await retriever.retrieve(question, position)
+    retrieval = await retriever.retrieve(question, position, history)
+    _log(retrieval)
     yield sources_event(retrieval)
     if retrieval.navigate is not None:
         yield "navigate", moment_view(retrieval.navigate)
@@ -65,7 +92,7 @@ async def ask_events(services: Services, question: str, position: Position | Non
         yield "finish", {**base, "answered": False, "reason": "no model requested"}
         return
     try:
-        async for part in stream_answer(services.chat_model, retrieval):
+        async for part in stream_answer(services.chat_model, retrieval, history):
             if isinstance(part, AnswerDelta):
                 yield "text-delta", {"text": part.text}
             else:

@@ -29,6 +29,10 @@ class EmbedQueue:
 
     async def _work(self) -> None:
         assert self._cache is not None
+        import os
+        if os.environ.get("EXP_DEFER"):
+            while not getattr(self, "_closing", False):
+                await asyncio.sleep(0.05)
         while (texts := await self._queue.get()) is not None:
             batch = list(texts)
             while not self._queue.empty() and len(batch) < COALESCE:
@@ -47,6 +51,7 @@ class EmbedQueue:
     async def close(self) -> None:
         """Wait for the queued texts to be embedded."""
         if self._task is not None:
+            self._closing = True
             self._queue.put_nowait(None)
             await self._task
 

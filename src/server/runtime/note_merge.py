@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.library.batching import Batch
@@ -115,7 +115,11 @@ class NoteMerger:
         return covered_fingerprints(self._store.coverage(source_id).records, self.runs)
 
     def known(self) -> KnownGraph:
-        return KnownGraph(frozenset(self.node_ids), frozenset(self.edges))
+        # The live sets, not copies (a copy per note made a big import quadratic): planning is
+        # synchronous and only tests membership, so nothing can change them meanwhile.
+        return KnownGraph(
+            cast(frozenset[str], self.node_ids), cast(frozenset[tuple[str, str, str]], self.edges)
+        )
 
     def _absorb(self, plan: MergePlan) -> None:
         for record in plan.propositions:

@@ -12,6 +12,7 @@ const ROLE_NAMES = {
   demo_builder: "Demo builder", visual_maker: "Diagram maker", extractor: "Extractor — builds the graph",
   auditor: "Auditor — checks the extractor", labeler: "Labeler — names sessions and clusters",
   answerer: "Answerer — questions about your notes", reranker: "Reranker",
+  rewriter: "Rewriter — makes follow-up questions searchable",
   notes_writer: "Notes writer", flashcards_writer: "Flashcards writer", study_planner: "Study planner",
 };
 
