@@ -10,18 +10,19 @@ eight times the memory on a graph of tens of thousands of nodes.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Union, cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
+from ..errors import ModelError
 from ..ports import Embedder, GraphStore
 
 Vector = npt.NDArray[np.float32]
 # What vector-consuming code accepts: the cache's arrays, or plain sequences (tests, the port).
-VectorLike = Union[Sequence[float], npt.NDArray[Any]]
+VectorLike = Sequence[float] | npt.NDArray[Any]
 BATCH = 512  # texts per embedder call: big enough for the encoder to sort by length
 
 
@@ -63,8 +64,11 @@ class VectorCache:
     def get(self, text: str) -> Vector | None:
         return self._loaded().get(text_key(text))
 
-    async def ensure(self, texts: Iterable[str]) -> int:
-        """Embed every text not cached yet (in batches); returns how many were computed."""
+    async def ensure(
+        self, texts: Iterable[str], progress: Callable[[int, int], None] | None = None
+    ) -> int:
+        """Embed every text not cached yet (in batches); returns how many were computed.
+        ``progress(done, total)`` follows the texts being embedded."""
         vectors = self._loaded()
         missing: dict[str, str] = {}
         for text in texts:
@@ -80,15 +84,18 @@ class VectorCache:
             chunk = keys[start : start + self._batch]
             embedded = await self.embedder.embed([missing[k] for k in chunk])
             if len(embedded) != len(chunk):
-                raise ValueError(
-                    f"the embedder {self.model} returned {len(embedded)} vectors for "
-                    f"{len(chunk)} texts"
+                raise ModelError(
+                    f"The embedding model {self.model} returned {len(embedded)} vectors for "
+                    f"{len(chunk)} texts; pick another embedding model in Settings.",
+                    role="embedding",
                 )
             for key, vector in zip(chunk, embedded):
                 vectors[key] = np.asarray(vector, dtype=np.float32)
                 self._fresh.add(key)
             self.misses += len(chunk)
             self._dirty = True
+            if progress is not None:
+                progress(start + len(chunk), len(keys))
         return len(keys)
 
     async def vectors(self, texts: Sequence[str]) -> list[Vector]:

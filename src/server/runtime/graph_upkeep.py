@@ -104,7 +104,11 @@ class GraphUpkeep:
         return self._cache
 
     async def node_vectors(
-        self, snapshot: GraphSnapshot, *, compute: bool = True
+        self,
+        snapshot: GraphSnapshot,
+        *,
+        compute: bool = True,
+        progress: Callable[[int, int], None] | None = None,
     ) -> dict[str, Vector]:
         """Vectors of the snapshot's nodes (embedding what is missing unless ``compute`` is
         False); ``{}`` when there is no working embedder."""
@@ -112,7 +116,7 @@ class GraphUpkeep:
         if cache is None:
             return {}
         if compute:
-            await cache.ensure(n.text for n in snapshot.nodes)
+            await cache.ensure((n.text for n in snapshot.nodes), progress)
             await asyncio.to_thread(cache.save)
         out: dict[str, Vector] = {}
         for node in snapshot.nodes:
@@ -151,12 +155,20 @@ class GraphUpkeep:
         try:
             if cache is not None:
                 hits, misses = cache.hits, cache.misses
-                vectors = await self.node_vectors(snapshot)
+                vectors = await self.node_vectors(
+                    snapshot, progress=lambda done, total: progress("embedding", done, total)
+                )
                 report.cache_hits, report.cache_misses = cache.hits - hits, cache.misses - misses
                 report.embedded = report.cache_misses
         except StudyhallError as e:
             report.problems.append(f"Embeddings were skipped: {e}")
             log.warning("[upkeep] embeddings skipped: %s", e)
+        except Exception as e:  # derived data: never fail what was merged
+            report.problems.append(
+                f"Embeddings were skipped ({type(e).__name__}); see the log. Search falls back "
+                "to text until they are made."
+            )
+            log.exception("[upkeep] embeddings failed")
         report.seconds["embedding"] = round(time.perf_counter() - started, 3)
         if vectors:
             started = time.perf_counter()

@@ -62,7 +62,6 @@ from studyhall.core.ports import (
     VaultReader,
 )
 
-from .embed_queue import EmbedQueue
 from .graph_upkeep import GraphUpkeep
 from .import_report import ImportProgress, ImportReport, Mode, ProgressFn
 from .note_merge import NoteMerger, Tally
@@ -141,18 +140,11 @@ class NotesImporter:
             vault_run_source(vault),
         )
         tally = Tally()
-        queue = EmbedQueue(self._upkeep) if embed else None
-        cache = self._upkeep.cache() if embed else None
-        counts = (cache.hits, cache.misses) if cache else (0, 0)
         complete = False
         try:
-            await self._extract_all(notes, merger, tally, report, tell, queue)
+            await self._extract_all(notes, merger, tally, report, tell)
             await self._link_all(notes, merger, tally, vault, tell)
             complete = True
-        except BaseException:
-            if queue is not None:
-                queue.cancel()
-            raise
         finally:
             # What was committed is recorded even when the import stops half-way (a model
             # failure, an abort); notes not committed yet are left for the next run.
@@ -166,17 +158,12 @@ class NotesImporter:
             await asyncio.to_thread(
                 self._save_sources, scan.root, scan.target, vault, notes, report, complete
             )
-        if queue is not None:
-            queue.put(merger.new_texts)
-            await queue.close()
         if embed:
+            # Embedding after the merges, not beside them: run next to Python-heavy merging, the
+            # encoder thread starves for the GIL (measured: ~2x slower overall).
             report.upkeep = await self._upkeep.refresh(
                 lambda stage, done, total: tell(ImportProgress(stage, done, total))
             )
-            if cache is not None:  # the whole import's cache use, background part included
-                report.upkeep.cache_hits = cache.hits - counts[0]
-                report.upkeep.cache_misses = cache.misses - counts[1]
-                report.upkeep.embedded = report.upkeep.cache_misses
         report.extractor = "+".join(sorted(self._used)) or "none (nothing new to extract)"
         report.seconds = time.perf_counter() - started
         tell(ImportProgress("done", report.notes, report.notes))
@@ -237,7 +224,6 @@ class NotesImporter:
         tally: Tally,
         report: ImportReport,
         tell: ProgressFn,
-        queue: EmbedQueue | None,
     ) -> None:
         at = self._clock.now()
         chunk = self._settings.load().chunk_tokens
@@ -249,9 +235,6 @@ class NotesImporter:
             for done in waiting:
                 self._finish_note(done, report)
             waiting.clear()
-            if queue is not None:
-                queue.put(merger.new_texts)
-                merger.new_texts = []
 
         try:
             for n, note in enumerate(notes):

@@ -106,7 +106,6 @@ class NoteMerger:
         self.node_texts = {n.id: n.text for n in snapshot.nodes}
         self.edges = {(e.source, e.target, e.kind) for e in snapshot.edges}
         self.runs = {c.id for c in store.checkpoints().records}
-        self.new_texts: list[str] = []
         self._group: list[MergePlan] = []
         self._group_run: str | None = None
         self._group_started: datetime | None = None
@@ -125,7 +124,6 @@ class NoteMerger:
         for record in plan.propositions:
             self.node_ids.add(record.node_id)
             self.node_texts[record.node_id] = record.text
-            self.new_texts.append(record.text)
         self.edges.update((e.source, e.target, e.relation) for e in plan.edges)
 
     async def findings(
