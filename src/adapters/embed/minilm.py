@@ -10,16 +10,18 @@ start-up nor its event loop ever waits on them. One model per process, shared by
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from studyhall.core.errors import StudyhallError
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 DIMENSIONS = 384
+T = TypeVar("T")
 
 _lock = threading.Lock()
 _model: Any = None
@@ -61,6 +63,15 @@ def shared_model() -> Any:
         return _model
 
 
+async def on_encoder_thread(work: Callable[..., T], *args: Any) -> T:
+    """Run blocking work that uses ``shared_model()`` on the encoder's one worker thread.
+
+    Every user of the shared model goes through here: its fast tokenizer refuses concurrent
+    use from two threads ("RuntimeError: Already borrowed"), so encodes queue on one thread.
+    """
+    return await asyncio.get_running_loop().run_in_executor(_worker, functools.partial(work, *args))
+
+
 class MiniLMEmbedder:
     def __init__(self, batch_size: int = 64) -> None:
         self.batch_size = batch_size
@@ -88,8 +99,7 @@ class MiniLMEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
         """One unit vector per text; the work runs on the encoder's worker thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(_worker, self.embed_sync, list(texts))
+        return await on_encoder_thread(self.embed_sync, list(texts))
 
     async def warm_up(self) -> None:
-        await asyncio.get_running_loop().run_in_executor(_worker, shared_model)
+        await on_encoder_thread(shared_model)

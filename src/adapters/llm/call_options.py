@@ -12,16 +12,13 @@ import re
 from types import ModuleType
 from typing import Any
 
-from studyhall.core.contracts.settings import RoleModel
+from studyhall.core.contracts.settings import LOCAL_PROVIDERS, RoleModel
 from studyhall.core.errors import ModelNotConfigured
 from studyhall.core.ports import ModelRequest
 
 from .litellm_errors import CallTarget
 
-# Servers on the learner's machine: no key needed (one is still sent when saved).
-LOCAL_PROVIDERS = frozenset(
-    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"}
-)
+# Servers on the learner's machine (LOCAL_PROVIDERS) need no key; one is still sent when saved.
 # OpenAI-compatible servers without auth still need *some* key for the client library.
 NO_KEY_PLACEHOLDER = "sk-no-key-required"
 

@@ -3,6 +3,10 @@
 Persisted per source (``store.py``); held in memory, and rebuilt lazily after a change: one
 bm25s index and one vector matrix for the whole corpus, re-tokenizing only changed sources.
 ``root=None`` keeps everything in memory (tests, eval).
+
+The app builds this index as it starts, so nothing heavy happens then: the files are read on
+first use, and numpy is imported by the functions that compute (it is not needed to serve the
+first page).
 """
 
 from __future__ import annotations
@@ -10,14 +14,16 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
 from studyhall.core.ports import Candidate, Chunk
 
 from . import store
 from .spelling import near_terms, one_edit
 from .tokenize import analyzed, terms
+
+if TYPE_CHECKING:
+    import numpy as np
 
 # Above this many chunks the dense first stage scans a 128-dim projection (top principal
 # directions of the corpus vectors) and re-scores its best 4 x pool exactly: a scan of all the
@@ -44,27 +50,25 @@ class FileSearchIndex:
         self.root = root
         self.pool = pool  # first-stage hits taken from each of BM25 and dense
         self._lock = threading.RLock()
-        self._sources: dict[str, _Source] = {}
-        self._dirty = True
+        self._opened: dict[str, _Source] | None = {} if root is None else None  # see _sources
+        self._dropped: list[str] = []
+        self._dirty = True  # so _rebuild() sets the arrays below before any query reads them
         self._chunks: list[Chunk] = []
-        self._owner: np.ndarray = np.zeros(0, dtype=np.int32)
+        self._owner: np.ndarray
         self._source_ids: list[str] = []
-        self._matrix: np.ndarray = np.zeros((0, 0), dtype=np.float32)
+        self._matrix: np.ndarray
         self._basis: np.ndarray | None = None  # dims x PROJECT_DIMS, for large corpora
         self._basis_size = 0
         self._model_id = ""
         self._projected: np.ndarray | None = None
         self._bm25: Any = None  # bm25s.BM25, imported on first query (it pulls in scipy)
         self._vocab: dict[str, int] = {}
-        self._idf: np.ndarray = np.zeros(0, dtype=np.float32)
-        self._df: np.ndarray = np.zeros(0, dtype=np.float64)
+        self._idf: np.ndarray
+        self._df: np.ndarray
         # Indexed terms by (first letter, length), built on the first typo check after a rebuild.
         self._near: dict[tuple[str, int], list[str]] | None = None
         # Per chunk: its term ids, sentence after sentence, and where each sentence ends.
         self._terms: list[tuple[np.ndarray, np.ndarray]] = []
-        self.dropped: list[str] = []  # files found broken on load (re-import fixes them)
-        if root is not None:
-            self._load()
 
     # --- persistence ---------------------------------------------------------------------
 
@@ -73,10 +77,24 @@ class FileSearchIndex:
         assert self.root is not None
         return self.root / "sources"
 
-    def _load(self) -> None:
-        found, self.dropped = store.load_all(self._dir)
-        for sid, (chunks, content_hash, vectors, model_id) in found.items():
-            self._sources[sid] = _Source(chunks, content_hash, vectors, model_id)
+    @property
+    def _sources(self) -> dict[str, _Source]:
+        # Read on first use, not when the app starts (that would read every source's vectors).
+        if self._opened is None:
+            with self._lock:
+                if self._opened is None:
+                    found, self._dropped = store.load_all(self._dir)
+                    self._opened = {
+                        sid: _Source(chunks, content_hash, vectors, model_id)
+                        for sid, (chunks, content_hash, vectors, model_id) in found.items()
+                    }
+        return self._opened
+
+    @property
+    def dropped(self) -> list[str]:
+        """Files found broken on load (re-import fixes them)."""
+        _ = self._sources
+        return self._dropped
 
     def _save(self, source_id: str, src: _Source) -> None:
         if self.root is not None:
@@ -94,6 +112,8 @@ class FileSearchIndex:
 
     def upsert(self, source_id: str, content_hash: str, chunks: Sequence[Chunk],
                vectors: Sequence[Sequence[float]], model_id: str) -> None:
+        import numpy as np
+
         matrix = np.asarray(vectors, dtype=np.float32).reshape(len(chunks), -1)
         if len(matrix) != len(chunks):
             raise ValueError("one vector per chunk")
@@ -152,6 +172,8 @@ class FileSearchIndex:
     # --- query -----------------------------------------------------------------------------
 
     def _rebuild(self) -> None:
+        import numpy as np
+
         ids = sorted(self._sources)
         chunks: list[Chunk] = []
         owner: list[int] = []
@@ -219,6 +241,8 @@ class FileSearchIndex:
 
     def _coverage(self, i: int, wanted: np.ndarray, total: float) -> float:
         """The IDF share of the query's terms found together in one sentence of chunk ``i``."""
+        import numpy as np
+
         flat, ends = self._terms[i]
         if not len(flat):
             return 0.0
@@ -233,6 +257,8 @@ class FileSearchIndex:
 
     def candidates(self, query: str, vector: Sequence[float] | None, *, limit: int,
                    source_id: str | None = None, model_id: str | None = None) -> list[Candidate]:
+        import numpy as np
+
         with self._lock:
             if self._dirty:
                 self._rebuild()
@@ -282,6 +308,8 @@ class FileSearchIndex:
 
 def _chunk_terms(chunk: Chunk, vocab: dict[str, int]) -> tuple[list[int], np.ndarray, np.ndarray]:
     # Title and heading count for BM25 (a field match); sentences also feed coverage.
+    import numpy as np
+
     head = [vocab.setdefault(w, len(vocab)) for w in terms(" ".join(filter(None, (chunk.title, chunk.heading))))]
     flat: list[int] = []
     ends: list[int] = []
@@ -296,6 +324,8 @@ def _neighbours(near: dict[tuple[str, int], list[str]], term: str) -> list[str]:
 
 
 def _top(scores: np.ndarray, k: int, mask: np.ndarray | None, positive: bool) -> list[int]:
+    import numpy as np
+
     s = scores if mask is None else np.where(mask, scores, -np.inf)
     k = min(k, len(s))
     idx = np.argpartition(-s, k - 1)[:k] if k < len(s) else np.arange(len(s))

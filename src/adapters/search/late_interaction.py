@@ -7,21 +7,24 @@ vs 0.77 BM25 / 0.74 pooled dense), because it matches the question word by word 
 instead of squeezing the passage into one vector. It costs one encoder pass per passage, so it
 only re-scores the few best fused hits; token matrices are cached per chunk.
 
-``MiniLMEncoder`` holds the one lazily loaded model (loaded off the event loop, offline) and
-also serves as an ``Embedder`` for chunk and question vectors when no other is wired.
+``MiniLMEncoder`` uses the process's one MiniLM (``adapters.embed.minilm.shared_model``, loaded
+lazily and offline) on the encoder's one worker thread, and also serves as an ``Embedder`` for
+chunk and question vectors when no other is wired.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+from studyhall.adapters.embed.minilm import on_encoder_thread, shared_model
 from studyhall.core.ports import Chunk, Reranked
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 _SKIP = {"[CLS]", "[SEP]", "[PAD]"}
@@ -29,8 +32,6 @@ _SKIP = {"[CLS]", "[SEP]", "[PAD]"}
 
 def _bundled_model() -> Any:
     """The process's one MiniLM, shared with the notes embedder (loading it twice costs ~300 MB)."""
-    from studyhall.adapters.embed.minilm import shared_model
-
     return shared_model()
 
 
@@ -46,6 +47,8 @@ class MiniLMEncoder:
         return _bundled_model()
 
     def embed_sync(self, texts: Sequence[str]) -> np.ndarray:
+        import numpy as np  # here, not at module level: the app builds this class as it starts
+
         if not texts:
             return np.zeros((0, 384), dtype=np.float32)
         model = self._load()
@@ -54,11 +57,13 @@ class MiniLMEncoder:
         return np.asarray(out, dtype=np.float32)
 
     async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        matrix = await asyncio.to_thread(self.embed_sync, texts)
+        matrix = await on_encoder_thread(self.embed_sync, texts)
         return [tuple(float(x) for x in row) for row in matrix]
 
     def tokens_sync(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Unit-length contextual token vectors per text, special and punctuation tokens dropped."""
+        import numpy as np  # see embed_sync
+
         model = self._load()
         outputs = model.encode(list(texts), batch_size=self.batch_size, output_value="token_embeddings",
                                show_progress_bar=False)
@@ -118,5 +123,6 @@ class MiniLMLateScorer:
         return scores
 
     async def rerank(self, query: str, chunks: Sequence[Chunk]) -> list[Reranked]:
-        scores = await asyncio.to_thread(self.score_sync, query, chunks)
+        # On the encoder's thread, queued behind any import's batches: the model is shared.
+        scores = await on_encoder_thread(self.score_sync, query, chunks)
         return [Reranked(c.id, s) for c, s in zip(chunks, scores)]

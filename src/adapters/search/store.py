@@ -14,16 +14,18 @@ import os
 from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
-import numpy as np
 from studyhall.core.errors import StoreError
 from studyhall.core.ports import Chunk
+
+if TYPE_CHECKING:
+    import numpy as np
 
 log = logging.getLogger(__name__)
 FORMAT = 1
 
-Loaded = tuple[list[Chunk], str, np.ndarray, str]  # chunks, content hash, vectors, model id
+Loaded = tuple[list[Chunk], str, "np.ndarray", str]  # chunks, content hash, vectors, model id
 
 
 def file_key(source_id: str) -> str:
@@ -38,6 +40,8 @@ def load_all(folder: Path) -> tuple[dict[str, Loaded], list[str]]:
     dropped: list[str] = []
     if not folder.is_dir():
         return found, dropped
+    import numpy as np  # imported where used: the app imports this module as it starts
+
     for stray in folder.glob(".*.tmp"):
         stray.unlink(missing_ok=True)
     for meta_path in sorted(folder.glob("*.json")):
@@ -58,6 +62,8 @@ def load_all(folder: Path) -> tuple[dict[str, Loaded], list[str]]:
 
 def save(folder: Path, source_id: str, chunks: list[Chunk], content_hash: str,
          vectors: np.ndarray, model_id: str) -> None:
+    import numpy as np  # imported where used: the app imports this module as it starts
+
     meta = {
         "format": FORMAT, "source_id": source_id, "content_hash": content_hash, "model_id": model_id,
         "vectors_sha256": hashlib.sha256(vectors.tobytes()).hexdigest(),

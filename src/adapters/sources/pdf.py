@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import logging
 
-from pypdf import PdfReader
-from pypdf.errors import PdfReadError, PyPdfError
 from studyhall.core.ports import MaterialFile, Segment, SkippedFile
 
 from ._files import MAX_PDF_BYTES, read_bytes, title_from_path
@@ -15,6 +13,10 @@ log = logging.getLogger(__name__)
 
 
 def read_pdf(root: str, path: str) -> MaterialFile | SkippedFile:
+    # Imported here, not at start-up (pypdf costs ~50 ms): only a course import reads PDFs.
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError, PyPdfError
+
     raw = read_bytes(root, path, MAX_PDF_BYTES)
     if isinstance(raw, SkippedFile):
         return raw

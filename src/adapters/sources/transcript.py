@@ -10,9 +10,7 @@ import io
 import re
 from pathlib import Path
 
-import webvtt
 from studyhall.core.ports import MaterialFile, Segment, SkippedFile
-from webvtt.errors import MalformedCaptionError, MalformedFileError
 
 from ._files import MAX_TEXT_BYTES, decode_text, read_bytes, title_from_path
 
@@ -48,6 +46,10 @@ def find_media(root: str, path: str) -> str | None:
 
 
 def read_transcript(root: str, path: str) -> MaterialFile | SkippedFile:
+    # Imported here, not at start-up: only an import of course material reads transcripts.
+    import webvtt
+    from webvtt.errors import MalformedCaptionError, MalformedFileError
+
     raw = read_bytes(root, path, MAX_TEXT_BYTES)
     if isinstance(raw, SkippedFile):
         return raw

@@ -15,7 +15,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-import yaml
 from studyhall.core.errors import NotFound
 from studyhall.core.library.notes import is_note, split_frontmatter
 from studyhall.core.ports import NoteFile, SkippedFile, VaultScan
@@ -212,6 +211,8 @@ def _frontmatter(text: str) -> tuple[dict[str, Any], str | None]:
     block = split_frontmatter(text.replace("\r\n", "\n"))
     if block.yaml is None or not block.yaml.strip():
         return {}, None
+    import yaml  # here, not at start-up: only a notes import parses frontmatter
+
     try:
         loaded = yaml.safe_load(block.yaml)
     except yaml.YAMLError as e:

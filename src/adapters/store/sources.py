@@ -6,6 +6,7 @@ file's stamp, so repeated reads cost one ``stat``.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
@@ -24,7 +25,11 @@ from .semantics import by_location
 
 INDEX_NAME = "index.json"
 _VERSION = 1
-_LIST = TypeAdapter(list[Source])
+
+
+@functools.cache
+def _list_adapter() -> TypeAdapter[list[Source]]:
+    return TypeAdapter(list[Source])  # built on first read, not at start-up
 
 
 class JsonSourceStore:
@@ -104,7 +109,7 @@ def _parse_index(path: Path, raw: bytes) -> list[Source]:
     try:
         doc = json.loads(raw)
         if isinstance(doc, dict) and doc.get("version") == _VERSION:
-            return _LIST.validate_python(doc.get("sources"))
+            return _list_adapter().validate_python(doc.get("sources"))
     except ValidationError as e:  # before ValueError: it is one
         problem = describe_validation(e, Source)
     except ValueError as e:  # JSONDecodeError, UnicodeDecodeError

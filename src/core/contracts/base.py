@@ -8,4 +8,6 @@ from pydantic import BaseModel, ConfigDict
 class Record(BaseModel):
     """Strict shape: unknown fields are an error, values are immutable once built."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    # defer_build: a model's validator is built on its first use, not at import (start-up
+    # imports every contract; tests/unit/test_startup_imports.py builds them all).
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True, defer_build=True)

@@ -42,6 +42,10 @@ MODEL_ROLES: tuple[ModelRole, ...] = (
     "study_planner",
 )
 Effort = Literal["minimal", "low", "medium", "high"]
+# litellm providers served on the learner's machine: they need no API key.
+LOCAL_PROVIDERS = frozenset(
+    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"}
+)
 
 
 class RoleModel(Record):

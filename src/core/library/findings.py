@@ -25,7 +25,8 @@ from .batching import Batch
 class _Output(BaseModel):
     # Models add chatter fields ("confidence", "notes"); ignoring them harms nothing, while a
     # missing or mistyped required field is a real failure.
-    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+    # defer_build: validators are built on first use, not when the app starts.
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True, defer_build=True)
 
 
 class EvidenceClaim(_Output):

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from .tokens import estimate_text_tokens
 from .vectors import VectorLike
 
@@ -41,6 +39,8 @@ def select_context(
     known = [(node_id, text, state) for node_id, text, state in nodes if node_id in vectors]
     if not known:
         return []
+    import numpy as np  # here, not at module level: the app's start-up imports this
+
     q = np.asarray(topic_vector, dtype=np.float32)
     q /= max(float(np.linalg.norm(q)), 1e-12)
     matrix = np.asarray([vectors[node_id] for node_id, _, _ in known], dtype=np.float32)

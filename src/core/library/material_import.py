@@ -117,9 +117,15 @@ class MaterialImporter:
         if self.sources is None:
             return
         for source in self.sources.list():
-            if source.root != root or source.id in seen or source.kind == "note":
+            if source.root != root or source.id in seen:
                 continue
-            if source.status != "deleted":
+            if source.kind == "note":
+                # The notes importer owns a note's record and marks it deleted (it runs first);
+                # its passages leave the index here, once (also healing an index that kept them).
+                if source.status == "deleted" and self.index.source_hash(source.id) is not None:
+                    self.index.remove(source.id)
+                    report.removed.append(source.path)
+            elif source.status != "deleted":
                 self.index.remove(source.id)
                 self.sources.save(source.model_copy(update={"status": "deleted", "imported_at": self.clock.now()}))
                 report.removed.append(source.path)

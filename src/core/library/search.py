@@ -11,8 +11,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-import numpy as np
-
 from .nearest import words
 from .vectors import VectorLike
 
@@ -60,6 +58,8 @@ def search_nodes(
     if query_vector is not None and vectors:
         known = [(node_id, vectors[node_id]) for node_id, _ in nodes if node_id in vectors]
         if known:
+            import numpy as np  # here, not at module level: the app's start-up imports this
+
             q = np.asarray(query_vector, dtype=np.float32)
             q /= max(float(np.linalg.norm(q)), 1e-12)
             matrix = np.asarray([v for _, v in known], dtype=np.float32)

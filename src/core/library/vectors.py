@@ -12,22 +12,30 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeAlias, cast
 
 from ..errors import ModelError
 from ..ports import Embedder, GraphStore
 
-Vector = npt.NDArray[np.float32]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# Aliases spelled as strings: numpy is imported on first use (``_f32``), not when the app starts.
+Vector: TypeAlias = "npt.NDArray[np.float32]"
 # What vector-consuming code accepts: the cache's arrays, or plain sequences (tests, the port).
-VectorLike = Sequence[float] | npt.NDArray[Any]
+VectorLike: TypeAlias = "Sequence[float] | npt.NDArray[Any]"
 BATCH = 512  # texts per embedder call: big enough for the encoder to sort by length
 
 
 def text_key(text: str) -> str:
     return "t_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def _f32(vector: Any) -> Vector:
+    import numpy as np
+
+    return np.asarray(vector, dtype=np.float32)
 
 
 @dataclass(frozen=True)
@@ -56,7 +64,7 @@ class VectorCache:
     def _loaded(self) -> dict[str, Vector]:
         if self._vectors is None:
             self._vectors = {
-                k: np.asarray(v, dtype=np.float32)
+                k: _f32(v)
                 for k, v in self._store.embeddings(self.model).items()
             }
         return self._vectors
@@ -90,7 +98,7 @@ class VectorCache:
                     role="embedding",
                 )
             for key, vector in zip(chunk, embedded):
-                vectors[key] = np.asarray(vector, dtype=np.float32)
+                vectors[key] = _f32(vector)
                 self._fresh.add(key)
             self.misses += len(chunk)
             self._dirty = True
@@ -111,7 +119,7 @@ class VectorCache:
         # this one loaded: fold its vectors in rather than writing over them.
         for key, vector in self._store.embeddings(self.model).items():
             if key not in self._vectors:
-                self._vectors[key] = np.asarray(vector, dtype=np.float32)
+                self._vectors[key] = _f32(vector)
         # Arrays iterate as floats, which is all the store reads from each vector.
         self._store.save_embeddings(self.model, cast(Mapping[str, Sequence[float]], self._vectors))
         self._dirty = False

@@ -18,7 +18,7 @@ MAX_NOTES_CHARS = 30_000
 
 
 class _Out(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True)  # built on first use
 
 
 class Notes(_Out):

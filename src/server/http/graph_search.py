@@ -10,6 +10,7 @@ warm start keeps everything else where it is). It is the one sanctioned graph-ad
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import math
@@ -91,7 +92,8 @@ def routes(services: Services) -> list[BaseRoute]:
             limit = _limit(request.query_params.get("limit"))
         except StudyhallError as e:
             return _error(e)
-        snapshot = upkeep.reader.snapshot()
+        # Off the event loop: the first read of a large graph folds it (seconds).
+        snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
         nodes = [(n.id, n.text) for n in snapshot.nodes]
         query_vector = None
         vectors: dict[str, Vector] = {}
@@ -127,7 +129,7 @@ def routes(services: Services) -> list[BaseRoute]:
                 body = json.loads(raw or b"{}")
             except ValueError:
                 raise InvalidInput("The body is not valid JSON.") from None
-            snapshot = upkeep.reader.snapshot()
+            snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
             pinned = sanitize_positions(body, {n.id for n in snapshot.nodes})
             placed = await upkeep.settle(snapshot, pinned=pinned)
         except StudyhallError as e:

@@ -33,6 +33,7 @@ from studyhall.core.contracts.settings import (
 from studyhall.core.errors import InvalidInput, ModelError, StudyhallError
 from studyhall.core.ports import ModelRequest, TextDelta
 
+from ..runtime.model_ready import env_key_providers, missing_key
 from ..services import Services
 from .errors import error_body, status_for
 from .openapi import describe
@@ -40,8 +41,6 @@ from .openapi import describe
 EFFORTS: tuple[Effort, ...] = ("minimal", "low", "medium", "high")
 # Providers offered in the key list (any other litellm provider name can be typed in).
 PROVIDERS = ("openai", "anthropic", "openrouter", "gemini", "mistral", "groq", "deepseek", "xai")
-LOCAL_PROVIDERS = frozenset(
-    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"})
 # A provider name, or a server address (keys for a hosted id on a custom base live under it).
 _KEY_NAME = re.compile(r"^[A-Za-z0-9_.:/-]{1,200}$")
 MIN_KEY, MAX_KEY = 8, 4096
@@ -75,11 +74,6 @@ class TestIn(BaseModel):
 def mask(value: str) -> str:
     """Enough to recognise a key, never enough to use it: its last four characters at most."""
     return f"…{value[-4:]}" if len(value) >= 16 else "saved"
-
-
-def provider_of(model: str) -> str | None:
-    prefix, sep, _ = model.partition("/")
-    return prefix.lower() if sep else None
 
 
 def _parse(model: type[BaseModel], raw: bytes) -> Any:
@@ -127,19 +121,16 @@ def routes(services: Services) -> list[BaseRoute]:
         keys = _keys()
         saved = {k["name"] for k in keys}
         env = sorted(k for k, v in os.environ.items() if k.endswith("_API_KEY") and v)
-        env_providers = {k[: -len("_API_KEY")].lower() for k in env}
+        env_providers = env_key_providers()
         roles, needed = [], set()
         for role in MODEL_ROLES:
             chosen = settings.model_for(role)
             roles.append({"role": role, "model": chosen.model, "effort": chosen.effort,
                           "api_base": chosen.api_base})
-            provider = provider_of(chosen.model)
-            if chosen.api_base and provider not in LOCAL_PROVIDERS:
-                provider = chosen.api_base  # hosted id on a custom server: keyed by address
-            elif chosen.api_base or provider in LOCAL_PROVIDERS:
-                continue  # a local server needs no key
-            if provider and provider not in saved and provider not in env_providers:
-                needed.add(provider)
+            # The same rule the import and the labeler use to skip a model with no key.
+            lacking = missing_key(chosen, saved, env_providers)
+            if lacking is not None:
+                needed.add(lacking)
         return {
             "data_dir": str(services.config.data_dir),
             "scripted": services.config.script_path is not None,

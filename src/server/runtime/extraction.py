@@ -8,6 +8,8 @@
 - ``abort`` cancels the run's task — the model call in flight is cancelled and the batch in
   flight writes nothing (its merge has not started: merges never await).
 - The registry keeps every run's progress and outcome for the activity feed.
+- After a run that merged anything, ``after_merge`` runs (the app schedules the graph upkeep:
+  new nodes get vectors, clusters and positions without waiting for the next import).
 """
 
 from __future__ import annotations
@@ -103,6 +105,7 @@ class ExtractionScheduler:
         ids: Ids,
         prompt: Callable[[str], str],
         reader: GraphReader | None = None,
+        after_merge: Callable[[], object] | None = None,
     ) -> None:
         self._chats = chat_store
         self._graph = graph_store
@@ -112,6 +115,8 @@ class ExtractionScheduler:
         self._ids = ids
         self._prompt = prompt
         self.reader = reader or GraphReader(graph_store)
+        self._after_merge = after_merge
+        self._closing = False  # shutting down: no follow-up work is started
         self._finder = CachedLexicalFinder()
         self._runs: dict[str, ExtractionRun] = {}
         self._active: dict[str, ExtractionRun] = {}  # source id -> its run in flight
@@ -190,6 +195,7 @@ class ExtractionScheduler:
         return True
 
     async def shutdown(self) -> None:
+        self._closing = True
         tasks = [r.task for r in self._active.values() if r.task is not None]
         for task in tasks:
             task.cancel()
@@ -202,6 +208,9 @@ class ExtractionScheduler:
         tag = f"[extraction {run.id}]"
         try:
             chunk = self._settings.load().chunk_tokens
+            # Warm the fold off the event loop (a cold read of a large graph takes seconds);
+            # the batches' own reads then fold only what was appended since.
+            await asyncio.to_thread(self.reader.snapshot)
             batches = plan_batches(plan.views(), self.covered(run.source_id), chunk)
             run.batches_total = len(batches)
             log.info("%s %s: %d batch(es) for %s", tag, run.reason, len(batches), run.source_id)
@@ -228,6 +237,17 @@ class ExtractionScheduler:
             log.exception("%s failed: %s", tag, type(e).__name__)
         finally:
             self._settle(run)
+            if run.batches_done and not self._closing:
+                self._follow_up(run, tag)
+
+    def _follow_up(self, run: ExtractionRun, tag: str) -> None:
+        """The after-merge hook; a side channel too: it never fails the run."""
+        if self._after_merge is None:
+            return
+        try:
+            self._after_merge()
+        except Exception:
+            log.exception("%s the after-merge follow-up failed", tag)
 
     def _settle(self, run: ExtractionRun) -> None:
         """Close a run's books. Also runs from the task's done callback, because a task

@@ -34,7 +34,7 @@ async def context_steer(services: Services, chat_id: str, topic: str) -> Message
     cache = upkeep.cache()
     if cache is None:
         return None
-    snapshot = upkeep.reader.snapshot()
+    snapshot = await asyncio.to_thread(upkeep.reader.snapshot)  # a cold read folds: CPU
     if not snapshot.nodes:
         return None
     vectors = await upkeep.node_vectors(snapshot)

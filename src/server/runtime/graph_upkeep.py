@@ -19,8 +19,6 @@ from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
 from studyhall.core.agents.cluster_labeler import ask_label
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
-from studyhall.core.library.clusters import TermLabeler, carry_labels, cluster_vectors, needs_label
-from studyhall.core.library.layout import settle_layout
 from studyhall.core.library.snapshot import GraphSnapshot
 from studyhall.core.library.vectors import Vector, VectorCache
 from studyhall.core.ports import ChatModel, Embedder, GraphStore
@@ -88,7 +86,8 @@ class GraphUpkeep:
         self._model_usable = model_usable  # False when plainly no key/script: skip the call
         self._cache: VectorCache | None = None
         self._lock = asyncio.Lock()
-        self._scheduled: asyncio.Task[UpkeepReport] | None = None
+        self._waiting: asyncio.Task[UpkeepReport] | None = None  # scheduled, not started yet
+        self._tasks: set[asyncio.Task[UpkeepReport]] = set()
 
     def cache(self) -> VectorCache | None:
         """The vector cache of the embedder's current model (a new one if the model changed)."""
@@ -126,17 +125,39 @@ class GraphUpkeep:
         return out
 
     def schedule(self) -> asyncio.Task[UpkeepReport]:
-        """Start a background refresh unless one is already waiting to start."""
-        if self._scheduled is None or self._scheduled.done():
-            self._scheduled = asyncio.get_running_loop().create_task(self._background())
-        return self._scheduled
+        """Start a background refresh unless one is already waiting to start. A refresh that
+        has started may have read the graph before the latest merge, so it is not joined."""
+        if self._waiting is None or self._waiting.done():
+            task = asyncio.get_running_loop().create_task(self._background())
+            self._waiting = task
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return self._waiting
 
     async def _background(self) -> UpkeepReport:
         try:
-            return await self.refresh()
+            async with self._lock:
+                self._waiting = None  # it reads the graph from here: a later merge needs another
+                return await self._refresh(lambda _s, _d, _t: None, True)
         except StudyhallError as e:
             log.warning("[upkeep] refresh failed: %s", e)
             return UpkeepReport(problems=[str(e)])
+        except Exception as e:  # derived data: a failed refresh is logged, the next one retries
+            log.exception("[upkeep] refresh failed")
+            return UpkeepReport(problems=[f"The graph upkeep failed ({type(e).__name__})."])
+
+    async def idle(self) -> None:
+        """Wait until no background refresh is scheduled or running (tests, benchmarks)."""
+        while self._tasks:
+            await asyncio.wait(list(self._tasks))
+
+    async def shutdown(self) -> None:
+        """Stop background refreshes (each step is recomputable: nothing is lost)."""
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
 
     async def refresh(
         self, progress: Progress | None = None, *, layout: bool = True
@@ -146,7 +167,7 @@ class GraphUpkeep:
 
     async def _refresh(self, progress: Progress, layout: bool) -> UpkeepReport:
         report = UpkeepReport()
-        snapshot = self.reader.snapshot()
+        snapshot = await asyncio.to_thread(self.reader.snapshot)  # a cold read folds: CPU
         report.nodes = len(snapshot.nodes)
         started = time.perf_counter()
         progress("embedding", 0, report.nodes)
@@ -188,6 +209,14 @@ class GraphUpkeep:
     async def _clusters(
         self, snapshot: GraphSnapshot, vectors: dict[str, Vector], report: UpkeepReport
     ) -> list[Cluster]:
+        # Imported here: clustering and layout pull in numpy, which the app's start-up skips.
+        from studyhall.core.library.clusters import (
+            TermLabeler,
+            carry_labels,
+            cluster_vectors,
+            needs_label,
+        )
+
         groups = await asyncio.to_thread(cluster_vectors, vectors)
         clusters = carry_labels(groups, self._store.clusters())
         texts = {n.id: n.text for n in snapshot.nodes}
@@ -241,7 +270,7 @@ class GraphUpkeep:
     ) -> int:
         """Place nodes that have no position yet (all of them on a first layout); returns how
         many were placed. ``pinned`` positions (dragged by the learner) are stored first."""
-        snapshot = snapshot or self.reader.snapshot()
+        snapshot = snapshot or await asyncio.to_thread(self.reader.snapshot)
         previous = dict(self._store.positions())
         if pinned:
             previous.update(pinned)
@@ -250,6 +279,8 @@ class GraphUpkeep:
         if not missing and not pinned:
             return 0
         edges = [(e.source, e.target) for e in snapshot.edges]
+        from studyhall.core.library.layout import settle_layout  # numpy: see _clusters
+
         positions = await asyncio.to_thread(settle_layout, ids, edges, previous)
         await asyncio.to_thread(self._store.save_positions, positions)
         return len(missing)

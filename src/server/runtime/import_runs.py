@@ -9,28 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.errors import BusyError, NotFound, StudyhallError
 
 from ..services import Services
 from .graph_upkeep import GraphUpkeep
 from .imports import ImportProgress, ImportReport, Mode, NotesImporter, ProgressFn
 from .library import graph_reader
+from .model_ready import no_model_reason
 from .prompts import load_prompt
 
 log = logging.getLogger("studyhall.imports")
 
 RunStatus = Literal["running", "done", "error", "aborted"]
 KEEP_FINISHED = 20
-# Model ids served on the learner's machine need no key (mirrors the litellm adapter's list).
-LOCAL_PROVIDERS = frozenset(
-    {"ollama", "ollama_chat", "lm_studio", "hosted_vllm", "vllm", "llamafile", "xinference"}
-)
 _UPKEEP = "graph_upkeep"
 _IMPORTS = "imports"
 
@@ -50,6 +45,7 @@ def graph_upkeep(services: Services) -> GraphUpkeep:
         model_usable=lambda: no_model_reason(services, "labeler") is None,
     )
     services.extras[_UPKEEP] = upkeep
+    services.on_shutdown.append(upkeep.shutdown)
     return upkeep
 
 
@@ -72,30 +68,6 @@ def notes_importer(services: Services) -> NotesImporter:
         chat_model=services.chat_model,
         prompt=load_prompt,
         no_model_reason=lambda: no_model_reason(services),
-    )
-
-
-def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> str | None:
-    """Why no model can answer a role, when that is plain without calling one (which would
-    import litellm only to learn it): no script, no local server, no saved key, none in the
-    environment."""
-    if services.chat_model is None:
-        return f"No model is wired for the {role_name}."
-    if services.config.script_path is not None:
-        return None
-    try:
-        role = services.settings_store.load().model_for(role_name)
-        if role.api_base or role.model.split("/", 1)[0] in LOCAL_PROVIDERS:
-            return None
-        if services.secret_store.names():
-            return None
-    except StudyhallError:
-        return None  # let the model call say what is wrong
-    if any(k.endswith("_API_KEY") and v for k, v in os.environ.items()):
-        return None
-    return (
-        "No API key is saved, so the model-free extractor built the graph from the notes' "
-        "structure. Add a key in Settings → Models to extract with a model."
     )
 
 

@@ -132,13 +132,9 @@ class NotesImporter:
         notes = await asyncio.to_thread(self._read_all, scan, vault, report, tell)
         report.notes = len(notes)
         self._choose_extractor(mode, report)
-        merger = NoteMerger(
-            self._graph,
-            self._clock,
-            self._ids,
-            self._upkeep.reader.snapshot(),
-            vault_run_source(vault),
-        )
+        # Off the event loop: the first read of a large graph folds it (seconds).
+        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
+        merger = NoteMerger(self._graph, self._clock, self._ids, snapshot, vault_run_source(vault))
         tally = Tally()
         complete = False
         try:
@@ -314,7 +310,7 @@ class NotesImporter:
         """Link edges, once every note's own nodes are in: one view per note under the vault's
         links source, merged in big batches (a note's view changes when its links do)."""
         tell(ImportProgress("linking", 0, len(notes)))
-        snapshot = self._upkeep.reader.snapshot()
+        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
         current = {
             v.message_id: normalize_ws("\n".join(v.lines)) for note in notes for v in note.views
         }

@@ -1,6 +1,7 @@
 """The library's runtime objects of an app, built from its services on first use: one graph
 reader (incremental fold) and one extraction scheduler, plugged into the turn runner's
-after-turn hooks so a turn that leaves enough uncovered text triggers a run."""
+after-turn hooks so a turn that leaves enough uncovered text triggers a run; a run that merged
+schedules the graph upkeep (embeddings, clusters, layout) in the background."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def extraction_scheduler(services: Services) -> ExtractionScheduler:
         ids=services.ids,
         prompt=load_prompt,
         reader=graph_reader(services),
+        after_merge=lambda: _upkeep(services),
     )
     services.extras[_SCHEDULER] = scheduler
     from .classroom import turn_runner  # here, not at import: reading the graph needs no turns
@@ -50,3 +52,10 @@ def extraction_scheduler(services: Services) -> ExtractionScheduler:
     turn_runner(services).hooks.append(scheduler.on_turn_end)
     services.on_shutdown.append(scheduler.shutdown)
     return scheduler
+
+
+def _upkeep(services: Services) -> None:
+    """New nodes from a session get vectors, clusters and positions in the background."""
+    from .import_runs import graph_upkeep  # here: import_runs imports this module
+
+    graph_upkeep(services).schedule()

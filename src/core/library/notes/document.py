@@ -9,18 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+from functools import cache
+from typing import TYPE_CHECKING, Any, Literal
 
 from .frontmatter import note_meta, split_frontmatter
 from .inline import InlineLink, block_id, find_links, find_tags, mask_code_spans, mask_links
 
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
 BlockKind = Literal["heading", "paragraph", "list_item", "quote", "table"]
 
-_MD = MarkdownIt("commonmark").enable("table")
 _CODE_TOKENS = {"fence", "code_block", "html_block"}
+
+
+@cache
+def _markdown() -> MarkdownIt:
+    # Built on first parse: importing markdown-it costs ~20 ms of the app's start-up otherwise.
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark").enable("table")
 
 
 @dataclass(frozen=True)
@@ -90,7 +99,7 @@ def parse_note(path: str, text: str, meta: Mapping[str, Any] | None = None) -> N
     info = note_meta(meta if front.yaml is not None else None)
     # Blank the frontmatter so markdown-it's line numbers are the note's line numbers.
     body = "\n".join([""] * front.body_start + lines[front.body_start :])
-    tokens = _MD.parse(body)
+    tokens = _markdown().parse(body)
 
     code_lines: set[int] = set()
     for tok in tokens:

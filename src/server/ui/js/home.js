@@ -45,8 +45,9 @@ export async function mountHome({ main, dock }, params, query) {
     }
     if (disposed) return;
     if (fresh.nodes.some((n) => !n.position)) {
-      // New nodes (e.g. from a session just added) have no place yet: ask the server to place
-      // them — the one sanctioned graph-adjacent write — and read the graph again.
+      // A fallback: the server places new nodes itself after every import and every session
+      // extraction, but one read between a merge and that upkeep still sees them unplaced.
+      // Ask the server to place them (the one sanctioned graph-adjacent write) and read again.
       try {
         await api.put("/api/graph/positions", { positions: {} });
         fresh = await api.get("/api/graph");

@@ -1,0 +1,53 @@
+"""A note deleted from the vault leaves the ask index on the next import: its passages are no
+longer retrieved or cited (the graph keeps what was learnt from it; the source says deleted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from studyhall.core.library.material_import import material_source_id
+from studyhall.server.app import build_services
+from studyhall.server.config import load_config
+from studyhall.server.runtime.asking import ask_events
+from studyhall.server.runtime.import_runs import import_path
+
+from tests.flows.notes_support import make_vault, write
+from tests.flows.session_support import scripted_app
+from tests.support.course import HashEmbedder, OverlapScorer
+
+QUESTION = "Why do zebras have stripes?"
+NOTE = "zoo/Zebras.md"
+
+
+async def _cited_paths(services) -> list[str]:  # type: ignore[no-untyped-def]
+    events = [e async for e in ask_events(services, QUESTION, use_model=False)]
+    name, sources = events[0]
+    assert name == "sources"
+    return [s["path"] for s in sources["sources"]]
+
+
+async def test_a_deleted_note_is_no_longer_cited(tmp_path: Path) -> None:
+    vault = make_vault(tmp_path / "Vault", notes=4)
+    write(vault, NOTE, "# Zebras\n\nZebras have stripes that confuse biting flies and predators.\n")
+    services = build_services(load_config())
+    # Fast stand-ins for the bundled MiniLM, wired before the app takes its ports.
+    services.embedder = services.local_encoder = HashEmbedder()
+    services.passage_scorer = OverlapScorer()
+    async with scripted_app(None, services):
+        assert services.search_index is not None
+
+        await import_path(services, str(vault))
+        assert NOTE in await _cited_paths(services)
+        zebra = material_source_id("note", "Vault", NOTE)
+        assert services.search_index.chunks(zebra)
+
+        (vault / NOTE).unlink()
+        report, material = await import_path(services, str(vault))
+        assert report.deleted == [NOTE]
+        assert material is not None and material["removed"] == 1
+
+        assert services.search_index.chunks(zebra) == []
+        assert NOTE not in await _cited_paths(services)
+        # Reported once: the next import has nothing more to take out.
+        _, material = await import_path(services, str(vault))
+        assert material is not None and material["removed"] == 0
