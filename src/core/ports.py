@@ -359,10 +359,11 @@ class MaterialFile:
 
 @dataclass(frozen=True)
 class MaterialScan:
-    root: str  # absolute folder the paths are relative to
+    root: str  # absolute folder the paths are relative to (the vault root, as for notes)
     files: tuple[str, ...]  # course files to read (root-relative)
     skipped: tuple[SkippedFile, ...] = ()
     single_file: bool = False  # a file was asked for, not a folder (nothing else is "gone")
+    target: str = ""  # root-relative path that was asked for ("" = the whole root)
 
 
 class MaterialReader(Protocol):

@@ -17,6 +17,7 @@ from studyhall.core.ports import MaterialFile, MaterialScan, SkippedFile
 from .pdf import read_pdf
 from .text import read_text
 from .transcript import read_transcript
+from .vault import vault_root
 
 Reader = Callable[[str, str], MaterialFile | SkippedFile]
 
@@ -48,18 +49,21 @@ class FileMaterialReader:
         asked = Path(os.path.abspath(os.path.expanduser(path)))
         if not os.path.lexists(asked):
             raise NotFound(f"There is nothing at {asked}. Check the path and try again.")
+        # The notes import's root (the vault holding the path), so paths, and with them the
+        # source ids, are the same in both imports even when a vault's subfolder is imported.
+        root = vault_root(asked)
+        target = "" if asked == root else asked.relative_to(root).as_posix()
         if asked.is_file():
-            root = asked.parent
             if not self._wanted(asked.name):
-                return MaterialScan(str(root), (), (SkippedFile(asked.name, "not course material (.vtt, .srt, .pdf, .txt, .md)"),), single_file=True)
-            return MaterialScan(str(root), (asked.name,), single_file=True)
-        real_root = os.path.realpath(asked)
+                return MaterialScan(str(root), (), (SkippedFile(target, "not course material (.vtt, .srt, .pdf, .txt, .md)"),), single_file=True, target=target)
+            return MaterialScan(str(root), (target,), single_file=True, target=target)
+        real_root = os.path.realpath(root)
         files: list[str] = []
         skipped: list[SkippedFile] = []
         seen: set[str] = set()
         for folder, dirs, names in os.walk(asked, followlinks=True, onerror=None):
             real = os.path.realpath(folder)
-            rel_folder = os.path.relpath(folder, asked)
+            rel_folder = Path(os.path.relpath(folder, root)).as_posix()
             if real in seen or not (real + os.sep).startswith(real_root + os.sep) and real != real_root:
                 skipped.append(SkippedFile(rel_folder, "a symlinked folder outside the import root or already read"))
                 dirs[:] = []
@@ -69,13 +73,13 @@ class FileMaterialReader:
             for name in sorted(names):
                 if name.startswith(".") or not self._wanted(name):
                     continue
-                rel = Path(folder, name).relative_to(asked).as_posix()
-                target = os.path.realpath(Path(folder, name))
-                if not target.startswith(real_root + os.sep):
+                rel = Path(folder, name).relative_to(root).as_posix()
+                target_file = os.path.realpath(Path(folder, name))
+                if not target_file.startswith(real_root + os.sep):
                     skipped.append(SkippedFile(rel, "a symlink pointing outside the import root"))
                     continue
                 files.append(rel)
-        return MaterialScan(str(asked), tuple(sorted(files)), tuple(skipped))
+        return MaterialScan(str(root), tuple(sorted(files)), tuple(skipped), target=target)
 
     def read(self, root: str, path: str) -> MaterialFile | SkippedFile:
         reader = reader_for(path)

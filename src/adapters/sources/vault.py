@@ -17,6 +17,7 @@ from typing import Any
 
 from studyhall.core.errors import NotFound
 from studyhall.core.library.notes import is_note, split_frontmatter
+from studyhall.core.library.notes.sources import under
 from studyhall.core.ports import NoteFile, SkippedFile, VaultScan
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
@@ -34,14 +35,14 @@ class FileVaultReader:
         asked = Path(os.path.abspath(os.path.expanduser(path)))
         if not os.path.lexists(asked):
             raise NotFound(f"There is nothing at {asked}. Check the path and try again.")
-        root = _vault_root(asked)
+        root = vault_root(asked)
         real_root = Path(os.path.realpath(root))
         target = "" if asked == root else asked.relative_to(root).as_posix()
         walk = _Walk(root, real_root)
         walk.run()
         files = sorted(walk.files)
-        notes = tuple(p for p in files if _under(p, target) and is_note(p))
-        skipped = sorted((s for s in walk.skipped if _under(s.path, target)), key=lambda s: s.path)
+        notes = tuple(p for p in files if under(p, target) and is_note(p))
+        skipped = sorted((s for s in walk.skipped if under(s.path, target)), key=lambda s: s.path)
         return VaultScan(str(root), target, tuple(files), notes, tuple(skipped))
 
     # --- read ---------------------------------------------------------------------------
@@ -169,9 +170,10 @@ class _Walk:
         self.files.append(path)
 
 
-def _vault_root(asked: Path) -> Path:
+def vault_root(asked: Path) -> Path:
     """The nearest folder holding ``.obsidian/`` (so a single note resolves its links against
-    the whole vault); else the folder asked for, or the folder of the file asked for."""
+    the whole vault); else the folder asked for, or the folder of the file asked for.
+    The course-material import uses it too, so a note gets one id from both imports."""
     start = asked if asked.is_dir() else asked.parent
     # Never the home folder or the file system root: walking either would list everything.
     too_wide = {Path(os.path.expanduser("~")).resolve(), Path(start.anchor)}
@@ -181,10 +183,6 @@ def _vault_root(asked: Path) -> Path:
         if (folder / ".obsidian").is_dir():
             return folder
     return start
-
-
-def _under(path: str, target: str) -> bool:
-    return not target or path == target or path.startswith(target.rstrip("/") + "/")
 
 
 def _inside(real: str, real_root: str) -> bool:

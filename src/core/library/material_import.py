@@ -10,7 +10,6 @@ importer (``record_notes=False``), so the two never fight over it.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -27,15 +26,16 @@ from studyhall.core.ports import (
 
 from .chunking import chunk_material
 from .indexing import index_chunks
+from .notes.sources import under
+from .source_ids import path_source_id, root_name as name_of_root
 from .vectors import VectorCache
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
 
 
 def material_source_id(kind: str, root_name: str, path: str) -> str:
-    """Deterministic id; Markdown uses the notes importer's scheme so both name it alike."""
-    digest = hashlib.sha256(f"{root_name}/{path}".encode()).hexdigest()
-    return f"{kind}_{digest[:20]}"
+    """Deterministic id: the notes importer's rule, so a Markdown note has one id in both."""
+    return path_source_id(kind, root_name, path)
 
 
 def _kind_of(path: str) -> str:
@@ -70,7 +70,7 @@ class MaterialImporter:
 
     async def run(self, path: str, progress: Progress | None = None) -> MaterialReport:
         scan = self.reader.scan(path)
-        root_name = scan.root.rstrip("/").rsplit("/", 1)[-1]
+        root_name = name_of_root(scan.root)
         report = MaterialReport(skipped=list(scan.skipped))
         seen: set[str] = set()
         for n, rel in enumerate(scan.files, start=1):
@@ -89,7 +89,7 @@ class MaterialImporter:
         if self.cache is not None:
             self.cache.save()
         if not scan.single_file:
-            self._forget_missing(scan.root, seen, report)
+            self._forget_missing(scan.root, scan.target, seen, report)
         return report
 
     async def _one(self, source_id: str, root: str, file: MaterialFile, report: MaterialReport) -> None:
@@ -112,12 +112,13 @@ class MaterialImporter:
             "imported_at": self.clock.now(), **{k: v for k, v in extra.items() if v is not None},
         }))
 
-    def _forget_missing(self, root: str, seen: set[str], report: MaterialReport) -> None:
-        """Files imported from this root before that are gone now: reported, unindexed."""
+    def _forget_missing(self, root: str, target: str, seen: set[str], report: MaterialReport) -> None:
+        """Files imported from this root (under the folder asked for) before that are gone
+        now: reported, unindexed. Files elsewhere in the vault were not looked at."""
         if self.sources is None:
             return
         for source in self.sources.list():
-            if source.root != root or source.id in seen:
+            if source.root != root or source.id in seen or not under(source.path, target):
                 continue
             if source.kind == "note":
                 # The notes importer owns a note's record and marks it deleted (it runs first);

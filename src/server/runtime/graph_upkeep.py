@@ -270,7 +270,8 @@ class GraphUpkeep:
     ) -> int:
         """Place nodes that have no position yet (all of them on a first layout); returns how
         many were placed. ``pinned`` positions (dragged by the learner) are stored first."""
-        snapshot = snapshot or await asyncio.to_thread(self.reader.snapshot)
+        if snapshot is None:
+            snapshot = await asyncio.to_thread(self.reader.snapshot)
         previous = dict(self._store.positions())
         if pinned:
             previous.update(pinned)

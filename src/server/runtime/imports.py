@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os.path
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ from studyhall.core.library.notes.views import (
     note_views,
     vault_run_source,
 )
+from studyhall.core.library.source_ids import root_name
 from studyhall.core.library.structural_extractor import StructuralExtractor
 from studyhall.core.ports import (
     ChatModel,
@@ -128,7 +128,7 @@ class NotesImporter:
         tell(ImportProgress("scanning", 0, 0))
         scan = await asyncio.to_thread(self._reader.scan, path)
         report = ImportReport(root=scan.root, target=scan.target, skipped=list(scan.skipped))
-        vault = os.path.basename(scan.root.rstrip("/\\")) or "vault"
+        vault = root_name(scan.root)  # the material import names it by the same rule
         notes = await asyncio.to_thread(self._read_all, scan, vault, report, tell)
         report.notes = len(notes)
         self._choose_extractor(mode, report)

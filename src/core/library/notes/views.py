@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ..coverage import View, make_view
+from ..source_ids import path_source_id
 from .document import NoteDoc, Section
 
 NOTE_LABEL = "note"
@@ -19,10 +20,8 @@ LINKS_SUFFIX = "@links"  # message id suffix of a note's link view ('@' never st
 
 
 def note_source_id(vault_name: str, path: str) -> str:
-    """Deterministic from the vault folder's name and the vault-relative path: re-importing
-    finds the same source; two vaults that both hold ``index.md`` do not collide."""
-    digest = hashlib.sha256(f"{vault_name}/{path}".encode()).hexdigest()
-    return f"note_{digest[:20]}"
+    """A note's id: the one rule the course-material import uses for the same file too."""
+    return path_source_id(NOTE_LABEL, vault_name, path)
 
 
 def links_source_id(vault_name: str) -> str:
