@@ -65,3 +65,9 @@ class Services:
     on_shutdown: list[Hook] = field(default_factory=list)
     # Free-form runtime objects other layers register (turn runner, extraction scheduler, ...).
     extras: dict[str, Any] = field(default_factory=dict)
+
+    def require(self, what: str, *names: str) -> None:
+        """Fail when a runtime object is first built, naming every service this build lacks."""
+        missing = [name for name in names if getattr(self, name, None) is None]
+        if missing:
+            raise RuntimeError(f"{what} needs services {', '.join(missing)}")

@@ -27,7 +27,8 @@ from studyhall.core.ports import (
 from .chunking import chunk_material
 from .indexing import index_chunks
 from .notes.sources import under
-from .source_ids import path_source_id, root_name as name_of_root
+from .source_ids import path_source_id
+from .source_ids import root_name as name_of_root
 from .vectors import VectorCache
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)

@@ -17,13 +17,7 @@ def turn_runner(services: Services) -> TurnRunner:
     runner = services.extras.get(_KEY)
     if isinstance(runner, TurnRunner):
         return runner
-    missing = [
-        name
-        for name in ("chat_store", "chat_model", "clock", "ids")
-        if getattr(services, name) is None
-    ]
-    if missing:
-        raise RuntimeError(f"the turn runner needs services {', '.join(missing)}")
+    services.require("the turn runner", "chat_store", "chat_model", "clock", "ids")
     assert services.chat_store and services.chat_model and services.clock and services.ids
     runner = TurnRunner(
         chat_store=services.chat_store,

@@ -36,6 +36,7 @@ from studyhall.core.library.pipeline import CachedLexicalFinder, Stage, run_batc
 from studyhall.core.ports import ChatModel, ChatStore, Clock, GraphStore, Ids, SettingsStore
 
 from .graph_reader import GraphReader
+from .run_book import RunBook
 
 log = logging.getLogger("studyhall.extraction")
 
@@ -118,7 +119,7 @@ class ExtractionScheduler:
         self._after_merge = after_merge
         self._closing = False  # shutting down: no follow-up work is started
         self._finder = CachedLexicalFinder()
-        self._runs: dict[str, ExtractionRun] = {}
+        self._book = RunBook[ExtractionRun]("extraction run", KEEP_FINISHED)
         self._active: dict[str, ExtractionRun] = {}  # source id -> its run in flight
 
     # --- coverage ---------------------------------------------------------------------------
@@ -165,34 +166,24 @@ class ExtractionScheduler:
         plan = plan or self.chat_plan(source_id)
         run = ExtractionRun(id=self._ids.new("run"), source_id=source_id, reason=reason,
                             started_at=self._clock.now())
-        self._runs[run.id] = run
         self._active[source_id] = run
         run.task = asyncio.get_running_loop().create_task(self._execute(run, plan))
         run.task.add_done_callback(lambda _task: self._settle(run))
-        self._forget_old()
+        self._book.add(run)
         return run
 
     def get(self, run_id: str) -> ExtractionRun | None:
-        return self._runs.get(run_id)
+        return self._book.get(run_id)
 
     def runs(self) -> list[ExtractionRun]:
-        return sorted(self._runs.values(), key=lambda r: (r.started_at, r.id), reverse=True)
+        return self._book.runs()
 
     async def wait(self, run_id: str) -> ExtractionRun:
-        run = self._runs.get(run_id)
-        if run is None:
-            raise NotFound(f"There is no extraction run {run_id!r}.")
-        if run.task is not None:
-            await asyncio.wait({run.task})
-        return run
+        return await self._book.wait(run_id)
 
     def abort(self, run_id: str) -> bool:
         """Cancel a running run; False when it is unknown or already finished."""
-        run = self._runs.get(run_id)
-        if run is None or run.status != "running" or run.task is None:
-            return False
-        run.task.cancel()
-        return True
+        return self._book.abort(run_id)
 
     async def shutdown(self) -> None:
         self._closing = True
@@ -272,8 +263,3 @@ class ExtractionScheduler:
             run.usage = add_usage(run.usage, Usage(input_tokens=cp.input_tokens,
                                                    output_tokens=cp.output_tokens,
                                                    cost_usd=cp.cost_usd))
-
-    def _forget_old(self) -> None:
-        finished = [r for r in self.runs() if r.status != "running"]
-        for run in finished[KEEP_FINISHED:]:
-            del self._runs[run.id]

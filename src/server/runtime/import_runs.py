@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
 
-from studyhall.core.errors import BusyError, NotFound, StudyhallError
+from studyhall.core.errors import BusyError, StudyhallError
 
 from ..services import Services
 from .graph_upkeep import GraphUpkeep
@@ -21,6 +21,7 @@ from .imports import ImportProgress, ImportReport, Mode, NotesImporter, Progress
 from .library import graph_reader
 from .model_ready import no_model_reason
 from .prompts import load_prompt
+from .run_book import RunBook
 
 log = logging.getLogger("studyhall.imports")
 
@@ -50,13 +51,9 @@ def graph_upkeep(services: Services) -> GraphUpkeep:
 
 
 def notes_importer(services: Services) -> NotesImporter:
-    missing = [
-        name
-        for name in ("vault_reader", "graph_store", "source_store", "clock", "ids")
-        if getattr(services, name, None) is None
-    ]
-    if missing:
-        raise RuntimeError(f"the notes import needs services {', '.join(missing)}")
+    services.require(
+        "the notes import", "vault_reader", "graph_store", "source_store", "clock", "ids"
+    )
     return NotesImporter(
         vault_reader=services.vault_reader,  # type: ignore[arg-type]
         graph_store=services.graph_store,  # type: ignore[arg-type]
@@ -158,7 +155,7 @@ class ImportRun:
 class ImportRunner:
     def __init__(self, services: Services) -> None:
         self._services = services
-        self._runs: dict[str, ImportRun] = {}
+        self._book = RunBook[ImportRun]("import run", KEEP_FINISHED)
         self._active: ImportRun | None = None
 
     def start(self, path: str, mode: Mode = "auto", embed: bool = True) -> ImportRun:
@@ -175,10 +172,9 @@ class ImportRunner:
         notes_importer(self._services)  # a build that cannot import fails here, not later
         assert self._services.ids and self._services.clock
         run = ImportRun(self._services.ids.new("import"), path, mode, self._services.clock.now())
-        self._runs[run.id] = run
-        self._active = run
         run.task = asyncio.get_running_loop().create_task(self._execute(run, embed))
-        self._forget_old()
+        self._book.add(run)
+        self._active = run
         return run
 
     async def _execute(self, run: ImportRun, embed: bool) -> None:
@@ -213,35 +209,21 @@ class ImportRunner:
             run.finished_at = self._services.clock.now()
 
     def get(self, run_id: str) -> ImportRun | None:
-        return self._runs.get(run_id)
+        return self._book.get(run_id)
 
     def runs(self) -> list[ImportRun]:
-        return sorted(self._runs.values(), key=lambda r: (r.started_at, r.id), reverse=True)
+        return self._book.runs()
 
     async def wait(self, run_id: str) -> ImportRun:
-        run = self._runs.get(run_id)
-        if run is None:
-            raise NotFound(f"There is no import run {run_id!r}.")
-        if run.task is not None:
-            await asyncio.wait({run.task})
-        return run
+        return await self._book.wait(run_id)
 
     def abort(self, run_id: str) -> bool:
-        run = self._runs.get(run_id)
-        if run is None or run.status != "running" or run.task is None:
-            return False
-        run.task.cancel()
-        return True
+        return self._book.abort(run_id)
 
     async def shutdown(self) -> None:
         if self._active is not None and self._active.task is not None:
             self._active.task.cancel()
             await asyncio.wait({self._active.task})
-
-    def _forget_old(self) -> None:
-        finished = [r for r in self.runs() if r.status != "running"]
-        for run in finished[KEEP_FINISHED:]:
-            del self._runs[run.id]
 
 
 def import_runner(services: Services) -> ImportRunner:

@@ -29,10 +29,8 @@ def extraction_scheduler(services: Services) -> ExtractionScheduler:
     scheduler = services.extras.get(_SCHEDULER)
     if isinstance(scheduler, ExtractionScheduler):
         return scheduler
-    missing = [name for name in ("chat_store", "graph_store", "chat_model", "clock", "ids")
-               if getattr(services, name) is None]
-    if missing:
-        raise RuntimeError(f"the extraction scheduler needs services {', '.join(missing)}")
+    services.require("the extraction scheduler",
+                     "chat_store", "graph_store", "chat_model", "clock", "ids")
     assert services.chat_store and services.graph_store and services.chat_model
     assert services.clock and services.ids
     scheduler = ExtractionScheduler(

@@ -21,10 +21,7 @@ def job_runner(services: Services) -> JobRunner:
     runner = services.extras.get(_KEY)
     if isinstance(runner, JobRunner):
         return runner
-    missing = [name for name in ("job_store", "chat_store", "chat_model", "clock", "ids")
-               if getattr(services, name) is None]
-    if missing:
-        raise RuntimeError(f"the job runner needs services {', '.join(missing)}")
+    services.require("the job runner", "job_store", "chat_store", "chat_model", "clock", "ids")
     assert services.job_store and services.chat_store and services.chat_model
     assert services.clock and services.ids
     turns = turn_runner(services)
