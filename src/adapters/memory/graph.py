@@ -6,6 +6,7 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from studyhall.adapters.store.graph import coverage_check
+from studyhall.adapters.store.ledger_methods import GraphLedgerMethods
 from studyhall.adapters.store.side import check_clusters, check_positions, check_vectors
 from studyhall.core.contracts.graph import (
     Cluster,
@@ -18,12 +19,11 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from studyhall.core.ports import LedgerRead
 
 from .ledger import MemoryLedger
 
 
-class InMemoryGraphStore:
+class InMemoryGraphStore(GraphLedgerMethods):
     def __init__(self) -> None:
         self._propositions = MemoryLedger(PropositionCreated, "propositions")
         self._edges = MemoryLedger(EdgeAdded, "edges")
@@ -44,48 +44,6 @@ class InMemoryGraphStore:
                     CoverageFingerprint, f"coverage of {source_id}", coverage_check(source_id)
                 )
             return self._coverage[source_id]
-
-    def append_propositions(self, records: Sequence[PropositionCreated]) -> None:
-        self._propositions.append(records)
-
-    def append_edges(self, records: Sequence[EdgeAdded]) -> None:
-        self._edges.append(records)
-
-    def append_quiz_events(self, records: Sequence[QuizEvent]) -> None:
-        self._quiz.append(records)
-
-    def append_observations(self, records: Sequence[UnderstandingObserved]) -> None:
-        self._observations.append(records)
-
-    def append_identity_links(self, records: Sequence[IdentityLinked]) -> None:
-        self._identity.append(records)
-
-    def append_coverage(self, source_id: str, records: Sequence[CoverageFingerprint]) -> None:
-        self._coverage_ledger(source_id).append(records)
-
-    def append_checkpoint(self, record: RunCheckpoint) -> None:
-        self._checkpoints.append([record])
-
-    def propositions(self) -> LedgerRead[PropositionCreated]:
-        return self._propositions.read()
-
-    def edges(self) -> LedgerRead[EdgeAdded]:
-        return self._edges.read()
-
-    def quiz_events(self) -> LedgerRead[QuizEvent]:
-        return self._quiz.read()
-
-    def observations(self) -> LedgerRead[UnderstandingObserved]:
-        return self._observations.read()
-
-    def identity_links(self) -> LedgerRead[IdentityLinked]:
-        return self._identity.read()
-
-    def coverage(self, source_id: str) -> LedgerRead[CoverageFingerprint]:
-        return self._coverage_ledger(source_id).read()
-
-    def checkpoints(self) -> LedgerRead[RunCheckpoint]:
-        return self._checkpoints.read()
 
     def positions(self) -> dict[str, Position]:
         with self._lock:

@@ -34,7 +34,6 @@ from studyhall.core.contracts.graph import (
     UnderstandingObserved,
 )
 from studyhall.core.errors import StoreError
-from studyhall.core.ports import LedgerRead
 
 from . import fold_cache
 from .atomic import atomic_write_bytes, sweep_temp_files
@@ -42,6 +41,7 @@ from .fold_cache import GraphMarks
 from .folder import KeyedLocks, Stamp, stamp_of
 from .guard import file_stem
 from .ledger import JsonlLedger
+from .ledger_methods import GraphLedgerMethods
 from .lines import RecordCheck
 from .side import (
     Vectors,
@@ -72,7 +72,7 @@ def coverage_check(source_id: str) -> RecordCheck:
     return check
 
 
-class JsonlGraphStore:
+class JsonlGraphStore(GraphLedgerMethods):
     def __init__(self, root: Path) -> None:
         self._root = Path(root)
         name = self._root.name
@@ -131,48 +131,6 @@ class JsonlGraphStore:
                 )
                 self._coverage[source_id] = ledger
             return ledger
-
-    def append_propositions(self, records: Sequence[PropositionCreated]) -> None:
-        self._propositions.append(records)
-
-    def append_edges(self, records: Sequence[EdgeAdded]) -> None:
-        self._edges.append(records)
-
-    def append_quiz_events(self, records: Sequence[QuizEvent]) -> None:
-        self._quiz.append(records)
-
-    def append_observations(self, records: Sequence[UnderstandingObserved]) -> None:
-        self._observations.append(records)
-
-    def append_identity_links(self, records: Sequence[IdentityLinked]) -> None:
-        self._identity.append(records)
-
-    def append_coverage(self, source_id: str, records: Sequence[CoverageFingerprint]) -> None:
-        self._coverage_ledger(source_id).append(records)
-
-    def append_checkpoint(self, record: RunCheckpoint) -> None:
-        self._checkpoints.append([record])
-
-    def propositions(self) -> LedgerRead[PropositionCreated]:
-        return self._propositions.read()
-
-    def edges(self) -> LedgerRead[EdgeAdded]:
-        return self._edges.read()
-
-    def quiz_events(self) -> LedgerRead[QuizEvent]:
-        return self._quiz.read()
-
-    def observations(self) -> LedgerRead[UnderstandingObserved]:
-        return self._observations.read()
-
-    def identity_links(self) -> LedgerRead[IdentityLinked]:
-        return self._identity.read()
-
-    def coverage(self, source_id: str) -> LedgerRead[CoverageFingerprint]:
-        return self._coverage_ledger(source_id).read()
-
-    def checkpoints(self) -> LedgerRead[RunCheckpoint]:
-        return self._checkpoints.read()
 
     # --- tail reads and the fold cache (GraphTails) -----------------------------------------
 
