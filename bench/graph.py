@@ -12,7 +12,9 @@ other node) and ≈1 edge, written as JSONL ledgers. Every measurement runs in i
 - cold, with cache:  a fresh process restores the fold from the cache, then reads the tails;
 - warm:              the next read with nothing new;
 - after a new run:   the read after one more extraction run was merged (10 findings, 9 edges);
-- JSON body:         ``snapshot_to_dict`` of everything (every trail decoded), as the route does;
+- JSON body:         the ``GET /api/graph`` body (``GraphBody``) of everything, every trail
+                     decoded and every node encoded; then the next body after the new run
+                     (only changed nodes encoded again);
 - merge:             merge planning (pure) and committing merges to the file store (fsyncs).
 
 Wall and CPU time are printed (CPU time is what a busy shared machine distorts least), and the
@@ -143,21 +145,26 @@ def child_cold(root: Path, save: bool) -> dict[str, Any]:
 
 def child_cached(root: Path) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.core.library.export import snapshot_to_dict
+    from studyhall.core.library.graph_body import GraphBody
     from studyhall.core.library.merger import merge_run
-    from studyhall.server.runtime.graph_reader import GraphReader
+    from studyhall.server.runtime.graph_reader import GraphReader, gc_paused
 
     store = JsonlGraphStore(root)
     reader = GraphReader(store, save_after=10**15)
     snap, cold = timed(reader.snapshot)
     rss_cold = peak_rss_mb()
     _, warm = timed(reader.snapshot)
+    renderer = GraphBody()
+    with gc_paused():  # as the route renders
+        _, body = timed(lambda: renderer.render(snap))
     batch, findings, audit = sample_merge(0)
     merge_run(batch, findings, audit, snap.known(), store, run_id="run_bench_new",
               started_at=T0, at=T0 + timedelta(days=3650))
     grown, incremental = timed(reader.snapshot)
-    _, body = timed(lambda: snapshot_to_dict(grown))
+    with gc_paused():
+        _, body_next = timed(lambda: renderer.render(grown))
     return {"cold": cold, "warm": warm, "incremental": incremental, "body": body,
+            "body_next": body_next,
             "nodes": len(snap.nodes), "grown": len(grown.nodes), "rss_cold_mb": rss_cold,
             "rss_mb": peak_rss_mb()}
 
@@ -205,6 +212,7 @@ def bench_size(n: int, base: Path) -> None:
     print(f"    after a new run     {ms(hot['incremental'])}   ({hot['grown'] - hot['nodes']} "
           "new nodes)")
     print(f"    JSON body (all)     {ms(hot['body'])}   peak RSS {hot['rss_mb']:6.0f} MB")
+    print(f"    JSON body, next run {ms(hot['body_next'])}")
     assert cold["nodes"] == hot["nodes"] == n, (cold, hot)
 
 

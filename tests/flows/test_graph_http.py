@@ -65,8 +65,9 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
     services = build_services(load_config(port=PORT, script_path=path))
     async with scripted_app(path, services=services) as (api, _):
         chat_id = await hold_session(api, services)
-        empty = await api.http.get("/api/graph")
+        empty = await api.http.get("/api/graph")  # also warms the route's body cache
         assert empty.json() == {"nodes": [], "edges": [], "clusters": []}
+        assert empty.headers["content-type"] == "application/json"
         ledgers = services.config.data_dir / "graph"
         assert not any(ledgers.glob("*.jsonl"))  # a read never writes
 
@@ -76,7 +77,7 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
         run = await extraction_scheduler(services).wait(run_id)
         assert run.status == "done", run.error
 
-        graph = (await api.http.get("/api/graph")).json()
+        graph = (await api.http.get("/api/graph")).json()  # the merge shows: nothing stale
         [node] = graph["nodes"]  # p2's quote was invented: dropped
         assert node["text"] == TREE and node["state"] == "solid"
         assert node["evidence"][0]["message_id"] == "m_learner"

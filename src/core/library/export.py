@@ -4,60 +4,89 @@ GraphML (valid XML 1.0: text escaped, characters XML cannot carry removed)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from datetime import datetime
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-from .mastery import Gate
+from .mastery import Gate, gate, prerequisites
 from .snapshot import GraphSnapshot, SnapshotNode
 
 # XML 1.0 allows tab, LF, CR and everything from U+0020 except surrogates and U+FFFE/U+FFFF.
 _XML_INVALID = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
-def _node_dict(node: SnapshotNode, gate: Gate | None, cluster: str | None,
-               position: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {
+def node_head(node: SnapshotNode) -> dict[str, Any]:
+    """A node's own part of its dict: everything that depends on the node alone."""
+    # Built from the trail's rows, not its entry views: a big graph has ~5 trail rows a node.
+    evidence, quiz, observations, _ = node.rows()
+    score = node.score
+    iso = datetime.isoformat
+    return {
         "id": node.id,
         "text": node.text,
         "state": node.state,
-        "score": node.score.value,
-        "explanation": list(node.score.explanation),
-        "created_at": node.created_at.isoformat(),
+        "score": score.value,
+        "explanation": list(score.explanation),
+        "created_at": iso(node.created_at),
         "sources": list(node.sources),
         "evidence": [
-            {"source_id": e.source_id, "message_id": e.message_id, "quote": e.quote,
-             "run_id": e.run_id, "at": e.at.isoformat()}
-            for e in node.evidence
+            {"source_id": e[0], "message_id": e[1], "quote": e[2], "run_id": e[3],
+             "at": iso(e[4])}
+            for e in evidence
         ],
         "quiz": [
-            {"verdict": q.verdict, "at": q.at.isoformat(), "source_id": q.source_id,
-             "tool_call_id": q.tool_call_id, "question_index": q.question_index}
-            for q in node.quiz
+            {"verdict": q[1], "at": iso(q[2]), "source_id": q[3], "tool_call_id": q[4],
+             "question_index": q[5]}
+            for q in quiz
         ],
         "observations": [
-            {"level": o.level, "at": o.at.isoformat(), "source_id": o.source_id,
-             "message_ids": list(o.message_ids)}
-            for o in node.observations
+            {"level": o[1], "at": iso(o[2]), "source_id": o[3], "message_ids": list(o[4])}
+            for o in observations
         ],
-        "cluster": cluster,
-        "position": {"x": position.x, "y": position.y} if position is not None else None,
     }
+
+
+def _node_dict(node: SnapshotNode, gate: Gate | None, cluster: str | None,
+               position: Any) -> dict[str, Any]:
+    out = node_head(node)
+    out["cluster"] = cluster
+    out["position"] = {"x": position.x, "y": position.y} if position is not None else None
     if gate is not None:
         out["ready"] = gate.ready
         out["blocked_by"] = [{"id": i, "score": s} for i, s in gate.blocking]
     return out
 
 
+def gates_of(snapshot: GraphSnapshot) -> dict[str, Gate]:
+    """``snapshot.gate`` of every gated node, with the prerequisites and scores looked up once
+    (not once per node)."""
+    prereqs = prerequisites((e.source, e.target) for e in snapshot.edges if e.kind == "follows")
+    if not prereqs:
+        return {}
+    scores = {n.id: n.value for n in snapshot.nodes}
+    return {node_id: gate(node_id, prereqs, scores) for node_id in prereqs}
+
+
+def edge_dicts(snapshot: GraphSnapshot) -> Iterator[dict[str, Any]]:
+    for e in snapshot.edges:
+        yield {"id": e.id, "from": e.source, "to": e.target, "kind": e.kind}
+
+
+def cluster_dicts(snapshot: GraphSnapshot) -> Iterator[dict[str, Any]]:
+    for c in snapshot.clusters:
+        yield {"id": c.id, "node_ids": list(c.node_ids), "label": c.label}
+
+
 def snapshot_to_dict(snapshot: GraphSnapshot) -> dict[str, Any]:
+    """The graph as data; ``graph_body.GraphBody`` encodes the same for ``GET /api/graph``."""
     cluster_of = {nid: c.id for c in snapshot.clusters for nid in c.node_ids}
+    positions, gates = snapshot.positions, gates_of(snapshot)
     return {
-        "nodes": [_node_dict(n, snapshot.gate(n.id), cluster_of.get(n.id),
-                             snapshot.positions.get(n.id))
+        "nodes": [_node_dict(n, gates.get(n.id), cluster_of.get(n.id), positions.get(n.id))
                   for n in snapshot.nodes],
-        "edges": [{"id": e.id, "from": e.source, "to": e.target, "kind": e.kind}
-                  for e in snapshot.edges],
-        "clusters": [{"id": c.id, "node_ids": list(c.node_ids), "label": c.label}
-                     for c in snapshot.clusters],
+        "edges": list(edge_dicts(snapshot)),
+        "clusters": list(cluster_dicts(snapshot)),
     }
 
 

@@ -8,6 +8,7 @@ progress and abort under ``/api/extraction/runs``.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable, Callable
 
 from pydantic import BaseModel
@@ -15,9 +16,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import NotFound, StudyhallError
-from studyhall.core.library.export import snapshot_to_dict
+from studyhall.core.library.graph_body import GraphBody
 
-from ..runtime.graph_reader import GraphReader
+from ..runtime.graph_reader import GraphReader, gc_paused
 from ..runtime.library import extraction_scheduler, graph_reader
 from ..services import Services
 from .errors import error_body, status_for
@@ -34,8 +35,15 @@ def _error(error: StudyhallError) -> JSONResponse:
 
 
 def _graph_route(reader: GraphReader) -> Callable[[Request], Awaitable[Response]]:
+    # The body is kept warm between reads: only nodes that changed are encoded again.
+    body = GraphBody()
+    lock = threading.Lock()  # renders run on worker threads; the body's cache is not shared
+
     def render() -> Response:
-        return JSONResponse(snapshot_to_dict(reader.snapshot()))
+        snapshot = reader.snapshot()
+        with lock, gc_paused():
+            content = body.render(snapshot)
+        return Response(content, media_type="application/json")
 
     async def get_graph(request: Request) -> Response:
         """The knowledge graph derived from the ledgers: nodes (text, state, score and its

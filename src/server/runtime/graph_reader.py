@@ -152,6 +152,11 @@ def _gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
+# The graph route pauses it the same way while it renders a body: the first one decodes every
+# trail and scores every node, another bulk load of small, acyclic objects.
+gc_paused = _gc_paused
+
+
 def _write(tails: GraphTails, marks: object, state: FoldState) -> None:
     started = time.perf_counter()
     try:
