@@ -19,17 +19,10 @@ GroupDirection = str  # "TB" | "BT" | "LR" | "RL"
 
 @dataclass
 class NodeRef:
-    """One mention of a node in a statement; ``shape`` is None for a bare id."""
+    """One mention of a node in a statement; ``shape`` is None for a bare id.
 
-    id: str
-    pos: int
-    label: str | None = None
-    shape: NodeShape | None = None
-    label_pos: int = 0
+    The builder also keeps one per node id as that node's accumulated definition."""
 
-
-@dataclass
-class _Node:
     id: str
     pos: int
     label: str | None = None
@@ -61,7 +54,7 @@ class PlanBuilder:
 
     def __init__(self) -> None:
         self.errors: list[PlanSyntaxError] = []
-        self.nodes: dict[str, _Node] = {}
+        self.nodes: dict[str, NodeRef] = {}
         self.edges: list[EdgeAt] = []
         self.open: list[_OpenGroup] = []
         self.closed: list[_ClosedGroup] = []
@@ -82,13 +75,13 @@ class PlanBuilder:
                         f"too many nodes: a plan has at most {MAX_NODES}; split it or merge steps",
                     )
                 )
-            node = self.nodes[ref.id] = _Node(ref.id, ref.pos)
+            node = self.nodes[ref.id] = NodeRef(ref.id, ref.pos)
         if ref.shape is not None and ref.label is not None:
             self._define(node, ref)
         if member and self.open:
             self.open[-1].members.append(ref.id)
 
-    def _define(self, node: _Node, ref: NodeRef) -> None:
+    def _define(self, node: NodeRef, ref: NodeRef) -> None:
         assert ref.label is not None and ref.shape is not None
         if len(ref.label) > MAX_LABEL:
             self.errors.append(
