@@ -101,9 +101,9 @@ def generate(n: int, root: Path) -> int:
 
 def sample_merge(run: int) -> tuple[Any, Any, Any]:
     """One extraction run's worth of findings: 10 propositions, 9 edges, all kept."""
-    from studyhall.core.library.batching import Batch
-    from studyhall.core.library.coverage import make_view
-    from studyhall.core.library.findings import AuditorOutput, ExtractorOutput
+    from studyhall.core.library.extraction.batching import Batch
+    from studyhall.core.library.extraction.coverage import make_view
+    from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorOutput
 
     views = tuple(make_view(f"chat_bench_{run}", f"m_{i}", "learner",
                             [f"The learner says fact {i} holds because of reason {i}."],
@@ -145,8 +145,8 @@ def child_cold(root: Path, save: bool) -> dict[str, Any]:
 
 def child_cached(root: Path) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.core.library.graph_body import GraphBody
-    from studyhall.core.library.merger import merge_run
+    from studyhall.core.library.extraction.merger import merge_run
+    from studyhall.core.library.graph.body import GraphBody
     from studyhall.server.runtime.graph_reader import GraphReader, gc_paused
 
     store = JsonlGraphStore(root)
@@ -171,7 +171,7 @@ def child_cached(root: Path) -> dict[str, Any]:
 
 def child_merge(root: Path, batches: int = 200) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.core.library.merger import KnownGraph, commit_merge, plan_merge
+    from studyhall.core.library.extraction.merger import KnownGraph, commit_merge, plan_merge
 
     samples = [sample_merge(b) for b in range(batches)]
     plans, planning = timed(lambda: [

@@ -86,7 +86,7 @@ async def main() -> None:
     args = parser.parse_args()
 
     from studyhall.adapters.embed.minilm import MiniLMEmbedder
-    from studyhall.core.library.snapshot import graph_snapshot
+    from studyhall.core.library.graph.snapshot import graph_snapshot
 
     with tempfile.TemporaryDirectory(prefix="studyhall-bench-") as tmp:
         base = Path(tmp)

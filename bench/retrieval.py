@@ -32,8 +32,8 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from studyhall.adapters.search.index import FileSearchIndex
-from studyhall.core.library.retrieval import fuse
-from studyhall.core.ports import Chunk
+from studyhall.core.contracts.search import Chunk
+from studyhall.core.library.retrieval.hybrid import fuse
 
 DIMS = 384
 

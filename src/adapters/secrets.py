@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from studyhall.core.errors import SecretError
-from studyhall.core.ports import SecretStore
+from studyhall.core.ports.storage import SecretStore
 
 SECRET_BACKEND_ENV = "STUDYHALL_SECRET_BACKEND"  # "file" | "keyring": force a choice
 _INDEX = "__studyhall_names__"  # keyring cannot list entries, so we keep the names ourselves

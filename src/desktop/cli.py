@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         if handler is not None:
             _command_logging()
         if handler is None:
-            from .launcher import launch
+            from studyhall.desktop.launcher import launch
 
             return launch(window=not args.no_window, port=args.port)
         return int(handler(args))

@@ -15,6 +15,7 @@ import webbrowser
 from html import escape
 from pathlib import Path
 
+from studyhall.desktop.window import NO_GUI
 from studyhall.server.config import Config, load_config
 from studyhall.server.instance import (
     InstanceLock,
@@ -23,8 +24,6 @@ from studyhall.server.instance import (
     wait_for_live_server,
 )
 from studyhall.server.serve import PortInUse, run_server
-
-from .window import NO_GUI
 
 _REUSE_WAIT_S = 15.0  # the other launch may still be starting its server
 _WINDOW_CMD = (sys.executable, "-m", "studyhall.desktop.window")

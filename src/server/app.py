@@ -19,7 +19,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
-
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
@@ -32,23 +31,22 @@ from studyhall.adapters.store import (
     JsonSourceStore,
 )
 from studyhall.adapters.system import RandomIds, SystemClock
-
-from .config import Config
-from .http import (
+from studyhall.server.config import Config
+from studyhall.server.http import (
     activity,
     ask,
     chats,
+    demo_frames,
     errors,
-    frames,
     graph,
     graph_search,
     health,
     imports,
     settings,
 )
-from .http.security import SecurityMiddleware
-from .redaction import REDACTOR, RedactingSecretStore
-from .services import Services
+from studyhall.server.http.security import SecurityMiddleware
+from studyhall.server.redaction import REDACTOR, RedactingSecretStore
+from studyhall.server.services import Services
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
 
@@ -164,7 +162,7 @@ def _route_modules(services: Services) -> list[BaseRoute]:
         *imports.routes(services),
         *ask.routes(services),
         *settings.routes(services),
-        *frames.routes(services),
+        *demo_frames.routes(services),
         *activity.routes(services),
     ]
 

@@ -15,7 +15,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
-from .redaction import REDACTOR, Redactor
+from studyhall.server.redaction import REDACTOR, Redactor
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 _MAX_BYTES = 5 * 1024 * 1024

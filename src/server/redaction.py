@@ -14,7 +14,7 @@ import threading
 from collections.abc import Iterable, Mapping
 
 from studyhall.core.errors import SecretError
-from studyhall.core.ports import SecretStore
+from studyhall.core.ports.storage import SecretStore
 
 MASK = "[redacted]"
 _MIN_SECRET_LEN = 6  # shorter values would mask ordinary words

@@ -15,11 +15,11 @@ import signal
 import socket
 from collections.abc import Awaitable, Callable
 
-from .app import build_app
-from .config import Config
-from .instance import RunningServer, remove_server_file, write_server_file
-from .logging import setup_logging, tag
-from .services import Services
+from studyhall.server.app import build_app
+from studyhall.server.config import Config
+from studyhall.server.instance import RunningServer, remove_server_file, write_server_file
+from studyhall.server.logging import setup_logging, tag
+from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.server")
 

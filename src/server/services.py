@@ -12,25 +12,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from studyhall.core.ports import (
-    ChatModel,
+from studyhall.core.ports.models import ChatModel, Embedder, Reranker
+from studyhall.core.ports.sandbox import Sandbox
+from studyhall.core.ports.search import SearchIndex
+from studyhall.core.ports.sources import MaterialReader, VaultReader
+from studyhall.core.ports.storage import (
     ChatStore,
-    Clock,
-    Embedder,
     GraphStore,
-    Ids,
     JobStore,
-    MaterialReader,
-    Reranker,
-    Sandbox,
-    SearchIndex,
     SecretStore,
     SettingsStore,
     SourceStore,
-    VaultReader,
 )
-
-from .config import Config
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.config import Config
 
 Hook = Callable[[], Awaitable[None]]
 

@@ -24,7 +24,13 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from studyhall.core.ports import FinishEvent, ModelEvent, ModelRequest, TextDelta, UsageEvent
+from studyhall.core.contracts.models import (
+    FinishEvent,
+    ModelEvent,
+    ModelRequest,
+    TextDelta,
+    UsageEvent,
+)
 
 DIMS = 64
 _WORD = re.compile(r"[a-z]{3,}")

@@ -13,8 +13,8 @@ from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.memory.secrets import InMemorySecretStore
 from studyhall.adapters.memory.settings import InMemorySettingsStore
+from studyhall.core.contracts.models import ModelRequest
 from studyhall.core.errors import ModelAuthError
-from studyhall.core.ports import ModelRequest
 
 SECRET_TEXT = "my private diary entry about eigenvalues"
 KEY = "sk-ant-SECRET-abcdef0123456789"

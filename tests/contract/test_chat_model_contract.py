@@ -25,6 +25,15 @@ from studyhall.adapters.llm.script_mock import mock_error
 from studyhall.adapters.llm.scripted import ScriptedChatModel
 from studyhall.adapters.memory.secrets import InMemorySecretStore
 from studyhall.adapters.memory.settings import InMemorySettingsStore
+from studyhall.core.contracts.models import (
+    FinishEvent,
+    ModelEvent,
+    ModelRequest,
+    TextDelta,
+    ToolCallEvent,
+    ToolSpec,
+    UsageEvent,
+)
 from studyhall.core.contracts.settings import MODEL_ROLES, RoleModel, Settings
 from studyhall.core.errors import (
     ModelAuthError,
@@ -36,16 +45,7 @@ from studyhall.core.errors import (
     ModelRateLimited,
     ModelTimeout,
 )
-from studyhall.core.ports import (
-    ChatModel,
-    FinishEvent,
-    ModelEvent,
-    ModelRequest,
-    TextDelta,
-    ToolCallEvent,
-    ToolSpec,
-    UsageEvent,
-)
+from studyhall.core.ports.models import ChatModel
 
 QUIZ = {
     "questions": [{"prompt": "2+2?", "choices": ["3", "4"], "correct": [1], "explanation": "sum"}]

@@ -11,7 +11,7 @@ from studyhall.adapters.memory import InMemoryChatStore
 from studyhall.adapters.store import JsonChatStore
 from studyhall.core.contracts.chat import ChatRecord, Message
 from studyhall.core.errors import NotFound, StoreError
-from studyhall.core.ports import ChatStore
+from studyhall.core.ports.storage import ChatStore
 
 from .builders import at, chat, message, tool_message
 

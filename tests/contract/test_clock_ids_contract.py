@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from studyhall.adapters.memory import FixedClock, SequentialIds
-from studyhall.adapters.store.guard import is_safe_id
+from studyhall.adapters.store.shape_guard import is_safe_id
 from studyhall.adapters.system import RandomIds, SystemClock
-from studyhall.core.ports import Clock, Ids
+from studyhall.core.ports.system import Clock, Ids
 
 
 @pytest.mark.parametrize("clock", [FixedClock(), SystemClock()], ids=["fixed", "system"])

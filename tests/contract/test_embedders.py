@@ -15,7 +15,7 @@ from studyhall.adapters.memory import InMemoryGraphStore, InMemorySecretStore, I
 from studyhall.adapters.store import JsonlGraphStore
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import ModelAuthError, ModelNetworkDisabled, ModelNotConfigured
-from studyhall.core.library.vectors import VectorCache
+from studyhall.core.library.upkeep.vector_cache import VectorCache
 
 
 @pytest.fixture(scope="module")

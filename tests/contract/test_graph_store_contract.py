@@ -12,7 +12,7 @@ from studyhall.adapters.memory import InMemoryGraphStore
 from studyhall.adapters.store import JsonlGraphStore
 from studyhall.core.contracts.graph import Cluster, EdgeAdded, Position, PropositionCreated
 from studyhall.core.errors import StoreError
-from studyhall.core.ports import GraphStore
+from studyhall.core.ports.storage import GraphStore
 
 from .builders import (
     at,

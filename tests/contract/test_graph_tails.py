@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from studyhall.adapters.store import JsonlGraphStore
 from studyhall.adapters.store.fold_cache import NAME, PackedIds
-from studyhall.core.ports import GraphTails
+from studyhall.core.ports.storage import GraphTails
 
 from .builders import checkpoint, edge, proposition, quiz_event
 

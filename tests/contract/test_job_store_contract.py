@@ -10,7 +10,7 @@ from studyhall.adapters.memory import InMemoryJobStore
 from studyhall.adapters.store import JsonJobStore
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import StoreError
-from studyhall.core.ports import JobStore
+from studyhall.core.ports.storage import JobStore
 
 from .builders import at, job
 

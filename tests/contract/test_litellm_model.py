@@ -14,6 +14,7 @@ from studyhall.adapters.llm.litellm_model import LitellmChatModel, load_litellm
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.memory.secrets import InMemorySecretStore
 from studyhall.adapters.memory.settings import InMemorySettingsStore
+from studyhall.core.contracts.models import ModelRequest, TextDelta, ToolSpec, UsageEvent
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import (
     ModelAuthError,
@@ -22,7 +23,6 @@ from studyhall.core.errors import (
     ModelProviderDown,
     ModelRateLimited,
 )
-from studyhall.core.ports import ModelRequest, TextDelta, ToolSpec, UsageEvent
 
 KEY = "sk-ant-SECRET-0123456789abcdef"
 

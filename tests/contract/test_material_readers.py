@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 from studyhall.adapters.sources.material import FileMaterialReader
+from studyhall.core.contracts.material import MaterialFile, SkippedFile
 from studyhall.core.errors import NotFound
-from studyhall.core.ports import MaterialFile, SkippedFile
 
 from tests.support.course import pdf_bytes, vtt
 

@@ -13,8 +13,8 @@ from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.memory.secrets import InMemorySecretStore
 from studyhall.adapters.memory.settings import InMemorySettingsStore
+from studyhall.core.contracts.models import ModelRequest, TextDelta
 from studyhall.core.errors import ModelNotConfigured, ModelScriptInvalid
-from studyhall.core.ports import ModelRequest, TextDelta
 
 SCRIPT = {
     "prober": [{"text": "Hi!"}, {"tool_calls": [{"name": "quiz", "arguments": {}}]}],

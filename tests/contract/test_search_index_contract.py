@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from studyhall.adapters.search.index import FileSearchIndex
-from studyhall.core.ports import Chunk
+from studyhall.core.contracts.search import Chunk
 
 from tests.support.course import HashEmbedder
 

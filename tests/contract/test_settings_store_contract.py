@@ -10,7 +10,7 @@ from studyhall.adapters.memory import InMemorySettingsStore
 from studyhall.adapters.store import JsonSettingsStore
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import StoreError
-from studyhall.core.ports import SettingsStore
+from studyhall.core.ports.storage import SettingsStore
 
 
 def custom() -> Settings:

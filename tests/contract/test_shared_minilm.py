@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from studyhall.adapters.embed import minilm
 from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
-from studyhall.core.ports import Chunk
+from studyhall.core.contracts.search import Chunk
 
 
 class FakeTokenizer:

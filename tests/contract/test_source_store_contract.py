@@ -10,7 +10,7 @@ from studyhall.adapters.memory import InMemorySourceStore
 from studyhall.adapters.store import JsonSourceStore
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import NotFound, StoreError
-from studyhall.core.ports import SourceStore
+from studyhall.core.ports.storage import SourceStore
 
 from .builders import source
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from studyhall.adapters.sources import vault as vault_module
 from studyhall.adapters.sources.vault import FileVaultReader
+from studyhall.core.contracts.material import NoteFile, SkippedFile
 from studyhall.core.errors import NotFound
-from studyhall.core.ports import NoteFile, SkippedFile
 
 
 def write(root: Path, rel: str, data: bytes | str) -> Path:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
-from studyhall.core.ports import ModelRequest, ToolCallEvent
+from studyhall.core.contracts.models import ModelRequest, ToolCallEvent
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.serve import run_server

@@ -9,7 +9,8 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
-from studyhall.core.ports import ChatModel, ModelEvent, ModelRequest
+from studyhall.core.contracts.models import ModelEvent, ModelRequest
+from studyhall.core.ports.models import ChatModel
 from studyhall.server.runtime.classroom import turn_runner
 from studyhall.server.runtime.workbench import job_runner
 from studyhall.server.services import Services

@@ -13,7 +13,7 @@ from studyhall.adapters.memory import FixedClock
 from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import JsonlGraphStore, JsonSettingsStore, JsonSourceStore
 from studyhall.adapters.system import RandomIds
-from studyhall.core.library.snapshot import graph_snapshot
+from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.imports import NotesImporter

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from studyhall.core.library.retrieval import Retriever
-from studyhall.core.ports import Chunk
+from studyhall.core.contracts.search import Chunk
+from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.runtime.material import import_course_material
 
 from tests.flows.session_support import parse_sse, scripted_app, write_script

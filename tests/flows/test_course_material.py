@@ -9,11 +9,11 @@ import pytest
 from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, InMemorySourceStore
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.sources.material import FileMaterialReader
-from studyhall.core.library.chunking import Position
-from studyhall.core.library.coverage_cases import Calibration
-from studyhall.core.library.material_import import MaterialImporter
-from studyhall.core.library.retrieval import Retriever
-from studyhall.core.library.vectors import VectorCache
+from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.hybrid import Retriever
+from studyhall.core.library.retrieval.match_cases import Calibration
+from studyhall.core.library.sources.material_import import MaterialImporter
+from studyhall.core.library.upkeep.vector_cache import VectorCache
 
 from tests.support.course import HashEmbedder, OverlapScorer, pdf_bytes, vtt
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from studyhall.core.library.material_import import material_source_id
+from studyhall.core.library.sources.material_import import material_source_id
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.asking import ask_events

@@ -16,9 +16,9 @@ from studyhall.adapters.memory import (
 )
 from studyhall.adapters.store import JsonChatStore, JsonlGraphStore
 from studyhall.core.contracts.chat import ChatRecord
+from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
-from studyhall.core.library.snapshot import graph_snapshot, read_ledgers
-from studyhall.core.ports import ModelEvent, ModelRequest
+from studyhall.core.library.graph.snapshot import graph_snapshot, read_ledgers
 from studyhall.server.runtime.extraction import ExtractionScheduler
 
 from tests.unit.library.fixtures import (

@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from studyhall.adapters.store import JsonlGraphStore
-from studyhall.core.library.batching import Batch
-from studyhall.core.library.coverage import chat_views
-from studyhall.core.library.findings import AuditorOutput, ExtractorOutput
-from studyhall.core.library.merger import KnownGraph, merge_run
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.coverage import chat_views
+from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorOutput
+from studyhall.core.library.extraction.merger import KnownGraph, merge_run
 from studyhall.desktop.cli import main
 
 from tests.unit.library.fixtures import CHAT, at, good_extraction, keep_all, session

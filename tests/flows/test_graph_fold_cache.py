@@ -26,7 +26,7 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from studyhall.core.library.snapshot import graph_snapshot
+from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.server.runtime import graph_reader as reader_module
 from studyhall.server.runtime.graph_reader import GraphReader
 

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
+from studyhall.core.contracts.models import ModelRequest, TextDelta, ToolCallEvent
 from studyhall.core.errors import ModelNetworkDisabled, ModelRateLimited, ModelScriptInvalid
-from studyhall.core.ports import ModelRequest, TextDelta, ToolCallEvent
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 

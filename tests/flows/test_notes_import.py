@@ -6,8 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from studyhall.adapters.store import JsonlGraphStore, JsonSourceStore
-from studyhall.core.library.notes.views import note_source_id
-from studyhall.core.library.snapshot import graph_snapshot
+from studyhall.core.library.graph.snapshot import graph_snapshot
+from studyhall.core.library.sources.notes.views import note_source_id
 
 from tests.flows.notes_support import (
     HashEmbedder,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 from studyhall.adapters.store import JsonlGraphStore, JsonSourceStore
 from studyhall.core.errors import ModelTimeout
-from studyhall.core.library.notes.views import note_source_id
-from studyhall.core.library.snapshot import graph_snapshot
+from studyhall.core.library.graph.snapshot import graph_snapshot
+from studyhall.core.library.sources.notes.views import note_source_id
 
 from tests.flows.notes_support import HashEmbedder, importer, write
 from tests.unit.library.fixtures import ScriptedJson, keep_all

@@ -11,7 +11,7 @@ from typing import Any
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
-from studyhall.core.ports import ModelRequest
+from studyhall.core.contracts.models import ModelRequest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.classroom import turn_runner

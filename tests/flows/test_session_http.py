@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from studyhall.core.ports import ModelRequest
+from studyhall.core.contracts.models import ModelRequest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.classroom import turn_runner

@@ -7,8 +7,9 @@ import math
 import re
 from collections.abc import AsyncIterator, Sequence
 
+from studyhall.core.contracts.models import FinishEvent, ModelEvent, ModelRequest, TextDelta
+from studyhall.core.contracts.search import Chunk, Reranked
 from studyhall.core.errors import ModelNotConfigured
-from studyhall.core.ports import Chunk, FinishEvent, ModelEvent, ModelRequest, Reranked, TextDelta
 
 
 def pdf_bytes(pages: list[str]) -> bytes:

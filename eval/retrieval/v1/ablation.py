@@ -22,14 +22,14 @@ sys.path.insert(0, str(HERE.parents[2]))
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
 from studyhall.adapters.sources.material import FileMaterialReader
-from studyhall.core.library.eval_retrieval import (
+from studyhall.core.library.retrieval.hybrid import RERANK_DEPTH, Hit, fuse, rerank
+from studyhall.core.library.retrieval.evaluation import (
     EvalOutcome,
     distinct_links,
     metrics,
     parse_questions,
 )
-from studyhall.core.library.material_import import MaterialImporter
-from studyhall.core.library.retrieval import RERANK_DEPTH, Hit, fuse, rerank
+from studyhall.core.library.sources.material_import import MaterialImporter
 
 
 class _Clock:

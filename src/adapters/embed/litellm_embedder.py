@@ -12,13 +12,12 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+from studyhall.adapters.llm.call_options import NO_KEY_PLACEHOLDER, key_name, resolve_target
+from studyhall.adapters.llm.litellm_errors import to_model_error
+from studyhall.adapters.llm.litellm_model import load_litellm
 from studyhall.core.contracts.settings import RoleModel
 from studyhall.core.errors import ModelNetworkDisabled, ModelNotConfigured
-from studyhall.core.ports import SecretStore
-
-from ..llm.call_options import NO_KEY_PLACEHOLDER, key_name, resolve_target
-from ..llm.litellm_errors import to_model_error
-from ..llm.litellm_model import load_litellm
+from studyhall.core.ports.storage import SecretStore
 
 ROLE = "embedding"
 BATCH = 128

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from studyhall.adapters.embed.litellm_embedder import LitellmEmbedder
+from studyhall.adapters.embed.minilm import MiniLMEmbedder
 from studyhall.core.contracts.settings import RoleModel
-from studyhall.core.ports import Embedder, SecretStore, SettingsStore
-
-from .litellm_embedder import LitellmEmbedder
-from .minilm import MiniLMEmbedder
+from studyhall.core.ports.models import Embedder
+from studyhall.core.ports.storage import SecretStore, SettingsStore
 
 
 class SettingsEmbedder:

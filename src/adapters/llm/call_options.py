@@ -12,11 +12,10 @@ import re
 from types import ModuleType
 from typing import Any
 
+from studyhall.adapters.llm.litellm_errors import CallTarget
+from studyhall.core.contracts.models import ModelRequest
 from studyhall.core.contracts.settings import LOCAL_PROVIDERS, RoleModel
 from studyhall.core.errors import ModelNotConfigured
-from studyhall.core.ports import ModelRequest
-
-from .litellm_errors import CallTarget
 
 # Servers on the learner's machine (LOCAL_PROVIDERS) need no key; one is still sent when saved.
 # OpenAI-compatible servers without auth still need *some* key for the client library.

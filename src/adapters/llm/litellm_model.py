@@ -24,28 +24,32 @@ from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
 
+from studyhall.adapters.llm.audit import AuditRow, JsonlAuditLog, prompt_fingerprint
+from studyhall.adapters.llm.call_options import (
+    NO_KEY_PLACEHOLDER,
+    Capabilities,
+    build_kwargs,
+    key_name,
+    resolve_target,
+)
+from studyhall.adapters.llm.litellm_errors import (
+    CallTarget,
+    is_retryable,
+    retry_after_seconds,
+    to_model_error,
+)
+from studyhall.adapters.llm.script import ChatScript
+from studyhall.adapters.llm.script_mock import mock_response_for
+from studyhall.adapters.llm.stream_assembly import StreamAssembler
 from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.models import FinishEvent, ModelEvent, ModelRequest, UsageEvent
 from studyhall.core.errors import (
     ModelError,
     ModelNetworkDisabled,
     ModelNotConfigured,
     StudyhallError,
 )
-from studyhall.core.ports import (
-    FinishEvent,
-    ModelEvent,
-    ModelRequest,
-    SecretStore,
-    SettingsStore,
-    UsageEvent,
-)
-
-from .audit import AuditRow, JsonlAuditLog, prompt_fingerprint
-from .call_options import NO_KEY_PLACEHOLDER, Capabilities, build_kwargs, key_name, resolve_target
-from .litellm_errors import CallTarget, is_retryable, retry_after_seconds, to_model_error
-from .script import ChatScript
-from .script_mock import mock_response_for
-from .stream_assembly import StreamAssembler
+from studyhall.core.ports.storage import SecretStore, SettingsStore
 
 Sleep = Callable[[float], Awaitable[None]]
 log = logging.getLogger(__name__)

@@ -14,8 +14,8 @@ import json
 from types import ModuleType
 from typing import Any
 
-from .litellm_errors import CallTarget
-from .script import ScriptEntry
+from studyhall.adapters.llm.litellm_errors import CallTarget
+from studyhall.adapters.llm.script import ScriptEntry
 
 
 def mock_error(litellm: ModuleType, kind: str, target: CallTarget) -> BaseException:

@@ -12,9 +12,11 @@ import re
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
+from studyhall.adapters.llm.litellm_errors import CallTarget, model_error
+from studyhall.adapters.llm.script import ChatScript, ScriptEntry, parse_script
+from studyhall.adapters.llm.stream_assembly import parse_arguments
 from studyhall.core.contracts.chat import Usage
-from studyhall.core.errors import ModelNotConfigured
-from studyhall.core.ports import (
+from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,
@@ -22,10 +24,7 @@ from studyhall.core.ports import (
     ToolCallEvent,
     UsageEvent,
 )
-
-from .litellm_errors import CallTarget, model_error
-from .script import ChatScript, ScriptEntry, parse_script
-from .stream_assembly import parse_arguments
+from studyhall.core.errors import ModelNotConfigured
 
 _PIECES = re.compile(r"\S+\s*|\s+")
 

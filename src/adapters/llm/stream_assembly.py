@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from studyhall.core.ports import TextDelta, ToolCallEvent
+from studyhall.core.contracts.models import TextDelta, ToolCallEvent
 
 
 def _get(obj: Any, name: str) -> Any:

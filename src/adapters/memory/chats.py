@@ -6,8 +6,8 @@ import threading
 from collections.abc import Sequence
 from datetime import datetime
 
-from studyhall.adapters.store.guard import checked, is_safe_id, require_safe_id
-from studyhall.adapters.store.semantics import newest_first, summarize, upsert_messages
+from studyhall.adapters.store.shape_guard import checked, is_safe_id, require_safe_id
+from studyhall.adapters.store.shared_semantics import newest_first, summarize, upsert_messages
 from studyhall.core.contracts.chat import ChatRecord, ChatSummary, Message
 from studyhall.core.errors import NotFound, StoreError
 

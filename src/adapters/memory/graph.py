@@ -5,9 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 
+from studyhall.adapters.memory.ledger import MemoryLedger
+from studyhall.adapters.store.derived_files import check_clusters, check_positions, check_vectors
 from studyhall.adapters.store.graph import coverage_check
 from studyhall.adapters.store.ledger_methods import GraphLedgerMethods
-from studyhall.adapters.store.side import check_clusters, check_positions, check_vectors
 from studyhall.core.contracts.graph import (
     Cluster,
     CoverageFingerprint,
@@ -19,8 +20,6 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-
-from .ledger import MemoryLedger
 
 
 class InMemoryGraphStore(GraphLedgerMethods):

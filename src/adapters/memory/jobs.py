@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from studyhall.adapters.store.guard import checked, is_safe_id, require_safe_id
-from studyhall.adapters.store.semantics import oldest_first
+from studyhall.adapters.store.shape_guard import checked, is_safe_id, require_safe_id
+from studyhall.adapters.store.shared_semantics import oldest_first
 from studyhall.core.contracts.jobs import Job
 
 

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Generic, TypeVar
 
 from pydantic import BaseModel
-from studyhall.adapters.store.guard import checked
 from studyhall.adapters.store.ledger import RecordCheck
+from studyhall.adapters.store.shape_guard import checked
+from studyhall.core.contracts.ledger import LedgerRead
 from studyhall.core.errors import StoreError
-from studyhall.core.ports import LedgerRead
 
 R = TypeVar("R", bound=BaseModel)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studyhall.adapters.store.guard import checked
+from studyhall.adapters.store.shape_guard import checked
 from studyhall.core.contracts.settings import Settings
 
 

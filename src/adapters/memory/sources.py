@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from studyhall.adapters.store.guard import checked
-from studyhall.adapters.store.semantics import by_location
+from studyhall.adapters.store.shape_guard import checked
+from studyhall.adapters.store.shared_semantics import by_location
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import NotFound
 

@@ -1,5 +1,5 @@
 """The sandbox adapter: generated demos and diagrams checked in headless Chromium, offline."""
 
-from .chromium import ChromiumSandbox
+from studyhall.adapters.sandbox.chromium import ChromiumSandbox
 
 __all__ = ["ChromiumSandbox"]

@@ -23,11 +23,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+from studyhall.adapters.sandbox.browser import WarmBrowser, playwright_api
+from studyhall.adapters.sandbox.png import colour_stats
+from studyhall.core.contracts.sandbox import ImageRender, PageCheck
 from studyhall.core.errors import SandboxError
-from studyhall.core.ports import ImageRender, PageCheck
-
-from .browser import WarmBrowser, playwright_api
-from .png import colour_stats
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from studyhall.core.ports import Candidate, Chunk
-
-from . import store
-from .spelling import near_terms, one_edit
-from .tokenize import analyzed, terms
+from studyhall.adapters.search import store
+from studyhall.adapters.search.spelling import near_terms, one_edit
+from studyhall.adapters.search.tokenize import analyzed, terms
+from studyhall.core.contracts.search import Candidate, Chunk
 
 if TYPE_CHECKING:
     import numpy as np

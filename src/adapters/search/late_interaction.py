@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from studyhall.adapters.embed.minilm import on_encoder_thread, shared_model
-from studyhall.core.ports import Chunk, Reranked
+from studyhall.core.contracts.search import Chunk, Reranked
 
 if TYPE_CHECKING:
     import numpy as np

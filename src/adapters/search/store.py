@@ -16,8 +16,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import StoreError
-from studyhall.core.ports import Chunk
 
 if TYPE_CHECKING:
     import numpy as np

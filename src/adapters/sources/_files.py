@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from studyhall.core.ports import SkippedFile
+from studyhall.core.contracts.material import SkippedFile
 
 MAX_TEXT_BYTES = 5 * 1024 * 1024  # transcripts, text, Markdown
 MAX_PDF_BYTES = 100 * 1024 * 1024

@@ -11,13 +11,12 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from studyhall.adapters.sources.pdf import read_pdf
+from studyhall.adapters.sources.text import read_text
+from studyhall.adapters.sources.transcript import read_transcript
+from studyhall.adapters.sources.vault import vault_root
+from studyhall.core.contracts.material import MaterialFile, MaterialScan, SkippedFile
 from studyhall.core.errors import NotFound
-from studyhall.core.ports import MaterialFile, MaterialScan, SkippedFile
-
-from .pdf import read_pdf
-from .text import read_text
-from .transcript import read_transcript
-from .vault import vault_root
 
 Reader = Callable[[str, str], MaterialFile | SkippedFile]
 

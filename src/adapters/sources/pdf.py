@@ -5,9 +5,8 @@ from __future__ import annotations
 import io
 import logging
 
-from studyhall.core.ports import MaterialFile, Segment, SkippedFile
-
-from ._files import MAX_PDF_BYTES, read_bytes, title_from_path
+from studyhall.adapters.sources._files import MAX_PDF_BYTES, read_bytes, title_from_path
+from studyhall.core.contracts.material import MaterialFile, Segment, SkippedFile
 
 log = logging.getLogger(__name__)
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from studyhall.core.library.chunking import markdown_segments
-from studyhall.core.ports import MaterialFile, Segment, SkippedFile
-
-from ._files import MAX_TEXT_BYTES, decode_text, read_bytes, title_from_path
+from studyhall.adapters.sources._files import (
+    MAX_TEXT_BYTES,
+    decode_text,
+    read_bytes,
+    title_from_path,
+)
+from studyhall.core.contracts.material import MaterialFile, Segment, SkippedFile
+from studyhall.core.library.retrieval.chunking import markdown_segments
 
 
 def read_text(root: str, path: str) -> MaterialFile | SkippedFile:

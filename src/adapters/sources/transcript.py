@@ -10,9 +10,13 @@ import io
 import re
 from pathlib import Path
 
-from studyhall.core.ports import MaterialFile, Segment, SkippedFile
-
-from ._files import MAX_TEXT_BYTES, decode_text, read_bytes, title_from_path
+from studyhall.adapters.sources._files import (
+    MAX_TEXT_BYTES,
+    decode_text,
+    read_bytes,
+    title_from_path,
+)
+from studyhall.core.contracts.material import MaterialFile, Segment, SkippedFile
 
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mkv", ".mov", ".m4v", ".ogv", ".mp3", ".m4a")
 _URL = re.compile(r"https?://[^\s\"'<>]+")

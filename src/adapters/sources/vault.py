@@ -15,10 +15,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from studyhall.core.contracts.material import NoteFile, SkippedFile, VaultScan
 from studyhall.core.errors import NotFound
-from studyhall.core.library.notes import is_note, split_frontmatter
-from studyhall.core.library.notes.sources import under
-from studyhall.core.ports import NoteFile, SkippedFile, VaultScan
+from studyhall.core.library.sources.notes import is_note, split_frontmatter
+from studyhall.core.library.sources.notes.vault_index import under
 
 DEFAULT_MAX_BYTES = 2 * 1024 * 1024
 MAX_VAULT_DEPTH = 12  # folders up from the path asked for, looking for the vault's .obsidian/

@@ -1,13 +1,13 @@
 """File stores: chats, jobs, sources and settings as atomically replaced JSON files; the graph as
 append-only JSONL ledgers read tolerantly and incrementally, plus whole-file side stores."""
 
-from .atomic import atomic_write_bytes, sweep_temp_files
-from .chats import JsonChatStore
-from .graph import JsonlGraphStore
-from .jobs import JsonJobStore
-from .ledger import JsonlLedger
-from .settings import JsonSettingsStore
-from .sources import JsonSourceStore
+from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
+from studyhall.adapters.store.chats import JsonChatStore
+from studyhall.adapters.store.graph import JsonlGraphStore
+from studyhall.adapters.store.jobs import JsonJobStore
+from studyhall.adapters.store.ledger import JsonlLedger
+from studyhall.adapters.store.settings import JsonSettingsStore
+from studyhall.adapters.store.sources import JsonSourceStore
 
 __all__ = [
     "JsonChatStore",

@@ -6,12 +6,11 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from studyhall.adapters.store.folder import RecordFolder
+from studyhall.adapters.store.shape_guard import checked, is_safe_id, require_safe_id
+from studyhall.adapters.store.shared_semantics import newest_first, summarize, upsert_messages
 from studyhall.core.contracts.chat import ChatRecord, ChatSummary, Message
 from studyhall.core.errors import NotFound, StoreError
-
-from .folder import RecordFolder
-from .guard import checked, is_safe_id, require_safe_id
-from .semantics import newest_first, summarize, upsert_messages
 
 
 class JsonChatStore:

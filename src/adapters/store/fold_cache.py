@@ -23,7 +23,7 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .tail import LedgerMark
+from studyhall.adapters.store.tail import LedgerMark
 
 log = logging.getLogger(__name__)
 

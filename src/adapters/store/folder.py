@@ -18,10 +18,9 @@ from typing import Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 from studyhall.adapters.errors import translated
+from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
+from studyhall.adapters.store.shape_guard import describe_validation, is_safe_id
 from studyhall.core.errors import StoreError
-
-from .atomic import atomic_write_bytes, sweep_temp_files
-from .guard import describe_validation, is_safe_id
 
 log = logging.getLogger(__name__)
 

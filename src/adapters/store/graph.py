@@ -22,6 +22,27 @@ from typing import Any
 
 from pydantic import BaseModel
 from studyhall.adapters.errors import translated
+from studyhall.adapters.store import fold_cache
+from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
+from studyhall.adapters.store.derived_files import (
+    Vectors,
+    check_clusters,
+    check_positions,
+    check_vectors,
+    decode_clusters,
+    decode_positions,
+    decode_vectors,
+    encode_clusters,
+    encode_positions,
+    encode_vectors,
+)
+from studyhall.adapters.store.fold_cache import GraphMarks
+from studyhall.adapters.store.folder import KeyedLocks, Stamp, stamp_of
+from studyhall.adapters.store.ledger import JsonlLedger
+from studyhall.adapters.store.ledger_methods import GraphLedgerMethods
+from studyhall.adapters.store.line_folder import RecordCheck
+from studyhall.adapters.store.shape_guard import file_stem
+from studyhall.adapters.store.tail import LedgerTail
 from studyhall.core.contracts.graph import (
     Cluster,
     CoverageFingerprint,
@@ -34,28 +55,6 @@ from studyhall.core.contracts.graph import (
     UnderstandingObserved,
 )
 from studyhall.core.errors import StoreError
-
-from . import fold_cache
-from .atomic import atomic_write_bytes, sweep_temp_files
-from .fold_cache import GraphMarks
-from .folder import KeyedLocks, Stamp, stamp_of
-from .guard import file_stem
-from .ledger import JsonlLedger
-from .ledger_methods import GraphLedgerMethods
-from .lines import RecordCheck
-from .side import (
-    Vectors,
-    check_clusters,
-    check_positions,
-    check_vectors,
-    decode_clusters,
-    decode_positions,
-    decode_vectors,
-    encode_clusters,
-    encode_positions,
-    encode_vectors,
-)
-from .tail import LedgerTail
 
 log = logging.getLogger(__name__)
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from studyhall.adapters.store.folder import RecordFolder
+from studyhall.adapters.store.shape_guard import checked, require_safe_id
+from studyhall.adapters.store.shared_semantics import oldest_first
 from studyhall.core.contracts.jobs import Job
-
-from .folder import RecordFolder
-from .guard import checked, require_safe_id
-from .semantics import oldest_first
 
 
 def _same(job: Job) -> Job:

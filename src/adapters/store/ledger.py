@@ -26,13 +26,12 @@ from typing import BinaryIO, Generic, TypeVar
 
 from pydantic import BaseModel
 from studyhall.adapters.errors import translated
+from studyhall.adapters.store.atomic import ensure_dir, fsync_dir, write_all
+from studyhall.adapters.store.line_folder import Folded, LineFolder, RecordCheck
+from studyhall.adapters.store.shape_guard import checked
+from studyhall.adapters.store.tail import LedgerMark, LedgerTail, open_tail
+from studyhall.core.contracts.ledger import LedgerRead
 from studyhall.core.errors import StoreError
-from studyhall.core.ports import LedgerRead
-
-from .atomic import ensure_dir, fsync_dir, write_all
-from .guard import checked
-from .lines import Folded, LineFolder, RecordCheck
-from .tail import LedgerMark, LedgerTail, open_tail
 
 try:  # a cross-process lock around each append, where the platform has one
     import fcntl

@@ -18,7 +18,7 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from studyhall.core.ports import LedgerRead
+from studyhall.core.contracts.ledger import LedgerRead
 
 T = TypeVar("T")
 

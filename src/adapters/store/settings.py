@@ -7,11 +7,10 @@ from pathlib import Path
 
 from pydantic import ValidationError
 from studyhall.adapters.errors import translated
+from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
+from studyhall.adapters.store.shape_guard import checked, describe_validation
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.errors import StoreError
-
-from .atomic import atomic_write_bytes, sweep_temp_files
-from .guard import checked, describe_validation
 
 
 class JsonSettingsStore:

@@ -15,13 +15,12 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 from studyhall.adapters.errors import translated
+from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
+from studyhall.adapters.store.folder import Stamp, stamp_of
+from studyhall.adapters.store.shape_guard import checked, describe_validation
+from studyhall.adapters.store.shared_semantics import by_location
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import NotFound, StoreError
-
-from .atomic import atomic_write_bytes, sweep_temp_files
-from .folder import Stamp, stamp_of
-from .guard import checked, describe_validation
-from .semantics import by_location
 
 INDEX_NAME = "index.json"
 _VERSION = 1

@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import BinaryIO, Generic, TypeVar
 
 from pydantic import BaseModel
-
-from .lines import Folded, LineFolder
+from studyhall.adapters.store.line_folder import Folded, LineFolder
 
 log = logging.getLogger(__name__)
 

@@ -16,11 +16,13 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..contracts.chat import Usage
-from ..library.retrieval import Retrieval
-from ..library.rewriting import Turn, recent
-from ..ports import ChatModel, Chunk, ModelRequest, ProviderMessage
-from .citations import MarkerFilter, check_markers
+from studyhall.core.agents.citations import MarkerFilter, check_markers
+from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.models import ModelRequest, ProviderMessage
+from studyhall.core.contracts.search import Chunk
+from studyhall.core.library.retrieval.hybrid import Retrieval
+from studyhall.core.library.retrieval.rewriting import Turn, recent
+from studyhall.core.ports.models import ChatModel
 
 NO_MATCH_NOTICE = (
     "Your imported material doesn't cover this, so this answer comes from general knowledge "

@@ -11,10 +11,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..library.batching import Batch
-from ..library.findings import Audit, AuditorOutput, ExtractorOutput, NodeRef
-from ..ports import ChatModel
-from .structured import ask_structured
+from studyhall.core.agents.structured import ask_structured
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.findings import (
+    Audit,
+    AuditorOutput,
+    ExtractorOutput,
+    NodeRef,
+)
+from studyhall.core.ports.models import ChatModel
 
 PROMPT_NAME = "auditor.md"
 

@@ -14,9 +14,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from ..contracts.settings import ModelRole
-from ..errors import JobFailed
-from ..ports import ChatModel, ModelRequest, ProviderMessage, TextDelta, ToolCallEvent
+from studyhall.core.contracts.models import ModelRequest, ProviderMessage, TextDelta, ToolCallEvent
+from studyhall.core.contracts.settings import ModelRole
+from studyhall.core.errors import JobFailed
+from studyhall.core.ports.models import ChatModel
 
 T = TypeVar("T")
 ATTEMPTS = 3

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..ports import ChatModel, ModelRequest, ProviderMessage
+from studyhall.core.contracts.models import ModelRequest, ProviderMessage
+from studyhall.core.ports.models import ChatModel
 
 PROMPT_NAME = "cluster_labeler.md"
 MAX_LABEL = 40

@@ -12,10 +12,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..ports import ChatModel, Sandbox
-from ..workbench.checks import page_problems
-from ..workbench.documents import extract_html
-from .builder import ATTEMPTS, Built, build_verified
+from studyhall.core.agents.builder import ATTEMPTS, Built, build_verified
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.sandbox import Sandbox
+from studyhall.core.workbench.checks import page_problems
+from studyhall.core.workbench.documents import extract_html
 
 PROMPT_NAME = "demo_builder.md"
 FIX = ("Fix every problem and answer with the whole corrected HTML document in one ```html "

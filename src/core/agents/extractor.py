@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..library.batching import Batch
-from ..library.findings import Extraction, ExtractorOutput
-from ..ports import ChatModel
-from .structured import ask_structured
+from studyhall.core.agents.structured import ask_structured
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.findings import Extraction, ExtractorOutput
+from studyhall.core.ports.models import ChatModel
 
 PROMPT_NAME = "extractor.md"
 

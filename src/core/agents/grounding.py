@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..library.search import search_nodes
+from studyhall.core.library.graph.node_search import search_nodes
 
 MAX_FACTS = 15
 PASSAGE_CHARS = 1200

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..contracts.chat import DataPart
-from ..contracts.jobs import Job, JobKind
-from ..ports import ToolSpec
-from ..workbench.kinds import JOB_KINDS, SPECS, check_input, headline, normalize_input
-from .tools import Tool, ToolContext, ToolOutcome
+from studyhall.core.agents.tools import Tool, ToolContext, ToolOutcome
+from studyhall.core.contracts.chat import DataPart
+from studyhall.core.contracts.jobs import Job, JobKind
+from studyhall.core.contracts.models import ToolSpec
+from studyhall.core.workbench.kinds import JOB_KINDS, SPECS, check_input, headline, normalize_input
 
 Spawn = Callable[[str, JobKind, dict[str, Any]], Job]  # (chat_id, kind, input) -> the job
 Capacity = Callable[[str], str | None]  # chat_id -> why no job may start now, or None

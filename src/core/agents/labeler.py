@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..contracts.chat import Message, SteerPart, TextPart
-from ..ports import ProviderMessage
+from studyhall.core.contracts.chat import Message, SteerPart, TextPart
+from studyhall.core.contracts.models import ProviderMessage
 
 PROMPT_NAME = "labeler.md"
 MAX_TITLE = 60

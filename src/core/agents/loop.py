@@ -11,11 +11,18 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..classroom.record_messages import to_provider_messages
-from ..contracts.chat import DataPart, Message, Part, TextPart, ToolCallPart, Usage
-from ..ports import ChatModel, FinishEvent, ModelRequest, TextDelta, ToolCallEvent, UsageEvent
-from .spec import AgentSpec
-from .tools import ToolContext, argument_error, json_error, unknown_tool_error
+from studyhall.core.agents.spec import AgentSpec
+from studyhall.core.agents.tools import ToolContext, argument_error, json_error, unknown_tool_error
+from studyhall.core.classroom.record_messages import to_provider_messages
+from studyhall.core.contracts.chat import DataPart, Message, Part, TextPart, ToolCallPart, Usage
+from studyhall.core.contracts.models import (
+    FinishEvent,
+    ModelRequest,
+    TextDelta,
+    ToolCallEvent,
+    UsageEvent,
+)
+from studyhall.core.ports.models import ChatModel
 
 StopReason = Literal["stop", "awaiting-answer", "handoff", "step-limit"]
 

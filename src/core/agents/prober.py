@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..contracts.chat import Message
-from .spec import AgentSpec
-from .tools import ASK_TOOL, PROBE_DONE_TOOL, quiz_tool
+from studyhall.core.agents.spec import AgentSpec
+from studyhall.core.agents.tools import ASK_TOOL, PROBE_DONE_TOOL, quiz_tool
+from studyhall.core.contracts.chat import Message
 
 
 def _notes(topic: str | None, messages: Sequence[Message]) -> str:

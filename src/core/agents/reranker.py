@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..ports import ChatModel, Chunk, Reranked, RerankGrade
-from .structured import ask_structured
+from studyhall.core.agents.structured import ask_structured
+from studyhall.core.contracts.search import Chunk, Reranked, RerankGrade
+from studyhall.core.ports.models import ChatModel
 
 GRADE_SCORE: dict[RerankGrade, float] = {"answers": 3.0, "partial": 2.0, "related": 1.0, "no": 0.0}
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..ports import ChatModel
-from .builder import Built, build_verified
-from .citations import MarkerFilter
-from .grounding import Grounding, render_facts, render_passages
+from studyhall.core.agents.builder import Built, build_verified
+from studyhall.core.agents.citations import MarkerFilter
+from studyhall.core.agents.grounding import Grounding, render_facts, render_passages
+from studyhall.core.ports.models import ChatModel
 
 PROMPT_NAME = "researcher.md"
 ATTEMPTS = 2

@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..library.rewriting import Reason, Turn, recent
-from ..ports import ChatModel, ProviderMessage
-from .structured import ask_structured
+from studyhall.core.agents.structured import ask_structured
+from studyhall.core.contracts.models import ProviderMessage
+from studyhall.core.library.retrieval.rewriting import Reason, Turn, recent
+from studyhall.core.ports.models import ChatModel
 
 MAX_QUERY = 300  # a search query, not an essay
 SCREEN_CHARS = 1200

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..classroom.steers import completed_probe
-from ..contracts.chat import Message
-from .prober import PROBER
-from .spec import AgentSpec
-from .teacher import TEACHER
+from studyhall.core.agents.prober import PROBER
+from studyhall.core.agents.spec import AgentSpec
+from studyhall.core.agents.teacher import TEACHER
+from studyhall.core.classroom.steers import completed_probe
+from studyhall.core.contracts.chat import Message
 
 
 def agent_for(messages: Sequence[Message]) -> AgentSpec:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..contracts.chat import AgentRole, Message
-from ..ports import ToolSpec
-from .tools import Tool
+from studyhall.core.agents.tools import Tool
+from studyhall.core.contracts.chat import AgentRole, Message
+from studyhall.core.contracts.models import ToolSpec
 
 # (topic, transcript) -> the session-specific notes appended to the base prompt.
 NotesFn = Callable[[str | None, Sequence[Message]], str]

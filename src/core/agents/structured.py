@@ -11,12 +11,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-
-from ..contracts.chat import Usage
-from ..contracts.settings import ModelRole
-from ..errors import ModelOutputInvalid
-from ..library.findings import add_usage
-from ..ports import ChatModel, ModelRequest, ProviderMessage
+from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.models import ModelRequest, ProviderMessage
+from studyhall.core.contracts.settings import ModelRole
+from studyhall.core.errors import ModelOutputInvalid
+from studyhall.core.library.extraction.findings import add_usage
+from studyhall.core.ports.models import ChatModel
 
 T = TypeVar("T")
 ATTEMPTS = 2

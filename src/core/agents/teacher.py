@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..classroom.plan_status import current_plan, derive_plan_statuses
-from ..contracts.chat import Message
-from .spec import AgentSpec
-from .tools import ASK_TOOL, PLAN_INIT_TOOL, quiz_tool
+from studyhall.core.agents.spec import AgentSpec
+from studyhall.core.agents.tools import ASK_TOOL, PLAN_INIT_TOOL, quiz_tool
+from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
+from studyhall.core.contracts.chat import Message
 
 
 def _notes(topic: str | None, messages: Sequence[Message]) -> str:

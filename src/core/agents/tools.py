@@ -12,12 +12,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..classroom.plan_parser import parse_plan
-from ..classroom.plan_status import current_plan
-from ..classroom.questions import validate_ask, validate_quiz
-from ..classroom.steers import ASSESSMENT_FIELDS
-from ..contracts.chat import DataPart, Message
-from ..ports import ToolSpec
+from studyhall.core.classroom.plan_parser import parse_plan
+from studyhall.core.classroom.plan_status import current_plan
+from studyhall.core.classroom.questions import validate_ask, validate_quiz
+from studyhall.core.classroom.steers import ASSESSMENT_FIELDS
+from studyhall.core.contracts.chat import DataPart, Message
+from studyhall.core.contracts.models import ToolSpec
 
 ToolKind = Literal["client", "server"]
 

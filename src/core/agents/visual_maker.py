@@ -13,11 +13,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from ..ports import ChatModel, Sandbox
-from ..workbench.checks import render_problems
-from ..workbench.documents import extract_svg
-from ..workbench.svg_check import check_svg
-from .builder import ATTEMPTS, Built, build_verified
+from studyhall.core.agents.builder import ATTEMPTS, Built, build_verified
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.sandbox import Sandbox
+from studyhall.core.workbench.checks import render_problems
+from studyhall.core.workbench.documents import extract_svg
+from studyhall.core.workbench.svg_check import check_svg
 
 PROMPT_NAME = "visual_maker.md"
 FIX = "Fix every problem and answer with the whole corrected SVG in one ```svg block."

@@ -14,14 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-
-from ..contracts.jobs import JobKind
-from ..contracts.settings import ModelRole
-from ..ports import ChatModel
-from ..workbench.artifacts import ARTIFACT_MODELS, artifact_schema, check_artifact
-from .builder import ATTEMPTS, Built, build_verified
-from .grounding import Grounding, render_facts, render_passages
-from .structured import describe_error, parse_json_text
+from studyhall.core.agents.builder import ATTEMPTS, Built, build_verified
+from studyhall.core.agents.grounding import Grounding, render_facts, render_passages
+from studyhall.core.agents.structured import describe_error, parse_json_text
+from studyhall.core.contracts.jobs import JobKind
+from studyhall.core.contracts.settings import ModelRole
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.workbench.artifacts import ARTIFACT_MODELS, artifact_schema, check_artifact
 
 ROLES: dict[JobKind, ModelRole] = {
     "notes": "notes_writer",

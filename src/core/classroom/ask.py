@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..errors import InvalidAnswer, InvalidQuiz
+from studyhall.core.errors import InvalidAnswer, InvalidQuiz
 
 MAX_OPTIONS = 8
 MAX_QUESTION = 2000

@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..contracts.graph import QuizVerdict
-from ..contracts.quiz import QuestionResult, QuizOutput
-from ..errors import InvalidAnswer, InvalidQuiz
-from .answer_text import normalize_text, number_from_json, show_number
-from .quiz_read import Question, read_quiz
-from .shuffle import choice_order
+from studyhall.core.classroom.answer_text import normalize_text, number_from_json, show_number
+from studyhall.core.classroom.quiz_read import Question, read_quiz
+from studyhall.core.classroom.shuffle import choice_order
+from studyhall.core.contracts.graph import QuizVerdict
+from studyhall.core.contracts.quiz import QuestionResult, QuizOutput
+from studyhall.core.errors import InvalidAnswer, InvalidQuiz
 
 MAX_TEXT_ANSWER = 2000
 _RESPONSE_KEYS = ("choices", "text", "number", "dont_know")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-from ..contracts.chat import Message
-from .tool_calls import approves_plan, tool_calls
+from studyhall.core.classroom.tool_calls import approves_plan, tool_calls
+from studyhall.core.contracts.chat import Message
 
 Phase = Literal["probe", "plan", "teach"]
 

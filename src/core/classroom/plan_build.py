@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..contracts.plan import NodeShape, Plan, PlanEdge, PlanGroup, PlanNode
-from .plan_limits import MAX_EDGES, MAX_GROUPS, MAX_LABEL, MAX_NODES
-from .plan_scan import PlanSyntaxError
-from .plan_validate import EdgeAt, cycle_errors
+from studyhall.core.classroom.plan_limits import MAX_EDGES, MAX_GROUPS, MAX_LABEL, MAX_NODES
+from studyhall.core.classroom.plan_scan import PlanSyntaxError
+from studyhall.core.classroom.plan_validate import EdgeAt, cycle_errors
+from studyhall.core.contracts.plan import NodeShape, Plan, PlanEdge, PlanGroup, PlanNode
 
 GroupDirection = str  # "TB" | "BT" | "LR" | "RL"
 

@@ -22,10 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from ..contracts.plan import Plan
-from .plan_build import NodeRef, PlanBuilder
-from .plan_limits import MAX_ERRORS, MAX_ID, MAX_TEXT_BYTES
-from .plan_scan import (
+from studyhall.core.classroom.plan_build import NodeRef, PlanBuilder
+from studyhall.core.classroom.plan_limits import MAX_ERRORS, MAX_ID, MAX_TEXT_BYTES
+from studyhall.core.classroom.plan_scan import (
     SHAPE_HELP,
     SHAPES,
     Cursor,
@@ -34,8 +33,9 @@ from .plan_scan import (
     scan_label,
     scan_link,
 )
-from .plan_statements import parse_styling, parse_subgraph_header
-from .plan_validate import EdgeAt
+from studyhall.core.classroom.plan_statements import parse_styling, parse_subgraph_header
+from studyhall.core.classroom.plan_validate import EdgeAt
+from studyhall.core.contracts.plan import Plan
 
 _DIRECTIONS = {
     "TD": "TD",

@@ -8,8 +8,8 @@ nested as the groups are; then the edges in order. Labels are always quoted.
 
 from __future__ import annotations
 
-from ..contracts.plan import NodeShape, Plan, PlanGroup, PlanNode
-from .plan_scan import is_id
+from studyhall.core.classroom.plan_scan import is_id
+from studyhall.core.contracts.plan import NodeShape, Plan, PlanGroup, PlanNode
 
 _BRACKETS: dict[NodeShape, tuple[str, str]] = {
     "rect": ("[", "]"),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..contracts.plan import EdgeKind, NodeShape
+from studyhall.core.contracts.plan import EdgeKind, NodeShape
 
 
 class PlanSyntaxError(Exception):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from .plan_build import NodeRef, PlanBuilder
-from .plan_scan import (
+from studyhall.core.classroom.plan_build import NodeRef, PlanBuilder
+from studyhall.core.classroom.plan_scan import (
     Cursor,
     PlanSyntaxError,
     is_id,

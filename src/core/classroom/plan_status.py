@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..contracts.chat import Message
-from ..contracts.plan import ApprovedPlan, Plan, PlanStatus
-from .plan_parser import parse_plan
-from .tool_calls import approves_plan, tool_calls
+from studyhall.core.classroom.plan_parser import parse_plan
+from studyhall.core.classroom.tool_calls import approves_plan, tool_calls
+from studyhall.core.contracts.chat import Message
+from studyhall.core.contracts.plan import ApprovedPlan, Plan, PlanStatus
 
 
 def current_plan(messages: Sequence[Message]) -> ApprovedPlan | None:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..contracts.plan import EdgeKind
-from .plan_scan import PlanSyntaxError
+from studyhall.core.classroom.plan_scan import PlanSyntaxError
+from studyhall.core.contracts.plan import EdgeKind
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .ask import answer_ask, grade_ask, present_ask, validate_ask
-from .grading import QuizGrade, grade_quiz
-from .quiz_read import Question, read_quiz, validate_quiz
-from .shuffle import choice_order
+from studyhall.core.classroom.ask import answer_ask, grade_ask, present_ask, validate_ask
+from studyhall.core.classroom.grading import QuizGrade, grade_quiz
+from studyhall.core.classroom.quiz_read import Question, read_quiz, validate_quiz
+from studyhall.core.classroom.shuffle import choice_order
 
 __all__ = [
     "QuizGrade",

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..contracts.quiz import QuestionKind
-from .answer_text import normalize_text, number_from_json, show_number
+from studyhall.core.classroom.answer_text import normalize_text, number_from_json, show_number
+from studyhall.core.contracts.quiz import QuestionKind
 
 MAX_QUESTIONS = 10
 MAX_CHOICES = 10

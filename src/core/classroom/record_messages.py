@@ -15,8 +15,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from ..contracts.chat import Message, SteerPart, TextPart, ToolCallPart
-from ..ports import ProviderMessage
+from studyhall.core.contracts.chat import Message, SteerPart, TextPart, ToolCallPart
+from studyhall.core.contracts.models import ProviderMessage
 
 # Tools the learner answers (the call waits in the record until they do).
 CLIENT_TOOL_NAMES = frozenset({"quiz", "ask_user_question", "plan_init"})

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
-from ..contracts.chat import DataPart, Message, SteerPart, TextPart, ToolCallPart
+from studyhall.core.contracts.chat import DataPart, Message, SteerPart, TextPart, ToolCallPart
 
 SteerKind = Literal["handoff", "job", "context"]
 

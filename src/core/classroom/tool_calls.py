@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ..contracts.chat import Message, ToolCallPart
+from studyhall.core.contracts.chat import Message, ToolCallPart
 
 
 def tool_calls(messages: Iterable[Message], name: str | None = None) -> Iterator[ToolCallPart]:

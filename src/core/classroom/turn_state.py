@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..contracts.chat import DataPart, Message, SteerPart, ToolCallPart
-from .record_messages import CLIENT_TOOL_NAMES
+from studyhall.core.classroom.record_messages import CLIENT_TOOL_NAMES
+from studyhall.core.contracts.chat import DataPart, Message, SteerPart, ToolCallPart
 
 SKIPPED = "The learner did not answer this; they wrote a message instead."
 INTERRUPTED = "Interrupted before it produced a result."

@@ -11,8 +11,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import Field
-
-from .base import Record
+from studyhall.core.contracts.base import Record
 
 Role = Literal["user", "assistant"]
 AgentRole = Literal["prober", "teacher"]

@@ -11,8 +11,7 @@ from datetime import datetime
 from typing import Literal
 
 from pydantic import Field
-
-from .base import Record
+from studyhall.core.contracts.base import Record
 
 # The closed scale the extractor reports for one proposition in one batch.
 Understanding = Literal["solid", "partial", "confused", "misconception"]

@@ -12,9 +12,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import Field
-
-from .base import Record
-from .chat import Usage
+from studyhall.core.contracts.base import Record
+from studyhall.core.contracts.chat import Usage
 
 JobKind = Literal["research", "demo", "visual", "notes", "flashcards", "study_plan"]
 JobStatus = Literal["queued", "running", "done", "error", "aborted"]

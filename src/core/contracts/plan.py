@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
-
-from .base import Record
+from studyhall.core.contracts.base import Record
 
 Direction = Literal["TD", "TB", "LR", "RL", "BT"]
 NodeShape = Literal[

@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
-
-from .base import Record
-from .graph import QuizVerdict
+from studyhall.core.contracts.base import Record
+from studyhall.core.contracts.graph import QuizVerdict
 
 QuestionKind = Literal["single", "multiple", "short", "numeric"]
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
-
-from .base import Record
+from studyhall.core.contracts.base import Record
 
 ModelRole = Literal[
     "prober",

@@ -6,8 +6,7 @@ from datetime import datetime
 from typing import Literal
 
 from pydantic import Field
-
-from .base import Record
+from studyhall.core.contracts.base import Record
 
 SourceKind = Literal["note", "transcript", "pdf", "text"]
 SourceStatus = Literal["imported", "unchanged", "skipped", "deleted"]

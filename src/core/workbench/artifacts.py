@@ -11,8 +11,7 @@ from collections.abc import Collection
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
-
-from ..contracts.jobs import JobKind
+from studyhall.core.contracts.jobs import JobKind
 
 MAX_NOTES_CHARS = 30_000
 

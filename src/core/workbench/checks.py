@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..ports import ImageRender, PageCheck
+from studyhall.core.contracts.sandbox import ImageRender, PageCheck
 
 MAX_LISTED = 8
 MIN_INK = 0.001  # below this share of pixels off the background, the picture is blank

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from ..contracts.chat import Message, SteerPart
-from ..contracts.jobs import Job
+from studyhall.core.contracts.chat import Message, SteerPart
+from studyhall.core.contracts.jobs import Job
 
 TERMINAL = frozenset({"done", "error", "aborted"})
 MAX_RESTARTS = 1  # a job interrupted mid-work by a crash runs again once, then fails

@@ -11,8 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..contracts.jobs import JobKind
-from .kinds import ARTIFACT_KINDS, DEFAULT_CARDS
+from studyhall.core.contracts.jobs import JobKind
+from studyhall.core.workbench.kinds import ARTIFACT_KINDS, DEFAULT_CARDS
 
 
 def artifact_set(kind: JobKind, job_input: Mapping[str, Any]) -> tuple[JobKind, ...]:

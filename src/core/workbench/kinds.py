@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..contracts.jobs import JobKind
+from studyhall.core.contracts.jobs import JobKind
 
 JOB_KINDS: tuple[JobKind, ...] = ("research", "demo", "visual", "notes", "flashcards", "study_plan")
 # The study artifacts: one request may ask for several, written in parallel and assembled.

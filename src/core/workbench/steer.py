@@ -11,10 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from ..contracts.chat import DataPart, Message, SteerPart, TextPart
-from ..contracts.jobs import Job
-from .delivery import job_steer_id
-from .kinds import SPECS, headline
+from studyhall.core.contracts.chat import DataPart, Message, SteerPart, TextPart
+from studyhall.core.contracts.jobs import Job
+from studyhall.core.workbench.delivery import job_steer_id
+from studyhall.core.workbench.kinds import SPECS, headline
 
 MAX_MODEL_CHARS = 6000  # what the teacher reads of a long artifact; the learner sees it all
 

@@ -38,7 +38,7 @@ def register(subparsers: Any) -> None:
 
 
 async def _collect(args: argparse.Namespace, live: bool) -> dict[str, Any]:
-    from studyhall.core.library.chunking import Position
+    from studyhall.core.library.retrieval.chunking import Position
     from studyhall.server.app import build_services
     from studyhall.server.config import load_config
     from studyhall.server.runtime.asking import ask_events

@@ -28,7 +28,11 @@ def register(subparsers: Any) -> None:
 
 
 async def _run(args: argparse.Namespace, questions: list[Any], sets: list[str | None]) -> int:
-    from studyhall.core.library.eval_retrieval import EvalOutcome, distinct_links, metrics
+    from studyhall.core.library.retrieval.evaluation import (
+        EvalOutcome,
+        distinct_links,
+        metrics,
+    )
     from studyhall.server.app import build_services
     from studyhall.server.config import load_config
     from studyhall.server.runtime.asking import retriever_for
@@ -71,7 +75,7 @@ async def _run(args: argparse.Namespace, questions: list[Any], sets: list[str | 
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from studyhall.core.library.eval_retrieval import parse_questions
+    from studyhall.core.library.retrieval.evaluation import parse_questions
 
     try:
         text = args.questions.read_text("utf-8")

@@ -26,8 +26,8 @@ def register(subparsers: Any) -> None:
 def render(fmt: str) -> str:
     import json
 
-    from studyhall.core.library.export import snapshot_to_dict, snapshot_to_graphml
-    from studyhall.core.library.snapshot import graph_snapshot
+    from studyhall.core.library.graph.export import snapshot_to_dict, snapshot_to_graphml
+    from studyhall.core.library.graph.snapshot import graph_snapshot
     from studyhall.server.app import build_services
     from studyhall.server.config import load_config
 

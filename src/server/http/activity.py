@@ -17,11 +17,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
-
-from ..runtime.activity import activity_feed
-from ..services import Services
-from .errors import error_body, status_for
-from .openapi import describe
+from studyhall.server.http.errors import error_body, status_for
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.activity import activity_feed
+from studyhall.server.services import Services
 
 
 class AbortRequest(BaseModel):

@@ -19,13 +19,12 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, StudyhallError
-from studyhall.core.library.chunking import Position
-from studyhall.core.library.rewriting import Turn
-
-from ..runtime.asking import ask_events
-from ..services import Services
-from .errors import error_body
-from .openapi import describe
+from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.rewriting import Turn
+from studyhall.server.http.errors import error_body
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.asking import ask_events
+from studyhall.server.services import Services
 
 
 class AskTurn(BaseModel):

@@ -16,15 +16,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import BusyError, Conflict, InvalidInput, NotFound, StudyhallError
-
-from ..runtime.classroom import turn_runner
-from ..runtime.graph_context import schedule_graph_context
-from ..runtime.drive import Turn
-from ..runtime.turns import TurnRunner
-from ..runtime.views import chat_view
-from ..services import Services
-from .errors import error_body, status_for
-from .openapi import describe
+from studyhall.server.http.errors import error_body, status_for
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.classroom import turn_runner
+from studyhall.server.runtime.drive import Turn
+from studyhall.server.runtime.graph_context import schedule_graph_context
+from studyhall.server.runtime.turns import TurnRunner
+from studyhall.server.runtime.views import chat_view
+from studyhall.server.services import Services
 
 RETRY_AFTER_SECONDS = 1
 

@@ -16,13 +16,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import NotFound, StudyhallError
-from studyhall.core.library.graph_body import GraphBody
-
-from ..runtime.graph_reader import GraphReader, gc_paused
-from ..runtime.library import extraction_scheduler, graph_reader
-from ..services import Services
-from .errors import error_body, status_for
-from .openapi import describe
+from studyhall.core.library.graph.body import GraphBody
+from studyhall.server.http.errors import error_body, status_for
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.graph_reader import GraphReader, gc_paused
+from studyhall.server.runtime.library import extraction_scheduler, graph_reader
+from studyhall.server.services import Services
 
 
 class RunId(BaseModel):

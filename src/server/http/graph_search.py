@@ -20,12 +20,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.graph import Position
 from studyhall.core.errors import InvalidInput, StudyhallError
-from studyhall.core.library.search import search_nodes
-from studyhall.core.library.vectors import Vector
-
-from ..runtime.import_runs import graph_upkeep
-from ..services import Services
-from .errors import error_body, status_for
+from studyhall.core.library.graph.node_search import search_nodes
+from studyhall.core.library.upkeep.vector_cache import Vector
+from studyhall.server.http.errors import error_body, status_for
+from studyhall.server.runtime.import_runs import graph_upkeep
+from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.http")
 

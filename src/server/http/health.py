@@ -5,9 +5,8 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
-
-from ..services import Services
-from .openapi import openapi_document
+from studyhall.server.http.openapi import openapi_document
+from studyhall.server.services import Services
 
 
 def routes(services: Services) -> list[BaseRoute]:

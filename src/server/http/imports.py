@@ -18,11 +18,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
-
-from ..runtime.import_runs import ImportRun, import_runner
-from ..services import Services
-from .errors import error_body, status_for
-from .openapi import describe
+from studyhall.server.http.errors import error_body, status_for
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.import_runs import ImportRun, import_runner
+from studyhall.server.services import Services
 
 
 class ImportRequest(BaseModel):

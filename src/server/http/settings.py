@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+from studyhall.core.contracts.models import ModelRequest, TextDelta
 from studyhall.core.contracts.settings import (
     MODEL_ROLES,
     Effort,
@@ -31,12 +32,10 @@ from studyhall.core.contracts.settings import (
     Settings,
 )
 from studyhall.core.errors import InvalidInput, ModelError, StudyhallError
-from studyhall.core.ports import ModelRequest, TextDelta
-
-from ..runtime.model_ready import env_key_providers, missing_key
-from ..services import Services
-from .errors import error_body, status_for
-from .openapi import describe
+from studyhall.server.http.errors import error_body, status_for
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.model_ready import env_key_providers, missing_key
+from studyhall.server.services import Services
 
 EFFORTS: tuple[Effort, ...] = ("minimal", "low", "medium", "high")
 # Providers offered in the key list (any other litellm provider name can be typed in).

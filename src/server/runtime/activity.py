@@ -17,12 +17,11 @@ from typing import Any, Protocol
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import NotFound
-from studyhall.core.ports import JobStore
+from studyhall.core.ports.storage import JobStore
 from studyhall.core.workbench.kinds import headline
-
-from ..services import Services
-from .jobs import JobRunner
-from .workbench import job_runner
+from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.workbench import job_runner
+from studyhall.server.services import Services
 
 RECENT = 20
 HEARTBEAT_SECONDS = 15.0

@@ -17,13 +17,12 @@ from typing import Any
 from studyhall.core.agents.answerer import AnswerDelta, citable, source_view, stream_answer
 from studyhall.core.agents.reranker import ModelReranker
 from studyhall.core.agents.rewriter import ModelRewriter
+from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
-from studyhall.core.library.chunking import Position
-from studyhall.core.library.retrieval import Retrieval, Retriever
-from studyhall.core.library.rewriting import Turn
-from studyhall.core.ports import Chunk
-
-from ..services import Services
+from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.hybrid import Retrieval, Retriever
+from studyhall.core.library.retrieval.rewriting import Turn
+from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.ask")
 Event = tuple[str, dict[str, Any]]

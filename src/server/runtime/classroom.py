@@ -6,9 +6,9 @@ all reach the same runner through ``turn_runner(services)``.
 
 from __future__ import annotations
 
-from ..services import Services
-from .prompts import load_prompt
-from .turns import TurnRunner
+from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.runtime.turns import TurnRunner
+from studyhall.server.services import Services
 
 _KEY = "turns"
 

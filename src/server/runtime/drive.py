@@ -28,10 +28,10 @@ from studyhall.core.agents.roster import agent_for
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.contracts.chat import ChatRecord, Message, Usage
 from studyhall.core.errors import ModelError, StoreError
-from studyhall.core.ports import ChatModel, Clock, Ids
-
-from . import events as ev
-from .seams import TurnOutcome
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime import events as ev
+from studyhall.server.runtime.seams import TurnOutcome
 
 log = logging.getLogger("studyhall.turns")
 

@@ -16,8 +16,7 @@ from studyhall.core.classroom.steers import steer_part
 from studyhall.core.classroom.turn_state import pending_questions
 from studyhall.core.contracts.chat import DataPart, Message, TextPart, ToolCallPart, Usage
 from studyhall.core.errors import ModelError, StoreError
-
-from .views import part_view
+from studyhall.server.runtime.views import part_view
 
 Event = tuple[str, dict[str, Any]]
 

@@ -27,16 +27,17 @@ from studyhall.core.agents.extractor import PROMPT_NAME as EXTRACTOR_PROMPT
 from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.errors import NotFound, StudyhallError
-from studyhall.core.library.batching import plan_batches
-from studyhall.core.library.coverage import View, chat_views, covered_fingerprints
-from studyhall.core.library.coverage import uncovered_tokens as count_uncovered
-from studyhall.core.library.findings import Auditor, Extractor, add_usage
-from studyhall.core.library.merger import MergePlan
-from studyhall.core.library.pipeline import CachedLexicalFinder, Stage, run_batch
-from studyhall.core.ports import ChatModel, ChatStore, Clock, GraphStore, Ids, SettingsStore
-
-from .graph_reader import GraphReader
-from .run_book import RunBook
+from studyhall.core.library.extraction.batching import plan_batches
+from studyhall.core.library.extraction.coverage import View, chat_views, covered_fingerprints
+from studyhall.core.library.extraction.coverage import uncovered_tokens as count_uncovered
+from studyhall.core.library.extraction.findings import Auditor, Extractor, add_usage
+from studyhall.core.library.extraction.merger import MergePlan
+from studyhall.core.library.extraction.pipeline import CachedLexicalFinder, Stage, run_batch
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.storage import ChatStore, GraphStore, SettingsStore
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.run_book import RunBook
 
 log = logging.getLogger("studyhall.extraction")
 

@@ -14,11 +14,10 @@ import logging
 from studyhall.core.classroom.steers import context_steer_id, steer_message
 from studyhall.core.contracts.chat import Message
 from studyhall.core.errors import StudyhallError
-from studyhall.core.library.graph_context import render_context, select_context
-
-from ..services import Services
-from .classroom import turn_runner
-from .import_runs import graph_upkeep
+from studyhall.core.library.graph.context import render_context, select_context
+from studyhall.server.runtime.classroom import turn_runner
+from studyhall.server.runtime.import_runs import graph_upkeep
+from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.context")
 

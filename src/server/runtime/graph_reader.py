@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 
 from studyhall.core.errors import StudyhallError
-from studyhall.core.library.snapshot import (
+from studyhall.core.library.graph.snapshot import (
     FoldState,
     FoldStateError,
     GraphFold,
@@ -28,7 +28,7 @@ from studyhall.core.library.snapshot import (
     read_ledgers,
     to_plain,
 )
-from studyhall.core.ports import GraphStore, GraphTails
+from studyhall.core.ports.storage import GraphStore, GraphTails
 
 log = logging.getLogger("studyhall.graph")
 

@@ -19,11 +19,11 @@ from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
 from studyhall.core.agents.cluster_labeler import ask_label
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
-from studyhall.core.library.snapshot import GraphSnapshot
-from studyhall.core.library.vectors import Vector, VectorCache
-from studyhall.core.ports import ChatModel, Embedder, GraphStore
-
-from .graph_reader import GraphReader
+from studyhall.core.library.graph.snapshot import GraphSnapshot
+from studyhall.core.library.upkeep.vector_cache import Vector, VectorCache
+from studyhall.core.ports.models import ChatModel, Embedder
+from studyhall.core.ports.storage import GraphStore
+from studyhall.server.runtime.graph_reader import GraphReader
 
 log = logging.getLogger("studyhall.upkeep")
 
@@ -210,7 +210,7 @@ class GraphUpkeep:
         self, snapshot: GraphSnapshot, vectors: dict[str, Vector], report: UpkeepReport
     ) -> list[Cluster]:
         # Imported here: clustering and layout pull in numpy, which the app's start-up skips.
-        from studyhall.core.library.clusters import (
+        from studyhall.core.library.upkeep.clusters import (
             TermLabeler,
             carry_labels,
             cluster_vectors,
@@ -280,7 +280,7 @@ class GraphUpkeep:
         if not missing and not pinned:
             return 0
         edges = [(e.source, e.target) for e in snapshot.edges]
-        from studyhall.core.library.layout import settle_layout  # numpy: see _clusters
+        from studyhall.core.library.upkeep.layout import settle_layout  # numpy: see _clusters
 
         positions = await asyncio.to_thread(settle_layout, ids, edges, previous)
         await asyncio.to_thread(self._store.save_positions, positions)

@@ -16,10 +16,9 @@ from studyhall.core.agents.grounding import (
     clip_passage,
     select_facts,
 )
-
-from ..services import Services
-from .asking import retriever_for
-from .library import graph_reader
+from studyhall.server.runtime.asking import retriever_for
+from studyhall.server.runtime.library import graph_reader
+from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.jobs")
 

@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from studyhall.core.contracts.chat import Usage
-from studyhall.core.ports import SkippedFile
-
-from .graph_upkeep import UpkeepReport
+from studyhall.core.contracts.material import SkippedFile
+from studyhall.server.runtime.graph_upkeep import UpkeepReport
 
 Mode = Literal["auto", "model", "structural"]
 

@@ -14,14 +14,19 @@ from datetime import datetime
 from typing import Any, Literal
 
 from studyhall.core.errors import BusyError, StudyhallError
-
-from ..services import Services
-from .graph_upkeep import GraphUpkeep
-from .imports import ImportProgress, ImportReport, Mode, NotesImporter, ProgressFn
-from .library import graph_reader
-from .model_ready import no_model_reason
-from .prompts import load_prompt
-from .run_book import RunBook
+from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.imports import (
+    ImportProgress,
+    ImportReport,
+    Mode,
+    NotesImporter,
+    ProgressFn,
+)
+from studyhall.server.runtime.library import graph_reader
+from studyhall.server.runtime.model_ready import no_model_reason
+from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.runtime.run_book import RunBook
+from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.imports")
 
@@ -88,7 +93,7 @@ async def _index_material(
 ) -> dict[str, Any] | None:
     if services.search_index is None or services.material_reader is None:
         return None  # a build without retrieval
-    from .material import material_importer
+    from studyhall.server.runtime.material import material_importer
 
     try:
         indexer = material_importer(services)

@@ -26,12 +26,18 @@ from typing import Any, Literal
 from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
+from studyhall.core.contracts.material import NoteFile, SkippedFile
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
-from studyhall.core.library.batching import Batch, make_batches
-from studyhall.core.library.coverage import View, make_view
-from studyhall.core.library.evidence import normalize_ws
-from studyhall.core.library.findings import AuditorOutput, ExtractorOutput, KeepAllAuditor
-from studyhall.core.library.note_links import (
+from studyhall.core.library.extraction.batching import Batch, make_batches
+from studyhall.core.library.extraction.coverage import View, make_view
+from studyhall.core.library.extraction.evidence import normalize_ws
+from studyhall.core.library.extraction.findings import (
+    AuditorOutput,
+    ExtractorOutput,
+    KeepAllAuditor,
+)
+from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
+from studyhall.core.library.sources.note_links import (
     EvidenceIndex,
     NoteRef,
     ResolvedLink,
@@ -39,32 +45,23 @@ from studyhall.core.library.note_links import (
     link_report,
     resolve_links,
 )
-from studyhall.core.library.notes import NoteDoc, VaultIndex, parse_note
-from studyhall.core.library.notes.sources import NoteOutcome, source_records
-from studyhall.core.library.notes.views import (
+from studyhall.core.library.sources.notes import NoteDoc, VaultIndex, parse_note
+from studyhall.core.library.sources.notes.vault_index import NoteOutcome, source_records
+from studyhall.core.library.sources.notes.views import (
     links_message_id,
     links_source_id,
     note_source_id,
     note_views,
     vault_run_source,
 )
-from studyhall.core.library.source_ids import root_name
-from studyhall.core.library.structural_extractor import StructuralExtractor
-from studyhall.core.ports import (
-    ChatModel,
-    Clock,
-    GraphStore,
-    Ids,
-    NoteFile,
-    SettingsStore,
-    SkippedFile,
-    SourceStore,
-    VaultReader,
-)
-
-from .graph_upkeep import GraphUpkeep
-from .import_report import ImportProgress, ImportReport, Mode, ProgressFn
-from .note_merge import NoteMerger, Tally
+from studyhall.core.library.sources.source_ids import root_name
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.sources import VaultReader
+from studyhall.core.ports.storage import GraphStore, SettingsStore, SourceStore
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.import_report import ImportProgress, ImportReport, Mode, ProgressFn
+from studyhall.server.runtime.note_merge import NoteMerger, Tally
 
 log = logging.getLogger("studyhall.imports")
 

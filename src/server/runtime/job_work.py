@@ -19,8 +19,10 @@ from studyhall.core.agents.grounding import Grounding
 from studyhall.core.agents.writers import PROMPTS, write_artifact
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.jobs import Job
+from studyhall.core.contracts.models import ModelEvent, ModelRequest, UsageEvent
 from studyhall.core.errors import JobFailed, SandboxError, StudyhallError
-from studyhall.core.ports import ChatModel, ModelEvent, ModelRequest, Sandbox, UsageEvent
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.sandbox import Sandbox
 from studyhall.core.workbench.fanout import artifact_set, assemble, writer_brief
 
 log = logging.getLogger("studyhall.jobs")

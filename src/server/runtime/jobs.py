@@ -28,7 +28,9 @@ from studyhall.core.classroom.turn_state import owes_reply, pending_questions
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.jobs import Job, JobKind
 from studyhall.core.errors import BusyError, Conflict, JobFailed, NotFound, StudyhallError
-from studyhall.core.ports import ChatModel, ChatStore, Clock, Ids, JobStore
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.storage import ChatStore, JobStore
+from studyhall.core.ports.system import Clock, Ids
 from studyhall.core.workbench.delivery import (
     INTERRUPTED_AGAIN,
     MAX_RESTARTS,
@@ -39,9 +41,8 @@ from studyhall.core.workbench.delivery import (
     should_wake,
 )
 from studyhall.core.workbench.steer import job_steer
-
-from .job_work import MeteredModel, WorkDone
-from .turns import TurnRunner
+from studyhall.server.runtime.job_work import MeteredModel, WorkDone
+from studyhall.server.runtime.turns import TurnRunner
 
 log = logging.getLogger("studyhall.jobs")
 

@@ -5,10 +5,10 @@ schedules the graph upkeep (embeddings, clusters, layout) in the background."""
 
 from __future__ import annotations
 
-from ..services import Services
-from .extraction import ExtractionScheduler
-from .graph_reader import GraphReader
-from .prompts import load_prompt
+from studyhall.server.runtime.extraction import ExtractionScheduler
+from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.services import Services
 
 _READER = "graph_reader"
 _SCHEDULER = "extraction"
@@ -45,7 +45,9 @@ def extraction_scheduler(services: Services) -> ExtractionScheduler:
         after_merge=lambda: _upkeep(services),
     )
     services.extras[_SCHEDULER] = scheduler
-    from .classroom import turn_runner  # here, not at import: reading the graph needs no turns
+    from studyhall.server.runtime.classroom import (
+        turn_runner,  # here, not at import: reading the graph needs no turns
+    )
 
     turn_runner(services).hooks.append(scheduler.on_turn_end)
     services.on_shutdown.append(scheduler.shutdown)
@@ -54,6 +56,8 @@ def extraction_scheduler(services: Services) -> ExtractionScheduler:
 
 def _upkeep(services: Services) -> None:
     """New nodes from a session get vectors, clusters and positions in the background."""
-    from .import_runs import graph_upkeep  # here: import_runs imports this module
+    from studyhall.server.runtime.import_runs import (
+        graph_upkeep,  # here: import_runs imports this module
+    )
 
     graph_upkeep(services).schedule()

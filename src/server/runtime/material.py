@@ -9,10 +9,13 @@ import (notes keep their own ``Source`` records and graph extraction).
 from __future__ import annotations
 
 from studyhall.core.errors import StudyhallError
-from studyhall.core.library.material_import import MaterialImporter, MaterialReport, Progress
-from studyhall.core.library.vectors import VectorCache
-
-from ..services import Services
+from studyhall.core.library.sources.material_import import (
+    MaterialImporter,
+    MaterialReport,
+    Progress,
+)
+from studyhall.core.library.upkeep.vector_cache import VectorCache
+from studyhall.server.services import Services
 
 
 def material_importer(services: Services) -> MaterialImporter:

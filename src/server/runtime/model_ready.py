@@ -16,8 +16,7 @@ from collections.abc import Collection, Mapping
 
 from studyhall.core.contracts.settings import LOCAL_PROVIDERS, ModelRole, RoleModel
 from studyhall.core.errors import StudyhallError
-
-from ..services import Services
+from studyhall.server.services import Services
 
 
 def provider_of(model: str) -> str | None:

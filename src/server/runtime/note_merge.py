@@ -16,9 +16,9 @@ from datetime import datetime
 from typing import Any, cast
 
 from studyhall.core.contracts.chat import Usage
-from studyhall.core.library.batching import Batch
-from studyhall.core.library.coverage import covered_fingerprints
-from studyhall.core.library.findings import (
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.coverage import covered_fingerprints
+from studyhall.core.library.extraction.findings import (
     Auditor,
     AuditorOutput,
     Extractor,
@@ -27,11 +27,12 @@ from studyhall.core.library.findings import (
     NodeRef,
     add_usage,
 )
-from studyhall.core.library.group_commit import commit_group, group_checkpoint
-from studyhall.core.library.merger import KnownGraph, MergePlan, commit_merge, plan_merge
-from studyhall.core.library.nearest import LexicalNeighbours
-from studyhall.core.library.snapshot import GraphSnapshot
-from studyhall.core.ports import Clock, GraphStore, Ids
+from studyhall.core.library.extraction.group_commit import commit_group, group_checkpoint
+from studyhall.core.library.extraction.merger import KnownGraph, MergePlan, commit_merge, plan_merge
+from studyhall.core.library.extraction.nearest import LexicalNeighbours
+from studyhall.core.library.graph.snapshot import GraphSnapshot
+from studyhall.core.ports.storage import GraphStore
+from studyhall.core.ports.system import Clock, Ids
 
 NEIGHBOURS = 5
 

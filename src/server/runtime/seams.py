@@ -16,7 +16,10 @@ from studyhall.core.agents.labeler import PROMPT_NAME as LABELER_PROMPT
 from studyhall.core.agents.labeler import clean_title, title_messages
 from studyhall.core.classroom.steers import steer_part
 from studyhall.core.contracts.chat import Usage
-from studyhall.core.ports import ChatModel, ChatStore, Clock, ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.storage import ChatStore
+from studyhall.core.ports.system import Clock
 
 log = logging.getLogger("studyhall.turns")
 

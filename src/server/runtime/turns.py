@@ -35,12 +35,13 @@ from studyhall.core.errors import (
     InvalidInput,
     NotFound,
 )
-from studyhall.core.ports import ChatModel, ChatStore, Clock, Ids, SettingsStore
-
-from . import events as ev
-from .answers import answer_output
-from .drive import DriveDeps, Turn, drive
-from .seams import AfterTurn, TurnHook, TurnOutcome
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.storage import ChatStore, SettingsStore
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime import events as ev
+from studyhall.server.runtime.answers import answer_output
+from studyhall.server.runtime.drive import DriveDeps, Turn, drive
+from studyhall.server.runtime.seams import AfterTurn, TurnHook, TurnOutcome
 
 log = logging.getLogger("studyhall.turns")
 

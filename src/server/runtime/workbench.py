@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from studyhall.core.agents.grounding import Grounding
 from studyhall.core.agents.job_tools import job_tools
-
-from ..services import Services
-from .classroom import turn_runner
-from .grounding import gather_grounding
-from .job_work import JobWork
-from .jobs import JobRunner
-from .prompts import load_prompt
+from studyhall.server.runtime.classroom import turn_runner
+from studyhall.server.runtime.grounding import gather_grounding
+from studyhall.server.runtime.job_work import JobWork
+from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.services import Services
 
 _KEY = "jobs"
 

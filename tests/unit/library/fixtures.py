@@ -8,9 +8,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from studyhall.core.contracts.chat import Message, TextPart, ToolCallPart, Usage
+from studyhall.core.contracts.models import (
+    FinishEvent,
+    ModelEvent,
+    ModelRequest,
+    TextDelta,
+    UsageEvent,
+)
 from studyhall.core.contracts.quiz import QuestionResult, QuizOutput
 from studyhall.core.errors import ModelNotConfigured
-from studyhall.core.ports import FinishEvent, ModelEvent, ModelRequest, TextDelta, UsageEvent
 
 T0 = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 CHAT = "chat_0001"

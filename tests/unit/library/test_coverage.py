@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from studyhall.core.contracts.chat import DataPart, Message, SteerPart, TextPart, ToolCallPart
-from studyhall.core.library.batching import make_batches, plan_batches
-from studyhall.core.library.coverage import (
+from studyhall.core.library.extraction.batching import make_batches, plan_batches
+from studyhall.core.library.extraction.coverage import (
     chat_views,
     covered_fingerprints,
     fingerprint,
@@ -12,7 +12,7 @@ from studyhall.core.library.coverage import (
     uncovered,
     uncovered_tokens,
 )
-from studyhall.core.library.tokens import estimate_tokens
+from studyhall.core.library.extraction.tokens import estimate_tokens
 
 from .fixtures import CHAT, at, quiz, session, text
 

@@ -22,8 +22,8 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from studyhall.core.library.fold import LEDGERS
-from studyhall.core.library.snapshot import (
+from studyhall.core.library.graph.fold import LEDGERS
+from studyhall.core.library.graph.snapshot import (
     FoldStateError,
     GraphFold,
     Ledgers,
@@ -31,7 +31,7 @@ from studyhall.core.library.snapshot import (
     from_plain,
     to_plain,
 )
-from studyhall.core.library.trail import unpack_trail
+from studyhall.core.library.graph.trail import unpack_trail
 
 T0 = datetime(2025, 3, 1, 10, 0, tzinfo=UTC)
 PLUS2 = timezone(timedelta(hours=2))
@@ -227,9 +227,9 @@ def test_an_earlier_ledger_line_read_later_still_comes_first():
 # may hold what this code would no longer derive (a score, an order). The test below makes the
 # change visible: bump STATE_VERSION in fold_state.py (old caches are then ignored) and record
 # the new digest here.
-DERIVATION = ("fold.py", "fold_node.py", "fold_state.py", "trail.py", "graph_view.py",
-              "mastery.py")
-DERIVATION_DIGEST = (1, "39a0536981d8a1c4")
+DERIVATION = ("graph/fold.py", "graph/fold_node.py", "graph/fold_state.py", "graph/trail.py",
+              "graph/view.py", "learner/mastery.py")
+DERIVATION_DIGEST = (1, "5728b8154180cac5")  # import paths moved (issue 13); same derivation
 
 
 def derivation_digest() -> str:
@@ -245,8 +245,8 @@ def derivation_digest() -> str:
 
 
 def test_the_state_version_moves_with_the_derivation():
-    from studyhall.core.library.fold_state import STATE_VERSION
+    from studyhall.core.library.graph.fold_state import STATE_VERSION
 
     assert (STATE_VERSION, derivation_digest()) == DERIVATION_DIGEST, (
-        "The fold's derivation changed: bump STATE_VERSION in core/library/fold_state.py "
+        "The fold's derivation changed: bump STATE_VERSION in core/library/graph/fold_state.py "
         f"and set DERIVATION_DIGEST = ({STATE_VERSION + 1}, '<the new digest>') in this test.")

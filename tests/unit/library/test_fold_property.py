@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from studyhall.core.library.snapshot import GraphFold, Ledgers, fold_snapshot
+from studyhall.core.library.graph.snapshot import GraphFold, Ledgers, fold_snapshot
 
 from .test_snapshot import cp, edge, obs, prop, quiz
 

@@ -7,9 +7,9 @@ import json
 from datetime import timedelta, timezone
 
 from studyhall.core.contracts.graph import Cluster, Position
-from studyhall.core.library.export import snapshot_to_dict
-from studyhall.core.library.graph_body import GraphBody, snapshot_to_json
-from studyhall.core.library.snapshot import GraphFold, GraphSnapshot, Ledgers
+from studyhall.core.library.graph.body import GraphBody, snapshot_to_json
+from studyhall.core.library.graph.export import snapshot_to_dict
+from studyhall.core.library.graph.snapshot import GraphFold, GraphSnapshot, Ledgers
 
 from .test_snapshot import cp, edge, obs, prop, quiz
 

@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 from studyhall.adapters.memory import InMemoryGraphStore
-from studyhall.core.library.batching import Batch
-from studyhall.core.library.coverage import chat_views
-from studyhall.core.library.findings import AuditorOutput, ExtractorOutput
-from studyhall.core.library.merger import KnownGraph, merge_run, node_id_for, plan_merge
-from studyhall.core.library.snapshot import graph_snapshot
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.coverage import chat_views
+from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorOutput
+from studyhall.core.library.extraction.merger import KnownGraph, merge_run, node_id_for, plan_merge
+from studyhall.core.library.graph.snapshot import graph_snapshot
 
 from .fixtures import CHAT, at, good_extraction, keep_all, session
 

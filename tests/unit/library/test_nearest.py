@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from studyhall.core.library.findings import NodeRef
-from studyhall.core.library.nearest import LexicalNeighbours
-from studyhall.core.library.pipeline import CachedLexicalFinder
-from studyhall.core.library.snapshot import GraphFold, Ledgers
+from studyhall.core.library.extraction.findings import NodeRef
+from studyhall.core.library.extraction.nearest import LexicalNeighbours
+from studyhall.core.library.extraction.pipeline import CachedLexicalFinder
+from studyhall.core.library.graph.snapshot import GraphFold, Ledgers
 
 from .test_snapshot import cp, prop
 

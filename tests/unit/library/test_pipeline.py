@@ -7,11 +7,11 @@ from studyhall.adapters.memory import FixedClock, InMemoryGraphStore
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor, render_batch
 from studyhall.core.errors import ModelOutputInvalid
-from studyhall.core.library.batching import Batch
-from studyhall.core.library.coverage import chat_views, covered_fingerprints, uncovered
-from studyhall.core.library.findings import KeepAllAuditor
-from studyhall.core.library.pipeline import run_batch
-from studyhall.core.library.snapshot import GraphFold, graph_snapshot, read_ledgers
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.coverage import chat_views, covered_fingerprints, uncovered
+from studyhall.core.library.extraction.findings import KeepAllAuditor
+from studyhall.core.library.extraction.pipeline import run_batch
+from studyhall.core.library.graph.snapshot import GraphFold, graph_snapshot, read_ledgers
 
 from .fixtures import CHAT, T0, ScriptedJson, good_extraction, keep_all, session
 

@@ -16,9 +16,9 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
-from studyhall.core.library.export import snapshot_to_dict, snapshot_to_graphml
-from studyhall.core.library.mastery import score
-from studyhall.core.library.snapshot import GraphFold, Ledgers, fold_snapshot
+from studyhall.core.library.graph.export import snapshot_to_dict, snapshot_to_graphml
+from studyhall.core.library.graph.snapshot import GraphFold, Ledgers, fold_snapshot
+from studyhall.core.library.learner.mastery import score
 
 from .fixtures import CHAT, at
 
@@ -68,7 +68,7 @@ def test_understanding_states_are_derived_from_events():
 
 
 def test_score_is_explainable_and_recent_evidence_weighs_more():
-    from studyhall.core.library.mastery import Signal
+    from studyhall.core.library.learner.mastery import Signal
 
     recovering = score([Signal(at(2), "quiz", "correct", "c/q2"),
                         Signal(at(1), "quiz", "miss", "c/q1")])

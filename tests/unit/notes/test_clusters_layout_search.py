@@ -7,15 +7,15 @@ import math
 
 import numpy as np
 from studyhall.core.contracts.graph import Cluster, Position
-from studyhall.core.library.clusters import (
+from studyhall.core.library.graph.context import render_context, select_context
+from studyhall.core.library.graph.node_search import search_nodes
+from studyhall.core.library.upkeep.clusters import (
     carry_labels,
     cluster_vectors,
     needs_label,
     term_label,
 )
-from studyhall.core.library.graph_context import render_context, select_context
-from studyhall.core.library.layout import settle_layout
-from studyhall.core.library.search import search_nodes
+from studyhall.core.library.upkeep.layout import settle_layout
 
 
 def unit(*xs: float) -> tuple[float, ...]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import unicodedata
 
-from studyhall.core.library.note_links import link_report, resolve_links
-from studyhall.core.library.notes import VaultIndex, parse_note
+from studyhall.core.library.sources.note_links import link_report, resolve_links
+from studyhall.core.library.sources.notes import VaultIndex, parse_note
 
 FILES = [
     "Index.md",

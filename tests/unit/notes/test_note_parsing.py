@@ -3,7 +3,7 @@ frontmatter, and sections with stable anchors."""
 
 from __future__ import annotations
 
-from studyhall.core.library.notes import note_meta, parse_note, split_frontmatter
+from studyhall.core.library.sources.notes import note_meta, parse_note, split_frontmatter
 
 
 def links(text: str, path: str = "n.md"):

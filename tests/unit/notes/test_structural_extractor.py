@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from studyhall.core.library.batching import Batch
-from studyhall.core.library.findings import AuditorOutput, Verdict
-from studyhall.core.library.merger import KnownGraph, node_id_for, plan_merge
-from studyhall.core.library.notes import parse_note
-from studyhall.core.library.notes.views import note_views
-from studyhall.core.library.structural_extractor import extract_structure
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.findings import AuditorOutput, Verdict
+from studyhall.core.library.extraction.merger import KnownGraph, node_id_for, plan_merge
+from studyhall.core.library.extraction.structural_extractor import extract_structure
+from studyhall.core.library.sources.notes import parse_note
+from studyhall.core.library.sources.notes.views import note_views
 
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 NOTE = """---

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from studyhall.core.library.chunking import (
+from studyhall.core.contracts.material import MaterialFile, Segment
+from studyhall.core.library.retrieval.chunking import (
     Position,
     chunk_at,
     chunk_material,
@@ -10,7 +11,6 @@ from studyhall.core.library.chunking import (
     slugify,
     split_sentences,
 )
-from studyhall.core.ports import MaterialFile, Segment
 
 
 def _transcript(n: int, words: int = 12, step: float = 5.0) -> MaterialFile:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from studyhall.core.agents.answerer import NO_MATCH_NOTICE, AnswerDelta, AnswerDone, stream_answer
 from studyhall.core.agents.citations import MarkerFilter, check_markers
+from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import ModelNotConfigured
-from studyhall.core.library.retrieval import Hit, Retrieval
-from studyhall.core.ports import Chunk
+from studyhall.core.library.retrieval.hybrid import Hit, Retrieval
 
 from tests.support.course import TextModel
 

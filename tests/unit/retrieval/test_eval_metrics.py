@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from studyhall.core.library.eval_retrieval import (
+from studyhall.core.contracts.search import Chunk
+from studyhall.core.library.retrieval.evaluation import (
     EvalOutcome,
     EvalQuestion,
     hits,
     metrics,
     parse_questions,
 )
-from studyhall.core.ports import Chunk
 
 
 def _moment(start: float, end: float) -> Chunk:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from studyhall.core.library.coverage_cases import (
+from studyhall.core.contracts.search import Candidate, Chunk
+from studyhall.core.library.retrieval.hybrid import Hit, fuse, rerank
+from studyhall.core.library.retrieval.match_cases import (
     CALIBRATION,
     decide_by_grades,
     decide_by_scores,
@@ -11,8 +13,6 @@ from studyhall.core.library.coverage_cases import (
     suggestions,
     wants_navigation,
 )
-from studyhall.core.library.retrieval import Hit, fuse, rerank
-from studyhall.core.ports import Candidate, Chunk
 
 
 def _c(i: int, anchor: str = "", path: str = "a.txt") -> Chunk:

@@ -8,10 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from studyhall.core.agents.answerer import answer_messages
 from studyhall.core.agents.rewriter import MAX_QUERY, ModelRewriter, parse_query, rewrite_messages
+from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import ModelOutputInvalid
-from studyhall.core.library.retrieval import Hit, Retrieval, Rewrite
-from studyhall.core.library.rewriting import Turn, interleave, recent, rewrite_reason
-from studyhall.core.ports import Chunk
+from studyhall.core.library.retrieval.hybrid import Hit, Retrieval, Rewrite
+from studyhall.core.library.retrieval.rewriting import Turn, interleave, recent, rewrite_reason
 
 from tests.support.course import TextModel
 

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
 from studyhall.core.contracts.chat import Usage
-from studyhall.core.ports import (
+from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,

@@ -11,8 +11,8 @@ from studyhall.core.agents.grounding import GraphFact, Grounding, Passage
 from studyhall.core.agents.researcher import research
 from studyhall.core.agents.visual_maker import make_visual
 from studyhall.core.agents.writers import write_artifact
+from studyhall.core.contracts.sandbox import ImageRender, PageCheck
 from studyhall.core.errors import JobFailed, SandboxError
-from studyhall.core.ports import ImageRender, PageCheck
 
 from tests.unit.session.fakes import FakeModel, say
 

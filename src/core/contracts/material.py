@@ -1,0 +1,74 @@
+"""Files read from the learner's disk: vault scans, notes, course material."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file the import could not use, and why (said so a user can act on it)."""
+
+    path: str  # vault-relative, "/"-separated
+    reason: str
+
+
+@dataclass(frozen=True)
+class VaultScan:
+    """What a walk of a vault found. ``files`` is every usable file of the whole vault (notes
+    and attachments, for link resolution); ``notes`` the Markdown notes under the path asked
+    for, which are the ones to import; ``skipped`` what under that path could not be used."""
+
+    root: str  # absolute path of the vault root (the folder holding .obsidian/, else the path)
+    target: str  # vault-relative path that was asked for ("" = the whole vault)
+    files: tuple[str, ...]
+    notes: tuple[str, ...]
+    skipped: tuple[SkippedFile, ...] = ()
+
+
+@dataclass(frozen=True)
+class NoteFile:
+    path: str
+    text: str  # decoded UTF-8, byte-order mark removed
+    meta: Mapping[str, Any]  # the frontmatter, loaded by a safe YAML reader ({} when none)
+    meta_error: str | None  # why the frontmatter could not be read (the note still imports)
+    size: int
+    content_hash: str  # sha256 of the bytes
+
+
+MaterialKind = Literal["note", "transcript", "pdf", "text"]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One structural unit a reader found: a transcript cue, a PDF page, a text paragraph."""
+
+    text: str
+    start: float | None = None  # seconds into the lecture (transcript cue)
+    end: float | None = None
+    page: int | None = None  # 1-based PDF page
+    heading: str | None = None  # the heading this text sits under (notes / Markdown text)
+
+
+@dataclass(frozen=True)
+class MaterialFile:
+    """A course file read into segments; ``path`` is root-relative and "/"-separated."""
+
+    path: str
+    kind: MaterialKind
+    title: str
+    segments: tuple[Segment, ...]
+    size: int
+    content_hash: str  # sha256 of the file's bytes
+    media: str | None = None  # video file (root-relative) or URL that goes with a transcript
+
+
+@dataclass(frozen=True)
+class MaterialScan:
+    root: str  # absolute folder the paths are relative to (the vault root, as for notes)
+    files: tuple[str, ...]  # course files to read (root-relative)
+    skipped: tuple[SkippedFile, ...] = ()
+    single_file: bool = False  # a file was asked for, not a folder (nothing else is "gone")
+    target: str = ""  # root-relative path that was asked for ("" = the whole root)

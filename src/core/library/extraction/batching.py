@@ -1,0 +1,51 @@
+"""Greedy token-budgeted batches of the oldest uncovered views.
+
+A batch is what one extractor call reads. Views stay in transcript order and are never split:
+a single view larger than the budget becomes a batch of its own (cutting a message would
+break the evidence it can back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from studyhall.core.library.extraction.coverage import View, uncovered
+
+
+@dataclass(frozen=True)
+class Batch:
+    source_id: str
+    views: tuple[View, ...]
+
+    @property
+    def tokens(self) -> int:
+        return sum(view.tokens for view in self.views)
+
+    @property
+    def message_ids(self) -> tuple[str, ...]:
+        return tuple(view.message_id for view in self.views)
+
+
+def make_batches(views: Sequence[View], chunk_tokens: int) -> list[Batch]:
+    """Pack views greedily, oldest first, each batch ≤ ``chunk_tokens`` unless one view alone
+    exceeds it."""
+    if chunk_tokens < 1:
+        raise ValueError("chunk_tokens must be positive")
+    batches: list[Batch] = []
+    current: list[View] = []
+    used = 0
+    for view in views:
+        if current and used + view.tokens > chunk_tokens:
+            batches.append(Batch(current[0].source_id, tuple(current)))
+            current, used = [], 0
+        current.append(view)
+        used += view.tokens
+    if current:
+        batches.append(Batch(current[0].source_id, tuple(current)))
+    return batches
+
+
+def plan_batches(views: Sequence[View], covered: set[str], chunk_tokens: int) -> list[Batch]:
+    """The batches a run over this source would extract now."""
+    return make_batches(uncovered(views, covered), chunk_tokens)

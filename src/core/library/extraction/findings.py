@@ -1,0 +1,139 @@
+"""The structured outputs of the pipeline's judging stages, and the ports they sit behind.
+
+The extractor proposes, the auditor judges, the merger checks and writes. Shapes follow
+DESIGN.md ("Structured outputs of the pipeline roles"); one optional addition: a proposition
+may list the quiz question refs (``"call_1/q2"``) that tested it — the extractor's judgement
+that links graded quiz events, rebuilt from the transcript, to a node.
+
+``Extractor`` and ``Auditor`` are ports: the model-backed ones live in ``core.agents``; the
+notes importer plugs a model-free extractor in behind the same interface.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.graph import Understanding
+from studyhall.core.library.extraction.batching import Batch
+
+
+class _Output(BaseModel):
+    # Models add chatter fields ("confidence", "notes"); ignoring them harms nothing, while a
+    # missing or mistyped required field is a real failure.
+    # defer_build: validators are built on first use, not when the app starts.
+    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True, defer_build=True)
+
+
+class EvidenceClaim(_Output):
+    message_id: str = Field(min_length=1)  # a message id, or a line id "<message_id>/<n>"
+    quote: str
+
+
+class PropositionFinding(_Output):
+    key: str = Field(min_length=1)
+    text: str
+    evidence: tuple[EvidenceClaim, ...] = ()
+    understanding: Understanding | None = None
+    quizzes: tuple[str, ...] = ()
+
+    @field_validator("understanding", mode="before")
+    @classmethod
+    def _lower(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+
+class EdgeFinding(_Output):
+    source: str = Field(alias="from", min_length=1)
+    target: str = Field(alias="to", min_length=1)
+    kind: Literal["follows", "supports"]
+
+
+class ExtractorOutput(_Output):
+    propositions: tuple[PropositionFinding, ...]  # required: "{}" is not an answer
+    edges: tuple[EdgeFinding, ...] = ()
+
+
+class Verdict(_Output):
+    key: str = Field(min_length=1)
+    keep: bool
+    reason: str = ""
+    link_to: str | None = None
+
+
+class AuditorOutput(_Output):
+    verdicts: tuple[Verdict, ...]
+
+
+@dataclass(frozen=True)
+class NodeRef:
+    """An existing node as the auditor sees it."""
+
+    id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Extraction:
+    output: ExtractorOutput
+    usage: Usage | None = None
+
+
+@dataclass(frozen=True)
+class Audit:
+    output: AuditorOutput
+    usage: Usage | None = None
+
+
+class Extractor(Protocol):
+    async def extract(self, batch: Batch) -> Extraction:
+        """Propose findings for one batch. Raises ``ModelError`` (incl. invalid output)."""
+        ...
+
+
+class Auditor(Protocol):
+    async def audit(
+        self,
+        batch: Batch,
+        findings: ExtractorOutput,
+        neighbours: Mapping[str, Sequence[NodeRef]],
+    ) -> Audit:
+        """Keep/drop each finding and judge its identity against ``neighbours[key]``."""
+        ...
+
+
+class KeepAllAuditor:
+    """The model-free auditor: keeps every finding and links none (the merger still checks
+    every quote, and identical texts still land on one node). For imports with no model."""
+
+    async def audit(
+        self,
+        batch: Batch,
+        findings: ExtractorOutput,
+        neighbours: Mapping[str, Sequence[NodeRef]],
+    ) -> Audit:
+        verdicts = tuple(
+            Verdict(key=p.key, keep=True, reason="no auditor model: kept for the merger's checks")
+            for p in findings.propositions
+        )
+        return Audit(AuditorOutput(verdicts=verdicts))
+
+
+def add_usage(*usages: Usage | None) -> Usage | None:
+    """Sum usages; a field stays None unless some call reported it (absence is not zero)."""
+    present = [u for u in usages if u is not None]
+    if not present:
+        return None
+
+    def total(values: list[Any]) -> Any:
+        known = [v for v in values if v is not None]
+        return sum(known) if known else None
+
+    return Usage(
+        input_tokens=total([u.input_tokens for u in present]),
+        output_tokens=total([u.output_tokens for u in present]),
+        cost_usd=total([u.cost_usd for u in present]),
+    )

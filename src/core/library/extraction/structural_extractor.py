@@ -1,0 +1,174 @@
+"""The model-free extractor: propositions and edges from a note's own structure.
+
+It sits behind the same ``Extractor`` port as the model-backed one and its findings go through
+the same auditor → merger, so every quote is still checked verbatim. What it proposes:
+- the note's title (the root) and each heading (as "Title: Heading") as topic nodes;
+- every sentence of a paragraph, list item or quote with at least three words (not counting
+  a sentence that is nothing but links);
+- ``supports`` edges from each statement to its section (or to the list item it is nested
+  under), from each section to its parent section, and ``follows`` edges between consecutive
+  items of a numbered list.
+A finding's key is the id its node will have (ids come from the normalized text), so edges can
+name nodes of this batch and nodes merged by earlier runs alike.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.findings import (
+    EdgeFinding,
+    EvidenceClaim,
+    Extraction,
+    ExtractorOutput,
+    PropositionFinding,
+)
+from studyhall.core.library.extraction.merger import node_id_for
+from studyhall.core.library.sources.notes.document import Block, NoteDoc, Section
+from studyhall.core.library.sources.notes.prose import clip, plain, sentences, word_count
+from studyhall.core.library.sources.notes.views import section_message_id, title_line
+
+MIN_WORDS = 3
+_LINKS = re.compile(r"!?\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)")
+_PROSE = ("paragraph", "list_item", "quote")
+
+
+def root_text(doc: NoteDoc) -> str:
+    return clip(plain(doc.title) or doc.title)
+
+
+def section_text(doc: NoteDoc, section: Section) -> str:
+    """The topic node of a section: the root for the preamble and for an H1 that repeats the
+    title; "Title: Heading" otherwise (a bare "Summary" would merge across every note)."""
+    heading = plain(section.heading or "") or (section.heading or "")
+    repeats_title = section.level == 1 and heading.casefold() == root_text(doc).casefold()
+    if section.index == 0 or repeats_title:
+        return root_text(doc)
+    return clip(f"{root_text(doc)}: {heading}")
+
+
+def section_node(doc: NoteDoc, section: Section) -> str:
+    return node_id_for(section_text(doc, section))
+
+
+def heading_quote(doc: NoteDoc, section: Section) -> str:
+    """The heading exactly as written (a setext heading spans its underline too)."""
+    for block in doc.blocks:
+        if block.kind == "heading" and block.start == section.start:
+            return " ".join(doc.lines[n].strip() for n in range(block.start, block.end))
+    return doc.lines[section.start].strip()
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str
+    quote: str
+    block: Block
+
+
+def block_statements(block: Block) -> list[Statement]:
+    """Sentences of one prose block: a sentence may span lines only where nothing but
+    whitespace separates them in the file (so the quote stays verbatim)."""
+    segments: list[list[str]] = []
+    for _line, content, joins in block.lines:
+        if joins and segments:
+            segments[-1].append(content)
+        else:
+            segments.append([content])
+    found: list[Statement] = []
+    for segment in segments:
+        for raw in sentences(" ".join(part for part in segment if part)):
+            text = clip(plain(raw))
+            # A bare link ("- [[Other note]]") says nothing itself: its link becomes an edge.
+            if word_count(text) >= MIN_WORDS and word_count(plain(_LINKS.sub(" ", raw))) >= 1:
+                found.append(Statement(text, raw, block))
+    return found
+
+
+@dataclass
+class _Out:
+    findings: dict[str, PropositionFinding] = field(default_factory=dict)
+    edges: dict[tuple[str, str, str], None] = field(default_factory=dict)
+
+    def node(self, text: str, message_id: str, quote: str) -> str:
+        key = node_id_for(text)
+        claim = EvidenceClaim(message_id=message_id, quote=quote)
+        known = self.findings.get(key)
+        if known is None:
+            self.findings[key] = PropositionFinding(key=key, text=text, evidence=(claim,))
+        elif claim not in known.evidence:
+            self.findings[key] = known.model_copy(update={"evidence": (*known.evidence, claim)})
+        return key
+
+    def edge(self, source: str, target: str, kind: str) -> None:
+        if source != target:
+            self.edges.setdefault((source, target, kind))
+
+
+class StructuralExtractor:
+    """Extracts notes registered with ``add_note`` (the importer parses each note once)."""
+
+    def __init__(self) -> None:
+        self._docs: dict[str, NoteDoc] = {}
+
+    def add_note(self, source_id: str, doc: NoteDoc) -> None:
+        self._docs[source_id] = doc
+
+    def forget(self, source_id: str) -> None:
+        self._docs.pop(source_id, None)
+
+    async def extract(self, batch: Batch) -> Extraction:
+        return Extraction(extract_structure(self._docs, batch))
+
+
+def extract_structure(docs: Mapping[str, NoteDoc], batch: Batch) -> ExtractorOutput:
+    doc = docs.get(batch.source_id)
+    if doc is None:
+        raise ValueError(f"no parsed note registered for source {batch.source_id}")
+    by_message = {section_message_id(batch.source_id, s): s for s in doc.sections}
+    out = _Out()
+    for view in batch.views:
+        section = by_message.get(view.message_id)
+        if section is not None:
+            _section(doc, section, view.message_id, out)
+    propositions = tuple(out.findings.values())
+    edges = tuple(
+        EdgeFinding.model_validate({"from": s, "to": t, "kind": k}) for s, t, k in out.edges
+    )
+    return ExtractorOutput(propositions=propositions, edges=edges)
+
+
+def _section(doc: NoteDoc, section: Section, message_id: str, out: _Out) -> None:
+    if section.index == 0:
+        topic = out.node(root_text(doc), message_id, title_line(doc))
+    else:
+        topic = out.node(section_text(doc, section), message_id, heading_quote(doc, section))
+        parent = doc.sections[section.parent or 0]
+        out.edge(topic, section_node(doc, parent), "supports")
+    items: list[tuple[int, str]] = []  # open list items: (depth, node)
+    last_in_list: dict[int, str] = {}  # numbered list -> its previous item's node
+    for block in doc.blocks:
+        if not (section.start <= block.start < section.end) or block.kind not in _PROSE:
+            continue
+        if block.kind != "list_item":
+            items.clear()
+        statements = block_statements(block)
+        if block.kind == "list_item":
+            while items and items[-1][0] >= block.level:
+                items.pop()
+        parent_node = items[-1][1] if block.kind == "list_item" and items else topic
+        first: str | None = None
+        for statement in statements:
+            node = out.node(statement.text, message_id, statement.quote)
+            out.edge(node, parent_node, "supports")
+            first = first or node
+        if block.kind == "list_item" and first is not None:
+            items.append((block.level, first))
+            if block.ordered:
+                previous = last_in_list.get(block.group)
+                if previous is not None:
+                    out.edge(previous, first, "follows")
+                last_in_list[block.group] = first

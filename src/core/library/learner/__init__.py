@@ -1,0 +1,1 @@
+"""The learner model: mastery from evidence, spaced review, prerequisite gating."""

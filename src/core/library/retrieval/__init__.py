@@ -1,0 +1,1 @@
+"""Grounded retrieval over imported material: chunks, hybrid search, match cases, the eval."""

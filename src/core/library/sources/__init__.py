@@ -1,0 +1,1 @@
+"""The learner's files: Obsidian notes parsed purely, links between them, source ids, course material."""

@@ -1,0 +1,129 @@
+"""Importing course material (transcripts, PDFs, plain text, Markdown) through the import front
+door: scan, read each file with its reader, chunk, index, and record a ``Source`` per file.
+
+Same rules as notes: deterministic ids from the root folder's name and the relative path;
+re-importing unchanged files changes nothing; a broken file is skipped with its reason and the
+import goes on; a file gone since the last import is reported and taken out of the index.
+Markdown notes are indexed for retrieval here, but their ``Source`` record belongs to the notes
+importer (``record_notes=False``), so the two never fight over it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from studyhall.core.contracts.material import MaterialFile, SkippedFile
+from studyhall.core.contracts.sources import Source
+from studyhall.core.library.retrieval.chunking import chunk_material
+from studyhall.core.library.retrieval.indexing import index_chunks
+from studyhall.core.library.sources.notes.vault_index import under
+from studyhall.core.library.sources.source_ids import path_source_id
+from studyhall.core.library.sources.source_ids import root_name as name_of_root
+from studyhall.core.library.upkeep.vector_cache import VectorCache
+from studyhall.core.ports.models import Embedder
+from studyhall.core.ports.search import SearchIndex
+from studyhall.core.ports.sources import MaterialReader
+from studyhall.core.ports.storage import SourceStore
+from studyhall.core.ports.system import Clock
+
+Progress = Callable[[int, int, str], None]  # (done, total, path)
+
+
+def material_source_id(kind: str, root_name: str, path: str) -> str:
+    """Deterministic id: the notes importer's rule, so a Markdown note has one id in both."""
+    return path_source_id(kind, root_name, path)
+
+
+def _kind_of(path: str) -> str:
+    lower = path.lower()
+    if lower.endswith((".vtt", ".srt")):
+        return "transcript"
+    if lower.endswith(".pdf"):
+        return "pdf"
+    if lower.endswith((".md", ".markdown")):
+        return "note"
+    return "text"
+
+
+@dataclass
+class MaterialReport:
+    imported: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    skipped: list[SkippedFile] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    chunks: int = 0
+
+
+@dataclass
+class MaterialImporter:
+    reader: MaterialReader
+    index: SearchIndex
+    clock: Clock
+    sources: SourceStore | None = None
+    embedder: Embedder | None = None
+    cache: VectorCache | None = None
+    record_notes: bool = False
+
+    async def run(self, path: str, progress: Progress | None = None) -> MaterialReport:
+        scan = self.reader.scan(path)
+        root_name = name_of_root(scan.root)
+        report = MaterialReport(skipped=list(scan.skipped))
+        seen: set[str] = set()
+        for n, rel in enumerate(scan.files, start=1):
+            kind = _kind_of(rel)
+            source_id = material_source_id(kind, root_name, rel)
+            seen.add(source_id)
+            read = self.reader.read(scan.root, rel)
+            if isinstance(read, SkippedFile):
+                report.skipped.append(read)
+                self.index.remove(source_id)
+                self._record(source_id, rel, scan.root, kind, "skipped", reason=read.reason)
+            else:
+                await self._one(source_id, scan.root, read, report)
+            if progress is not None:
+                progress(n, len(scan.files), rel)
+        if self.cache is not None:
+            self.cache.save()
+        if not scan.single_file:
+            self._forget_missing(scan.root, scan.target, seen, report)
+        return report
+
+    async def _one(self, source_id: str, root: str, file: MaterialFile, report: MaterialReport) -> None:
+        chunks = chunk_material(source_id, file)
+        changed = await index_chunks(self.index, source_id, file.content_hash, chunks,
+                                     embedder=self.embedder, cache=self.cache)
+        report.chunks += len(chunks)
+        (report.imported if changed else report.unchanged).append(file.path)
+        self._record(source_id, file.path, root, file.kind, "imported" if changed else "unchanged",
+                     content_hash=file.content_hash, size=file.size, media=file.media)
+
+    def _record(self, source_id: str, path: str, root: str, kind: str, status: str, **extra: object) -> None:
+        if self.sources is None or (kind == "note" and not self.record_notes):
+            return
+        known = self.sources.get(source_id)
+        if status == "unchanged" and known is not None and known.status == "imported":
+            return  # nothing changed: leave the record (and its import time) alone
+        self.sources.save(Source.model_validate({
+            "id": source_id, "path": path, "root": root, "kind": kind, "status": status,
+            "imported_at": self.clock.now(), **{k: v for k, v in extra.items() if v is not None},
+        }))
+
+    def _forget_missing(self, root: str, target: str, seen: set[str], report: MaterialReport) -> None:
+        """Files imported from this root (under the folder asked for) before that are gone
+        now: reported, unindexed. Files elsewhere in the vault were not looked at."""
+        if self.sources is None:
+            return
+        for source in self.sources.list():
+            if source.root != root or source.id in seen or not under(source.path, target):
+                continue
+            if source.kind == "note":
+                # The notes importer owns a note's record and marks it deleted (it runs first);
+                # its passages leave the index here, once (also healing an index that kept them).
+                if source.status == "deleted" and self.index.source_hash(source.id) is not None:
+                    self.index.remove(source.id)
+                    report.removed.append(source.path)
+            elif source.status != "deleted":
+                self.index.remove(source.id)
+                self.sources.save(source.model_copy(update={"status": "deleted", "imported_at": self.clock.now()}))
+                report.removed.append(source.path)

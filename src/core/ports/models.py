@@ -1,0 +1,45 @@
+"""Model ports: the chat model every role talks to, embedders, passage rerankers."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from typing import Protocol
+
+from studyhall.core.contracts.models import (
+    ModelEvent,
+    ModelRequest,
+)
+from studyhall.core.contracts.search import Chunk, Reranked
+
+
+class ChatModel(Protocol):
+    def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
+        """Stream one completion. Raises ``core.errors.ModelError`` subclasses on failure.
+
+        A successful stream is: ``TextDelta``s as they arrive, then every complete
+        ``ToolCallEvent`` (in the order the model made them), then exactly one ``UsageEvent``
+        (unknown fields are None) and exactly one ``FinishEvent``. Failures before the first
+        event are retried inside the adapter when retrying is safe; after it they surface.
+        With ``response_schema`` set, the JSON answer arrives as text deltas.
+        """
+        ...
+
+
+class Embedder(Protocol):
+    @property
+    def model_id(self) -> str: ...
+
+    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        """One unit-length vector per text, same order."""
+        ...
+
+
+class Reranker(Protocol):
+    @property
+    def grades(self) -> bool:
+        """True when this reranker grades (a model); False when it only scores (local)."""
+        ...
+
+    async def rerank(self, query: str, chunks: Sequence[Chunk]) -> list[Reranked]:
+        """One judgement per chunk, same order."""
+        ...

@@ -1,0 +1,164 @@
+"""Storage ports, one per entity (never one generic interface). Stores persist and
+shape-guard; they never decide: merge, dedup and derivation live in core."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from studyhall.core.contracts.chat import ChatRecord, ChatSummary, Message
+from studyhall.core.contracts.graph import (
+    Cluster,
+    CoverageFingerprint,
+    EdgeAdded,
+    IdentityLinked,
+    Position,
+    PropositionCreated,
+    QuizEvent,
+    RunCheckpoint,
+    UnderstandingObserved,
+)
+from studyhall.core.contracts.jobs import Job
+from studyhall.core.contracts.ledger import LedgerRead
+from studyhall.core.contracts.settings import Settings
+from studyhall.core.contracts.sources import Source
+
+
+class ChatStore(Protocol):
+    def create(self, record: ChatRecord) -> None:
+        """Persist a new chat; ``StoreError`` if a chat with that id already exists."""
+        ...
+
+    def get(self, chat_id: str) -> ChatRecord | None: ...
+
+    def list(self) -> list[ChatSummary]:
+        """Every chat, newest first."""
+        ...
+
+    def save_messages(self, chat_id: str, messages: Sequence[Message], at: datetime) -> ChatRecord:
+        """Upsert by message id: a known id is replaced in place, a new one appended.
+
+        Sets ``updated_at`` to ``at`` and returns the saved record; ``NotFound`` for an unknown
+        chat. Saving the same messages again (a replay) changes nothing but ``updated_at``.
+        """
+        ...
+
+    def set_title(self, chat_id: str, title: str, at: datetime) -> None:
+        """Set the title and ``updated_at``; ``NotFound`` for an unknown chat."""
+        ...
+
+
+class GraphStore(Protocol):
+    # append-only ledgers (one fsync per call)
+    def append_propositions(self, records: Sequence[PropositionCreated]) -> None: ...
+    def append_edges(self, records: Sequence[EdgeAdded]) -> None: ...
+    def append_quiz_events(self, records: Sequence[QuizEvent]) -> None: ...
+    def append_observations(self, records: Sequence[UnderstandingObserved]) -> None: ...
+    def append_identity_links(self, records: Sequence[IdentityLinked]) -> None: ...
+    def append_coverage(self, source_id: str, records: Sequence[CoverageFingerprint]) -> None:
+        """Append to ``source_id``'s coverage ledger; every record's source_id must match."""
+        ...
+
+    def append_checkpoint(self, record: RunCheckpoint) -> None: ...
+
+    # tolerant, incremental, replay-deduplicated reads
+    def propositions(self) -> LedgerRead[PropositionCreated]: ...
+    def edges(self) -> LedgerRead[EdgeAdded]: ...
+    def quiz_events(self) -> LedgerRead[QuizEvent]: ...
+    def observations(self) -> LedgerRead[UnderstandingObserved]: ...
+    def identity_links(self) -> LedgerRead[IdentityLinked]: ...
+    def coverage(self, source_id: str) -> LedgerRead[CoverageFingerprint]: ...
+    def checkpoints(self) -> LedgerRead[RunCheckpoint]: ...
+
+    # whole-file side stores (replaced as a whole; unreadable entries are skipped and logged,
+    # since each is derived and can be recomputed)
+    def positions(self) -> dict[str, Position]: ...
+    def save_positions(self, positions: Mapping[str, Position]) -> None: ...
+    def embeddings(self, model: str) -> dict[str, tuple[float, ...]]:
+        """The vectors saved for ``model`` (stored as float32), or ``{}``."""
+        ...
+
+    def save_embeddings(self, model: str, vectors: Mapping[str, Sequence[float]]) -> None:
+        """Replace ``model``'s vectors: finite numbers, one dimension for all, else StoreError."""
+        ...
+
+    def clusters(self) -> list[Cluster]: ...
+    def save_clusters(self, clusters: Sequence[Cluster]) -> None: ...
+
+
+@runtime_checkable
+class GraphTails(Protocol):
+    """What a file-backed ``GraphStore`` adds so a long-lived reader folds a large graph once:
+    tail reads of the graph ledgers, and a derived, disposable fold cache beside them.
+
+    ``marks`` are the store's own opaque values; ``state`` is plain data (tuples, str, int,
+    float, None, bytes) from ``core.library.fold_state.to_plain``.
+    """
+
+    def read_since(self, marks: object | None,
+                   feed: Callable[[str, Sequence[Any]], None]) -> object | None:
+        """Feed ``feed(ledger, records)`` the valid records appended since ``marks`` (all when
+        None) — checkpoints first, then propositions, identities, edges, quiz_events,
+        observations; in chunks, in file order; replays ignored, bad lines skipped and logged.
+        Return the marks to continue from, or None when ``marks`` no longer describe the files
+        (one was replaced, truncated or rewritten): nothing was fed; start over from None."""
+        ...
+
+    def load_fold_cache(self) -> tuple[object, Any] | None:
+        """The marks and plain fold state last saved; None when there is none or it is not
+        usable (damaged, another version) — never an error."""
+        ...
+
+    def save_fold_cache(self, marks: object, state: Any) -> None:
+        """Replace the fold cache atomically (StoreError when it cannot be written)."""
+        ...
+
+
+class JobStore(Protocol):
+    def save(self, job: Job) -> None:
+        """Upsert by job id."""
+        ...
+
+    def get(self, job_id: str) -> Job | None: ...
+
+    def list(self, chat_id: str | None = None) -> list[Job]:
+        """Jobs (of one chat, or all), oldest first (``created_at``, then id)."""
+        ...
+
+
+class SourceStore(Protocol):
+    def save(self, source: Source) -> None:
+        """Upsert by source id."""
+        ...
+
+    def save_many(self, sources: Sequence[Source]) -> None:
+        """Upsert all in one write: every source is saved, or (on any refusal) none."""
+        ...
+
+    def get(self, source_id: str) -> Source | None: ...
+
+    def list(self) -> list[Source]:
+        """Every source, ordered by root, then path, then id."""
+        ...
+
+    def remove(self, source_id: str) -> None:
+        """Forget a source; ``NotFound`` when it is unknown."""
+        ...
+
+
+class SettingsStore(Protocol):
+    def load(self) -> Settings:
+        """The saved settings, or the defaults when none are saved (StoreError if unreadable)."""
+        ...
+
+    def save(self, settings: Settings) -> None: ...
+
+
+class SecretStore(Protocol):
+    """API keys per provider. Values never leave through logs, argv or error messages."""
+
+    def get(self, name: str) -> str | None: ...
+    def set(self, name: str, value: str) -> None: ...
+    def delete(self, name: str) -> None: ...
+    def names(self) -> list[str]: ...
