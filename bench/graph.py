@@ -1,6 +1,6 @@
 """Graph read/merge benchmark: a generated graph on disk, read as the app reads it.
 
-    .venv/bin/python bench/graph.py [--sizes 10000 100000] [--keep DIR]
+    .venv/bin/python bench/graph.py [--sizes 10000 100000] [--keep DIR] [--before REV]
 
 Each node gets ≈5 events (1 creation, 2 quiz events, 1 observation, 1 identity link every
 other node) and ≈1 edge, written as JSONL ledgers. Every measurement runs in its own process
@@ -17,6 +17,9 @@ other node) and ≈1 edge, written as JSONL ledgers. Every measurement runs in i
                      (only changed nodes encoded again);
 - merge:             merge planning (pure) and committing merges to the file store (fsyncs).
 
+With ``--before REV`` the cached read and the JSON bodies are also measured with the package as
+it was at that git revision (``bench/before.py``), on a copy of the same graph.
+
 Wall and CPU time are printed (CPU time is what a busy shared machine distorts least), and the
 peak RSS of each process. Targets (issue 6): 10k warm < 50 ms, 100k cold < 500 ms, RSS < 800 MB.
 """
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -34,6 +38,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from before import before_tree, env_for
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 RUN_SIZE = 50  # nodes per generated run
@@ -146,8 +152,12 @@ def child_cold(root: Path, save: bool) -> dict[str, Any]:
 def child_cached(root: Path) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
     from studyhall.core.library.extraction.merger import merge_run
-    from studyhall.core.library.graph.body import GraphBody
     from studyhall.server.runtime.graph_reader import GraphReader, gc_paused
+
+    try:
+        from studyhall.server.http.graph_body import GraphBody
+    except ImportError:  # an older revision (--before): the body was encoded in the core
+        from studyhall.core.library.graph.body import GraphBody  # type: ignore[no-redef]
 
     store = JsonlGraphStore(root)
     reader = GraphReader(store, save_after=10**15)
@@ -182,9 +192,9 @@ def child_merge(root: Path, batches: int = 200) -> dict[str, Any]:
     return {"planned": batches, "planning": planning, "committed": 50, "committing": committing}
 
 
-def run_child(mode: str, root: Path) -> dict[str, Any]:
+def run_child(mode: str, root: Path, tree: Path | None = None) -> dict[str, Any]:
     out = subprocess.run([sys.executable, __file__, "--child", mode, "--dir", str(root)],
-                         check=True, capture_output=True, text=True)
+                         check=True, capture_output=True, text=True, env=env_for(tree))
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -194,12 +204,19 @@ def ms(t: dict[str, float]) -> str:
     return f"{t['wall'] * 1000:9.1f} ms (cpu {t['cpu'] * 1000:8.1f} ms)"
 
 
-def bench_size(n: int, base: Path) -> None:
+def bench_size(n: int, base: Path, before: tuple[str, Path] | None = None) -> None:
     root = base / f"g{n}" / "graph"
     (records, made) = timed(lambda: generate(n, root))
     size_mb = sum(p.stat().st_size for p in root.glob("*.jsonl")) / 1e6
     print(f"{n:>7} nodes, {records} records, {size_mb:.0f} MB of JSONL "
           f"(written in {made['wall']:.1f} s)")
+    if before is not None:
+        # On a copy with a fold cache of its own (a cache names its files by inode, and the
+        # cached run merges one more run into its graph).
+        copy = root.with_name("graph-before")
+        shutil.copytree(root, copy)
+        run_child("save", copy, before[1])
+        old = run_child("cached", copy, before[1])
     cold = run_child("cold", root)
     print(f"    cold, no cache      {ms(cold['cold'])}   peak RSS {cold['rss_mb']:6.0f} MB")
     saved = run_child("save", root)
@@ -213,6 +230,11 @@ def bench_size(n: int, base: Path) -> None:
           "new nodes)")
     print(f"    JSON body (all)     {ms(hot['body'])}   peak RSS {hot['rss_mb']:6.0f} MB")
     print(f"    JSON body, next run {ms(hot['body_next'])}")
+    if before is not None:
+        print(f"  at {before[0]}:")
+        print(f"    cold, with cache    {ms(old['cold'])}   peak RSS {old['rss_cold_mb']:6.0f} MB")
+        print(f"    JSON body (all)     {ms(old['body'])}   peak RSS {old['rss_mb']:6.0f} MB")
+        print(f"    JSON body, next run {ms(old['body_next'])}")
     assert cold["nodes"] == hot["nodes"] == n, (cold, hot)
 
 
@@ -220,6 +242,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--keep", type=Path, help="generate the graphs here and keep them")
+    parser.add_argument("--before", metavar="REV",
+                        help="also time the cached read and the bodies at this git revision")
     parser.add_argument("--child", choices=["cold", "save", "cached", "merge"],
                         help=argparse.SUPPRESS)
     parser.add_argument("--dir", type=Path, help=argparse.SUPPRESS)
@@ -233,8 +257,9 @@ def main() -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         base = args.keep or Path(tmp)
+        before = (args.before, before_tree(args.before)) if args.before else None
         for n in args.sizes:
-            bench_size(n, base)
+            bench_size(n, base, before)
         merge = run_child("merge", base / "merge" / "graph")
         planning, committing = merge["planning"], merge["committing"]
         print(f"merge planning   {merge['planned'] / planning['wall']:8.0f} runs/s "

@@ -61,14 +61,16 @@ def generate(root: Path, notes: int, seed: int) -> list[str]:
 
 async def timed_import(vault: Path, data: Path, embed: bool, encoder: object | None):
     os.environ["STUDYHALL_DATA_DIR"] = str(data)
-    from studyhall.server.app import build_services
+    from dataclasses import replace
+
+    from studyhall.server.app import build_runtime, build_services
     from studyhall.server.config import load_config
-    from studyhall.server.runtime.import_runs import notes_importer
 
     services = build_services(load_config())
     if encoder is not None:
-        services.embedder = encoder  # the already-loaded MiniLM (the same class the app wires)
-    importer = notes_importer(services)
+        # the already-loaded MiniLM (the same class the app wires)
+        services = replace(services, embedder=encoder)
+    importer = build_runtime(services).imports.notes
     marks: dict[str, float] = {}
     start = time.perf_counter()
 

@@ -71,6 +71,9 @@ case "$mode" in
     ensure_test_system_packages
     export LITELLM_LOCAL_MODEL_COST_MAP=True
     "$VENV/bin/lint-imports" --config importlinter.ini
+    "$VENV/bin/ruff" check src tests bench
+    # Strict on studyhall.core, default checks elsewhere (pyproject.toml [tool.mypy]).
+    "$VENV/bin/mypy"
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
   *)

@@ -98,7 +98,7 @@ class FileSecretStore:
 
     def _write(self, data: dict[str, str]) -> None:
         payload = json.dumps(data, indent=2, sort_keys=True).encode("utf-8")
-        self._path.parent.mkdir(parents=True, exist_ok=True)
+        self._path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         # mkstemp creates the file 0600 from the first byte: no moment where it is readable.
         fd, tmp = tempfile.mkstemp(prefix=".secrets.", suffix=".tmp", dir=self._path.parent)
         try:

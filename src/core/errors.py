@@ -10,6 +10,7 @@ the HTTP layer turns them into clear messages with a status code.
     │   ├── ModelContextTooLong    the prompt does not fit the model
     │   ├── ModelTimeout           no answer in time
     │   ├── ModelProviderDown      5xx / connection refused
+    │   │   └── ModelStreamCut     the answer broke off after some of it was shown
     │   ├── ModelBadRequest        the provider rejected the request shape
     │   ├── ModelOutputInvalid     structured output was not valid JSON of the asked shape
     │   └── ModelNotConfigured     no model / no key / no script for this role
@@ -75,6 +76,14 @@ class ModelTimeout(ModelError):
 
 class ModelProviderDown(ModelError):
     kind = "server"
+
+
+class ModelStreamCut(ModelProviderDown):
+    """The stream broke off after part of the answer was shown: nothing is retried on its own
+    (what was shown cannot be taken back); the learner's Try again re-runs from the last
+    complete point."""
+
+    kind = "stream_cut"
 
 
 class ModelBadRequest(ModelError):

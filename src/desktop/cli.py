@@ -1,4 +1,5 @@
-"""The ``studyhall`` command: open the app (default) or run a subcommand from ``commands/``."""
+"""The ``studyhall`` command: open the app (default) or run a subcommand from ``commands/``.
+Whatever fails becomes one line on stderr and an exit code (``desktop/failures.py``)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import sys
 from pathlib import Path
 
 from studyhall import __version__
-from studyhall.core.errors import StudyhallError
+from studyhall.desktop.failures import report
 from studyhall.server.config import DATA_DIR_ENV
 
 # Subcommand modules under studyhall.desktop.commands (each exposes ``register(subparsers)``).
-COMMANDS: tuple[str, ...] = ("graph", "plan", "ask", "eval", "notes_import", "sources")
+COMMANDS: tuple[str, ...] = (
+    "graph", "plan", "ask", "eval", "notes_import", "sources", "privacy", "review", "stats",
+)
 
 
 def _port(text: str) -> int:
@@ -78,11 +81,8 @@ def main(argv: list[str] | None = None) -> int:
 
             return launch(window=not args.no_window, port=args.port)
         return int(handler(args))
-    except StudyhallError as e:
-        print(f"studyhall: {e}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        return 130
+    except (Exception, KeyboardInterrupt) as e:  # every failure: one line, a documented code
+        return report(e)
 
 
 if __name__ == "__main__":

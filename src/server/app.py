@@ -1,36 +1,47 @@
 """THE composition root: the only module that constructs adapters and wires them into the app.
 
-``build_services(config)`` picks an adapter for every port; ``build_app(config, services)``
-assembles the Starlette app from the route modules in ``server/http``. The CLI builds its
-services here too, so the command line and the HTTP API always run the same wiring.
-Heavy libraries (torch, sentence_transformers, litellm) are never imported on this path.
+``build_services(config)`` picks an adapter for every port; ``build_runtime(services)`` builds
+every runner, scheduler and feed on those ports; ``build_app(config, runtime)`` assembles the
+Starlette app from the route modules in ``server/http``, its lifespan ``started(runtime)``. The
+CLI builds the same services and runtime here and runs the same ``started``, so the command
+line and the HTTP API always run the same wiring. Heavy libraries (torch,
+sentence_transformers, litellm) are never imported on this path.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
-from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
+from studyhall.adapters.embed.select import SettingsEmbedder
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
+from studyhall.adapters.sandbox import ChromiumSandbox
+from studyhall.adapters.search.index import FileSearchIndex
+from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
 from studyhall.adapters.secrets import FileSecretStore, default_secret_store
+from studyhall.adapters.sources.material import FileMaterialReader
+from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import (
     JsonChatStore,
     JsonJobStore,
     JsonlGraphStore,
+    JsonlLearnerStore,
     JsonSettingsStore,
     JsonSourceStore,
 )
 from studyhall.adapters.system import RandomIds, SystemClock
+from studyhall.core.agents.grounding import Grounding
+from studyhall.core.agents.job_tools import job_tools
+from studyhall.core.guardrails.chat_model import GuardedChatModel
+from studyhall.core.guardrails.policy import scrubs
 from studyhall.server.config import Config
 from studyhall.server.http import (
     activity,
@@ -42,35 +53,44 @@ from studyhall.server.http import (
     graph_search,
     health,
     imports,
+    review,
     settings,
 )
+from studyhall.server.http.fallback import fallback_route
 from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
+from studyhall.server.runtime.activity import ActivityFeed
+from studyhall.server.runtime.extraction import ExtractionScheduler
+from studyhall.server.runtime.graph_context import GraphContext
+from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.grounding import gather_grounding
+from studyhall.server.runtime.import_runs import ImportRunner
+from studyhall.server.runtime.imports import NotesImporter
+from studyhall.server.runtime.job_work import JobWork
+from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.material import CourseMaterial
+from studyhall.server.runtime.model_ready import no_key_for_turn, no_model_reason
+from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.runtime.review import ReviewService
+from studyhall.server.runtime.runtime import Runtime, started
+from studyhall.server.runtime.supervisor import Supervisor
+from studyhall.server.runtime.turns import TurnRunner
 from studyhall.server.services import Services
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
 
 
 def build_services(config: Config) -> Services:
-    """Construct every adapter for this data dir. Cheap: no heavy import, no network."""
+    """Construct every adapter for this data dir. Cheap: no heavy import, no network (torch,
+    sentence_transformers, litellm, bm25s, Playwright load on first use inside the adapters)."""
     secret_store = RedactingSecretStore(
         default_secret_store(config.data_dir, testing=config.testing), REDACTOR
     )
     REDACTOR.register(config.token)
     REDACTOR.register_environment()
     data = config.data_dir
-    services = Services(
-        config=config,
-        settings_store=JsonSettingsStore(data / "settings.json"),
-        secret_store=secret_store,
-        clock=SystemClock(),
-        ids=RandomIds(),
-        chat_store=JsonChatStore(data / "chats"),
-        graph_store=JsonlGraphStore(data / "graph"),
-        job_store=JsonJobStore(data / "jobs"),
-        source_store=JsonSourceStore(data / "sources"),
-        audit_path=data / "audit.jsonl",
-    )
+    settings_store = JsonSettingsStore(data / "settings.json")
     # One model adapter serves every role. STUDYHALL_SCRIPT answers each call from the script
     # (validated here, so a bad file fails the launch), still through litellm's offline mock
     # path; in testing mode a real provider call is refused instead of reaching the network.
@@ -79,61 +99,105 @@ def build_services(config: Config) -> Services:
         if config.script_path is not None
         else None
     )
-    services.chat_model = LitellmChatModel(
-        services.settings_store,
-        secret_store,
-        JsonlAuditLog(data / "audit.jsonl"),
-        script=script,
-        allow_network=not config.testing,
-        backoff_base=0.0 if config.testing else 1.0,  # tests retry instantly
+    # Every role's calls pass the guardrails (core/guardrails/chat_model.py): personal data is
+    # replaced by placeholders before a hosted provider sees it (a local server: Settings →
+    # Privacy) and restored in what streams back; each audit row gets the call's risk level.
+    chat_model = GuardedChatModel(
+        LitellmChatModel(
+            settings_store,
+            secret_store,
+            JsonlAuditLog(data / "audit.jsonl"),
+            script=script,
+            allow_network=not config.testing,
+            backoff_base=0.0 if config.testing else 1.0,  # tests retry instantly
+        ),
+        scrub_for=lambda role: scrubs(settings_store.load(), role),
     )
-    _wire_retrieval(services, data)
-    _wire_notes(services, config)
-    _wire_workbench(services)
+    # Demos and diagrams are checked in the system's headless Chromium (network off; started
+    # on first use and kept warm while jobs run).
+    sandbox = ChromiumSandbox()
     # Every stored key becomes known to the log redactor as the server starts: at once for the
     # key file (cheap), in the background for the OS keyring (probing it is slow); a key read
     # earlier than that is registered by the read itself.
-    if isinstance(secret_store.inner, FileSecretStore):
-        services.on_startup.append(_now(secret_store.preload))
-    else:
-        services.on_startup.append(_background(secret_store.preload))
-    return services
-
-
-def _wire_retrieval(services: Services, data: Path) -> None:
-    """Grounded Ask: index under <data>/index, course readers, the local late-interaction scorer.
-    Nothing heavy loads here (bm25s and the MiniLM model load on first use)."""
-    from studyhall.adapters.search.index import FileSearchIndex
-    from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
-    from studyhall.adapters.sources.material import FileMaterialReader
-
-    encoder = MiniLMEncoder()
-    services.search_index = FileSearchIndex(data / "index")
-    services.material_reader = FileMaterialReader()
-    services.passage_scorer = MiniLMLateScorer(encoder)
-    services.local_encoder = encoder
-
-
-def _wire_notes(services: Services, config: Config) -> None:
-    """Notes import and node embeddings: the vault reader, and the embedder the settings pick
-    (the bundled MiniLM by default, loaded on first use, offline; a litellm model when set)."""
-    from studyhall.adapters.embed.select import SettingsEmbedder
-    from studyhall.adapters.sources.vault import FileVaultReader
-
-    services.vault_reader = FileVaultReader()
-    services.embedder = SettingsEmbedder(
-        services.settings_store, services.secret_store, allow_network=not config.testing
+    preload = (
+        _now(secret_store.preload)
+        if isinstance(secret_store.inner, FileSecretStore)
+        else _background(secret_store.preload)
+    )
+    return Services(
+        config=config,
+        settings_store=settings_store,
+        secret_store=secret_store,
+        clock=SystemClock(),
+        ids=RandomIds(),
+        chat_store=JsonChatStore(data / "chats"),
+        graph_store=JsonlGraphStore(data / "graph"),
+        learner_store=JsonlLearnerStore(data / "learner"),
+        job_store=JsonJobStore(data / "jobs"),
+        source_store=JsonSourceStore(data / "sources"),
+        chat_model=chat_model,
+        # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm
+        # model when set.
+        embedder=SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing),
+        search_index=FileSearchIndex(data / "index"),
+        material_reader=FileMaterialReader(),
+        passage_scorer=MiniLMLateScorer(MiniLMEncoder()),
+        vault_reader=FileVaultReader(),
+        sandbox=sandbox,
+        on_startup=(preload,),
+        on_shutdown=(sandbox.aclose,),
     )
 
 
-def _wire_workbench(services: Services) -> None:
-    """Demos and diagrams are checked in the system's headless Chromium (network off; started
-    on first use and kept warm while jobs run; Playwright is imported on first use)."""
-    from studyhall.adapters.sandbox import ChromiumSandbox
+def build_runtime(services: Services) -> Runtime:
+    """Every runner, scheduler and feed, wired now (not on first use): the order of requests
+    never changes what is hooked to what. Cheap: objects only; nothing starts until
+    ``started(runtime)``."""
+    s = services
+    supervisor = Supervisor()
+    turns = TurnRunner(chat_store=s.chat_store, chat_model=s.chat_model,
+                       settings_store=s.settings_store, clock=s.clock, ids=s.ids,
+                       prompt=load_prompt, supervisor=supervisor,
+                       no_key=lambda role: no_key_for_turn(s, role))
+    graph = GraphReader(s.graph_store)
+    upkeep = GraphUpkeep(graph_store=s.graph_store, reader=graph, embedder=s.embedder,
+                         chat_model=s.chat_model, prompt=load_prompt, supervisor=supervisor,
+                         model_usable=lambda: no_model_reason(s, "labeler") is None)
+    extraction = ExtractionScheduler(
+        chat_store=s.chat_store, graph_store=s.graph_store, settings_store=s.settings_store,
+        chat_model=s.chat_model, clock=s.clock, ids=s.ids, prompt=load_prompt,
+        supervisor=supervisor, reader=graph,
+        after_merge=upkeep.schedule,  # new nodes get vectors, clusters and positions
+    )
+    turns.hooks.append(extraction.on_turn_end)  # a turn past chunk_tokens starts a run
+    notes = NotesImporter(
+        vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,
+        settings_store=s.settings_store, clock=s.clock, ids=s.ids, upkeep=upkeep,
+        chat_model=s.chat_model, prompt=load_prompt, no_model_reason=lambda: no_model_reason(s),
+    )
+    material = CourseMaterial(reader=s.material_reader, index=s.search_index, clock=s.clock,
+                              sources=s.source_store, graph_store=s.graph_store,
+                              embedder=s.embedder, upkeep=upkeep)
+    imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
+                           supervisor=supervisor)
 
-    sandbox = ChromiumSandbox()
-    services.sandbox = sandbox
-    services.on_shutdown.append(sandbox.aclose)
+    async def grounding(chat_id: str, query: str) -> Grounding:
+        return await gather_grounding(s, graph, chat_id, query)
+
+    jobs = JobRunner(job_store=s.job_store, chat_store=s.chat_store, turns=turns,
+                     model=s.chat_model, clock=s.clock, ids=s.ids, supervisor=supervisor,
+                     work=JobWork(sandbox=s.sandbox, prompt=load_prompt, grounding=grounding))
+    turns.add_tools("teacher", job_tools(jobs.spawn, jobs.capacity))
+    turns.hooks.append(jobs.on_turn_end)  # deliver what the turn carried, wake for the rest
+    activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
+    jobs.on_change = activity.notify
+    return Runtime(
+        services=s, supervisor=supervisor, turns=turns, graph=graph, upkeep=upkeep,
+        extraction=extraction, imports=imports, jobs=jobs, activity=activity,
+        context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor),
+        review=ReviewService(graph=graph, learner_store=s.learner_store,
+                             settings_store=s.settings_store, clock=s.clock, ids=s.ids),
+    )
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
@@ -144,56 +208,47 @@ def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
 
 
 def _background(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
-    """A start-up hook that starts ``work`` in a thread and does not wait for it."""
+    """A start-up hook that starts ``work`` in a daemon thread and does not wait for it: a
+    probe that hangs (a keyring behind a dead D-Bus waits ~25 s) must not hold the exit."""
 
     async def hook() -> None:
-        asyncio.get_running_loop().run_in_executor(None, work)
+        threading.Thread(target=work, name="start-up work", daemon=True).start()
 
     return hook
 
 
-def _route_modules(services: Services) -> list[BaseRoute]:
+def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
     """Every /api route, module by module. New feature routes are listed here."""
     return [
         *health.routes(services),
-        *chats.routes(services),
-        *graph.routes(services),
-        *graph_search.routes(services),
-        *imports.routes(services),
+        *chats.routes(services, runtime),
+        *graph.routes(services, runtime),
+        *graph_search.routes(services, runtime),
+        *imports.routes(services, runtime),
         *ask.routes(services),
         *settings.routes(services),
         *demo_frames.routes(services),
-        *activity.routes(services),
+        *activity.routes(services, runtime),
+        *review.routes(services, runtime),
     ]
 
 
-async def _api_not_found(request: Request) -> JSONResponse:
-    return JSONResponse(
-        {"error": "not_found", "message": f"No API route {request.method} {request.url.path}."},
-        status_code=404,
-    )
-
-
-def build_app(config: Config, services: Services | None = None) -> Starlette:
-    """The ASGI app. ``config.port`` must be the bound port: the Host/Origin checks use it."""
+def build_app(config: Config, runtime: Runtime | None = None) -> Starlette:
+    """The ASGI app over ``runtime`` (built from ``config`` when not given). ``config.port``
+    must be the bound port: the Host/Origin checks use it."""
     if config.port is None:
         raise ValueError("build_app needs the bound port (bind the socket first, see serve.py)")
-    services = services if services is not None else build_services(config)
+    runtime = runtime if runtime is not None else build_runtime(build_services(config))
+    services = runtime.services
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        for hook in services.on_startup:
-            await hook()
-        try:
+        async with started(runtime):
             yield
-        finally:
-            for hook in reversed(services.on_shutdown):
-                await hook()
 
     routes: list[BaseRoute] = [
-        *_route_modules(services),
-        Route("/api/{rest:path}", _api_not_found, methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-              include_in_schema=False),
+        *_route_modules(services, runtime),
+        fallback_route(),  # 404, or 405 with the right Allow, for whatever no route took
         Mount("/", StaticFiles(directory=UI_DIR, html=True), name="ui"),
     ]
     app = Starlette(
@@ -205,5 +260,6 @@ def build_app(config: Config, services: Services | None = None) -> Starlette:
         lifespan=lifespan,
     )
     app.state.services = services
+    app.state.runtime = runtime
     app.state.config = config
     return app

@@ -67,6 +67,21 @@ def resolve_data_dir(env: dict[str, str] | None = None) -> Path:
     return user_data_path(APP_NAME, appauthor=False)
 
 
+def make_private_dir(folder: Path) -> None:
+    """Create ``folder`` and any missing parent for its owner only (0700): the data folder holds
+    chats, settings and perhaps the key file. A folder that exists is left as it is."""
+    missing: list[Path] = []
+    cur = folder
+    while not cur.exists() and cur.parent != cur:
+        missing.append(cur)
+        cur = cur.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+
+
 def load_config(**overrides: object) -> Config:
     """Read the environment once; keyword arguments override any field (tests, CLI flags)."""
     script = os.environ.get(SCRIPT_ENV, "").strip()

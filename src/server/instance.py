@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from filelock import FileLock, Timeout
+from studyhall.server.config import make_private_dir
 
 SERVER_FILE = "server.json"
 LOCK_FILE = "studyhall.lock"
@@ -41,7 +42,7 @@ def server_file(data_dir: Path) -> Path:
 def write_server_file(data_dir: Path, info: RunningServer) -> Path:
     """Atomically write ``server.json`` with mode 0600 from its first byte."""
     path = server_file(data_dir)
-    data_dir.mkdir(parents=True, exist_ok=True)
+    make_private_dir(data_dir)
     fd, tmp = tempfile.mkstemp(prefix=".server.", suffix=".tmp", dir=data_dir)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
@@ -122,7 +123,7 @@ class InstanceLock:
     """The single-instance lock of a data dir; released by the OS if the process dies."""
 
     def __init__(self, data_dir: Path) -> None:
-        data_dir.mkdir(parents=True, exist_ok=True)
+        make_private_dir(data_dir)
         self._lock = FileLock(str(data_dir / LOCK_FILE), thread_local=False)
 
     def try_acquire(self) -> bool:

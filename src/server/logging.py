@@ -15,6 +15,7 @@ from collections.abc import MutableMapping
 from pathlib import Path
 from typing import Any
 
+from studyhall.server.config import make_private_dir
 from studyhall.server.redaction import REDACTOR, Redactor
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -97,7 +98,7 @@ def setup_logging(
     path: Path | None = None
     if data_dir is not None:
         path = log_path(data_dir)
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_private_dir(path.parent)  # often the first write: the data folder is made here
         file_handler = logging.handlers.RotatingFileHandler(
             path, maxBytes=_MAX_BYTES, backupCount=_BACKUPS, encoding="utf-8"
         )

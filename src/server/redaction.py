@@ -2,7 +2,8 @@
 
 Known values come from the app's secret store (wrapped by ``RedactingSecretStore``, so a key
 is registered the moment it is read or saved), the per-launch token and key-like environment
-variables. Patterns catch the rest (``sk-...``, ``Bearer ...``, ``token=...``).
+variables. The core's key-shape patterns catch the rest (``sk-...``, ``Bearer ...``,
+``token=...``).
 """
 
 from __future__ import annotations
@@ -11,23 +12,13 @@ import logging
 import os
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 from studyhall.core.errors import SecretError
 from studyhall.core.ports.storage import SecretStore
+from studyhall.core.redaction import MASK, mask_key_shapes
 
-MASK = "[redacted]"
 _MIN_SECRET_LEN = 6  # shorter values would mask ordinary words
-
-_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"(?i)\b(bearer)\s+[A-Za-z0-9._~+/=-]{6,}"), rf"\1 {MASK}"),
-    (re.compile(r"(?i)\b(token|api[_-]?key|apikey|secret|password)=([^&\s\"']+)"), rf"\1={MASK}"),
-    (re.compile(r"(?i)([\"']?(?:api[_-]?key|authorization|x-api-key|token|secret)[\"']?\s*[:=]\s*[\"']?)([^\s\"',}]{6,})"), rf"\1{MASK}"),
-    (re.compile(r"\bsk-[A-Za-z0-9_-]{8,}"), MASK),  # OpenAI, Anthropic (sk-ant-), OpenRouter
-    (re.compile(r"\b(?:gsk|xai|hf|pplx|ghp|github_pat)_[A-Za-z0-9_]{10,}"), MASK),
-    (re.compile(r"\bxai-[A-Za-z0-9]{10,}"), MASK),
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{20,}"), MASK),  # Google
-)
 _SECRET_ENV = re.compile(r"(?i)(API_?KEY|TOKEN|SECRET|PASSWORD)$")
 
 
@@ -56,9 +47,7 @@ class Redactor:
         regex = self._compiled()
         if regex is not None:
             text = regex.sub(MASK, text)
-        for pattern, repl in _PATTERNS:
-            text = pattern.sub(repl, text)
-        return text
+        return mask_key_shapes(text)
 
     def _compiled(self) -> re.Pattern[str] | None:
         with self._lock:
@@ -115,8 +104,3 @@ class RedactingSecretStore:
             logging.getLogger("studyhall.secrets").warning("[secrets] %s", e)
             return False
         return True
-
-
-def register_all(values: Iterable[str | None], redactor: Redactor = REDACTOR) -> None:
-    for value in values:
-        redactor.register(value)

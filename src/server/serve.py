@@ -3,23 +3,27 @@
 The socket is bound *before* the app is built, so the Host/Origin guard knows the real port
 and there is no race between picking a free port and using it. ``server.json`` is written
 once the server answers and removed on every clean exit (Ctrl+C, SIGTERM, window closed).
+Stopping takes well under two seconds: the runtime is stopped *first* (live streams end, every
+background task is cancelled at a safe point), so uvicorn has no open response to wait for.
 """
 
 from __future__ import annotations
 
 import asyncio
 import errno
+import gc
 import logging
 import os
 import signal
 import socket
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from studyhall.server.app import build_app
 from studyhall.server.config import Config
 from studyhall.server.instance import RunningServer, remove_server_file, write_server_file
 from studyhall.server.logging import setup_logging, tag
-from studyhall.server.services import Services
+from studyhall.server.runtime.runtime import Runtime, stop
 
 log = logging.getLogger("studyhall.server")
 
@@ -59,23 +63,16 @@ def _exit_on_sigterm(signum: int, frame: object) -> None:
 def run_server(
     config: Config,
     *,
-    services: Services | None = None,
+    runtime: Runtime | None = None,
     on_ready: OnReady | None = None,
     stop_when: StopWhen | None = None,
 ) -> int:
     """Serve until interrupted or until ``stop_when`` returns. Returns the process exit code."""
-    import uvicorn  # here, not at module level: the CLI's other commands never pay for it
-
     setup_logging(config.data_dir)
     sock = bind_socket(config.host, config.port)
     config = config.with_port(sock.getsockname()[1])
-    app = build_app(config, services)
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app, log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=3,
-            server_header=False,
-        )
-    )
+    app = build_app(config, runtime)
+    server = _server(app, app.state.runtime)
     info = RunningServer(
         pid=os.getpid(), port=config.port or 0, url=f"http://{config.host}:{config.port}",
         token=config.token,
@@ -109,7 +106,39 @@ def run_server(
         remove_server_file(config.data_dir, pid=info.pid)
         sock.close()
         log.info("%s stopped", tag(pid=str(info.pid)))
+        # The process ends next. Its heap (litellm alone is hundreds of thousands of objects)
+        # would otherwise be traversed by the interpreter's final collections, seconds on a busy
+        # machine; frozen objects are left out of them (memory is freed by the exit anyway).
+        gc.freeze()
     return 0
+
+
+# A request still running once the runtime has stopped (an answer being written, say) gets
+# this long before uvicorn cancels it.
+GRACE_SECONDS = 0.5
+
+
+def _server(app: Any, runtime: Runtime) -> Any:
+    """A uvicorn server that stops the runtime as its shutdown begins."""
+    import uvicorn  # here, not at module level: the CLI's other commands never pay for it
+
+    class StudyhallServer(uvicorn.Server):
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            # Before uvicorn waits for open responses: stopping the runtime ends the live
+            # streams (activity, turns) that would otherwise hold it for the whole grace period.
+            # The lifespan's own stop then finds it done.
+            await stop(runtime)
+            await super().shutdown(sockets)
+
+    return StudyhallServer(
+        uvicorn.Config(
+            app, log_config=None, access_log=False, lifespan="on",
+            # uvicorn annotates an int but hands it to asyncio.wait_for, which takes seconds
+            # as a float.
+            timeout_graceful_shutdown=GRACE_SECONDS,  # type: ignore[arg-type]
+            server_header=False,
+        )
+    )
 
 
 async def _stop_after(stop_when: StopWhen, info: RunningServer, server: object) -> None:

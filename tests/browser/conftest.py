@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from .harness import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
+from tests.support.live_server import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.flows.job_support import artifact, job_call, session_script, settle, steers, write
-from tests.flows.session_support import scripted_app
+from tests.support.jobs import artifact, job_call, session_script, settle, steers, write
+from tests.support.session_api import scripted_app
 
 pytestmark = pytest.mark.browser
 
@@ -33,11 +33,11 @@ DEMO = {"concept": "binary heaps", "brief": "Push numbers; watch the array."}
 async def test_a_demo_with_a_console_error_is_fixed_then_delivered(tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script(
         [job_call("demo", DEMO, "c1")], demo_builder=[{"text": THROWS}, {"text": CLEAN}]))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await api.new_chat("heaps")
         await api.say(chat_id, "Show me")
-        await settle(services)
-        (job,) = services.job_store.list(chat_id)
+        await settle(runtime)
+        (job,) = runtime.services.job_store.list(chat_id)
         assert (job.status, job.attempts) == ("done", 2)
         assert job.result["title"] == "Heap sandbox"
         assert "heap.push" not in job.result["html"] or "const heap = []" in job.result["html"]
@@ -54,11 +54,11 @@ async def test_a_demo_with_a_console_error_is_fixed_then_delivered(tmp_path: Pat
 async def test_a_demo_that_fails_every_attempt_is_reported_as_an_error(tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script(
         [job_call("demo", DEMO, "c1")], demo_builder=[{"text": THROWS}] * 3))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await api.new_chat("heaps")
         await api.say(chat_id, "Show me")
-        await settle(services)
-        (job,) = services.job_store.list(chat_id)
+        await settle(runtime)
+        (job,) = runtime.services.job_store.list(chat_id)
         assert (job.status, job.attempts, job.result) == ("error", 3, None)
         assert "failed its checks 3 times" in job.error
         (steer,) = steers(await api.chat(chat_id))
@@ -69,11 +69,11 @@ async def test_a_visual_is_drawn_checked_and_delivered(tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script(
         [job_call("visual", {"subject": "a max-heap"}, "c1")],
         visual_maker=[{"text": BLANK}, {"text": SVG}]))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await api.new_chat("heaps")
         await api.say(chat_id, "Draw it")
-        await settle(services)
-        (job,) = services.job_store.list(chat_id)
+        await settle(runtime)
+        (job,) = runtime.services.job_store.list(chat_id)
         assert (job.status, job.attempts) == ("done", 2)
         assert job.result["title"] == "A heap" and job.result["svg"].startswith("<svg")
         assert job.result["render"]["colours"] > 2

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import asyncio
 import re
+from dataclasses import replace
 
 import httpx
 import pytest
 
-from tests.flows.test_session_http import SCRIPT
-
-from .fakes import CitingExtractor, WordEmbedder, seed_big_graph, write_vault
-from .harness import start_server
+from tests.support.big_graph import seed_big_graph
+from tests.support.citing_extractor import citing_extractor
+from tests.support.embedder import HashEmbedder
+from tests.support.graph_lesson import SCRIPT
+from tests.support.live_server import start_server
+from tests.support.notes import write_vault
 
 pytestmark = pytest.mark.browser
 
@@ -34,9 +37,9 @@ def graph_stats(page) -> dict:
 
 def test_importing_a_vault_shows_progress_then_the_nodes(window, tmp_path):
     vault = write_vault(tmp_path / "vault")
-    embedder = WordEmbedder()
+    embedder = HashEmbedder()
     server = start_server(tmp_path / "data", None,
-                          prepare=lambda s: setattr(s, "embedder", embedder))
+                          prepare=lambda s: replace(s, embedder=embedder))
     try:
         gate = server.call(_new_event)
         embedder.gate = gate  # hold the import at its embedding stage
@@ -90,7 +93,7 @@ async def _release(event: asyncio.Event) -> None:
 
 def test_the_graph_shows_new_nodes_after_a_session_is_extracted(window, tmp_path):
     server = start_server(tmp_path / "data", SCRIPT,
-                          prepare=lambda s: setattr(s, "chat_model", CitingExtractor(s.chat_model)))
+                          prepare=lambda s: replace(s, chat_model=citing_extractor(s.chat_model)))
     try:
         chat_id = _run_short_session(server)
         page = window.page
@@ -167,9 +170,9 @@ def test_renderer_stays_fast_and_idle_with_10k_nodes(window, tmp_path):
 
 def test_an_import_can_be_stopped_from_the_activity_dock(window, tmp_path):
     vault = write_vault(tmp_path / "vault")
-    embedder = WordEmbedder()
+    embedder = HashEmbedder()
     server = start_server(tmp_path / "data", None,
-                          prepare=lambda s: setattr(s, "embedder", embedder))
+                          prepare=lambda s: replace(s, embedder=embedder))
     try:
         embedder.gate = server.call(_new_event)  # never released: only Stop ends this import
         page = window.page

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .harness import start_server
+from tests.support.live_server import start_server
 
 pytestmark = pytest.mark.browser
 

@@ -10,7 +10,7 @@ from studyhall.core.contracts.chat import ChatRecord, DataPart, Message, SteerPa
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.workbench.steer import artifact_data
 
-from .harness import start_server
+from tests.support.live_server import start_server
 
 pytestmark = pytest.mark.browser
 

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.flows.test_session_http import SCRIPT
-
-from .harness import LiveServer, start_server
+from tests.support.graph_lesson import SCRIPT
+from tests.support.live_server import LiveServer, start_server
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from .fakes import seed_big_graph
-from .harness import start_server
+from tests.support.big_graph import seed_big_graph
+from tests.support.live_server import start_server
 
 pytestmark = pytest.mark.browser
 

@@ -33,6 +33,7 @@ FIELDS = {
     "outcome",
     "attempts",
     "scripted",
+    "risk",  # the guardrails' rating (tests/contract/test_audit_risk.py)
 }
 
 
@@ -140,3 +141,18 @@ async def test_a_consumer_stopping_at_finish_is_audited_as_ok(tmp_path: Path) ->
     await stream.aclose()  # type: ignore[attr-defined]
     (row,) = audit.rows()
     assert row["outcome"] == "ok"
+
+
+def test_the_fingerprint_and_the_row_take_text_no_codec_accepts(tmp_path):
+    # A lone surrogate: what Python makes of argv bytes that are not UTF-8.
+    from studyhall.adapters.llm.audit import AuditRow, JsonlAuditLog, prompt_fingerprint
+
+    odd = [{"role": "user", "content": "caf\udcff?"}]
+    assert prompt_fingerprint(odd) != prompt_fingerprint([{"role": "user", "content": "caf?"}])
+    log = JsonlAuditLog(tmp_path / "audit.jsonl")
+    log.append(AuditRow(time="2025-01-01T00:00:00+00:00", role="answerer", model="m\udcff",
+                        provider=None, prompt_sha256=prompt_fingerprint(odd), messages=1,
+                        tools=0, input_tokens=None, output_tokens=None, cost_usd=None,
+                        latency_ms=1.0, outcome="ok", attempts=1))
+    assert log.rows()[0]["model"] == "m\udcff"
+    (tmp_path / "audit.jsonl").read_bytes().decode("utf-8")  # still valid UTF-8

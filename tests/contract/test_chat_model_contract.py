@@ -1,7 +1,8 @@
 """The ChatModel contract, held by every implementation of the port.
 
-Three subjects answer the same script entries:
-- ``ScriptedChatModel``: the in-process fake for fast unit tests;
+Four subjects answer the same script entries:
+- ``FunctionChatModel`` (``tests.support``): the one fake the tests use, read via ``from_script``;
+- ``ScriptedChatModel``: the in-process scripted model (no litellm import);
 - ``LitellmChatModel`` + ``ChatScript``: the production adapter driven through litellm's offline
   ``mock_response`` path (what ``STUDYHALL_SCRIPT`` runs);
 - ``LitellmChatModel`` with a provider-shaped stream: text in small deltas, tool calls split
@@ -46,6 +47,8 @@ from studyhall.core.errors import (
     ModelTimeout,
 )
 from studyhall.core.ports.models import ChatModel
+
+from tests.support.chat_script import from_script
 
 QUIZ = {
     "questions": [{"prompt": "2+2?", "choices": ["3", "4"], "correct": [1], "explanation": "sum"}]
@@ -164,6 +167,11 @@ class ChatModelContract:
         message = str(info.value)
         assert "teacher" in message
         assert "Settings → Models" in message or "try again" in message.lower()
+
+
+class TestFunctionChatModel(ChatModelContract):
+    def make(self, script: dict[str, Any]) -> ChatModel:
+        return from_script(script)
 
 
 class TestScriptedFake(ChatModelContract):

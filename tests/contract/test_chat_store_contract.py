@@ -13,7 +13,7 @@ from studyhall.core.contracts.chat import ChatRecord, Message
 from studyhall.core.errors import NotFound, StoreError
 from studyhall.core.ports.storage import ChatStore
 
-from .builders import at, chat, message, tool_message
+from tests.support.records import at, chat, message, tool_message
 
 
 class ChatStoreContract:

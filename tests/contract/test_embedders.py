@@ -17,6 +17,8 @@ from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import ModelAuthError, ModelNetworkDisabled, ModelNotConfigured
 from studyhall.core.library.upkeep.vector_cache import VectorCache
 
+from tests.support.embedder import HashEmbedder
+
 
 @pytest.fixture(scope="module")
 def minilm():
@@ -117,24 +119,13 @@ async def test_the_settings_pick_the_embedder_at_each_call():
         await chooser.embed(["x"])
 
 
-class CountingEmbedder:
-    model_id = "test/count"
-
-    def __init__(self) -> None:
-        self.seen: list[str] = []
-
-    async def embed(self, texts):
-        self.seen.extend(texts)
-        return [(float(len(t)), 1.0) for t in texts]
-
-
 @pytest.mark.parametrize("store_kind", ["memory", "file"])
 async def test_the_vector_cache_embeds_each_text_once_and_persists(tmp_path, store_kind):
     def store():
         return InMemoryGraphStore() if store_kind == "memory" else JsonlGraphStore(tmp_path / "g")
 
     graph = store()
-    embedder = CountingEmbedder()
+    embedder = HashEmbedder()
     cache = VectorCache(embedder, graph, batch=2)
     first = await cache.vectors(["a", "bb", "a", "ccc"])
     assert embedder.seen == ["a", "bb", "ccc"]
@@ -149,10 +140,10 @@ async def test_the_vector_cache_embeds_each_text_once_and_persists(tmp_path, sto
 
 async def test_two_caches_of_one_model_never_write_over_each_other(tmp_path):
     graph = JsonlGraphStore(tmp_path / "g")
-    one, two = VectorCache(CountingEmbedder(), graph), VectorCache(CountingEmbedder(), graph)
+    one, two = VectorCache(HashEmbedder(), graph), VectorCache(HashEmbedder(), graph)
     await one.ensure(["from one"])
     await two.ensure(["from two"])
     one.save()
     two.save()
-    fresh = VectorCache(CountingEmbedder(), JsonlGraphStore(tmp_path / "g"))
+    fresh = VectorCache(HashEmbedder(), JsonlGraphStore(tmp_path / "g"))
     assert fresh.get("from one") is not None and fresh.get("from two") is not None

@@ -14,7 +14,7 @@ from studyhall.core.contracts.graph import Cluster, EdgeAdded, Position, Proposi
 from studyhall.core.errors import StoreError
 from studyhall.core.ports.storage import GraphStore
 
-from .builders import (
+from tests.support.records import (
     at,
     checkpoint,
     coverage,

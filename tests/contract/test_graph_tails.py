@@ -17,7 +17,7 @@ from studyhall.adapters.store import JsonlGraphStore
 from studyhall.adapters.store.fold_cache import NAME, PackedIds
 from studyhall.core.ports.storage import GraphTails
 
-from .builders import checkpoint, edge, proposition, quiz_event
+from tests.support.records import checkpoint, edge, proposition, quiz_event
 
 
 class Fed:

@@ -12,7 +12,7 @@ from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import StoreError
 from studyhall.core.ports.storage import JobStore
 
-from .builders import at, job
+from tests.support.records import at, job
 
 
 class JobStoreContract:

@@ -21,7 +21,7 @@ from studyhall.adapters.store import (
 from studyhall.core.contracts.graph import Position
 from studyhall.core.errors import StoreError
 
-from .builders import at, chat, job, message, source
+from tests.support.records import at, chat, job, message, source
 
 
 def dead_pid() -> int:

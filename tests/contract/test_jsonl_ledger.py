@@ -12,7 +12,7 @@ from pydantic import model_validator
 from studyhall.adapters.store import JsonlLedger, atomic_write_bytes
 from studyhall.core.contracts.graph import EdgeAdded, PropositionCreated
 
-from .builders import edge, proposition
+from tests.support.records import edge, proposition
 
 
 class CountingProposition(PropositionCreated):

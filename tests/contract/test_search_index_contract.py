@@ -9,7 +9,7 @@ import pytest
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.core.contracts.search import Chunk
 
-from tests.support.course import HashEmbedder
+from tests.support.embedder import HashEmbedder
 
 TEXTS = {
     "gc": ["Mark and sweep marks reachable objects from the roots.", "Copying collectors avoid fragmentation."],

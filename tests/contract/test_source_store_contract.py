@@ -12,7 +12,7 @@ from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import NotFound, StoreError
 from studyhall.core.ports.storage import SourceStore
 
-from .builders import source
+from tests.support.records import source
 
 
 class SourceStoreContract:

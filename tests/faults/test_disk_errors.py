@@ -17,7 +17,7 @@ from studyhall.adapters.store import (
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.errors import StoreError
 
-from ..contract.builders import at, chat, edge, message
+from tests.support.records import at, chat, edge, message
 
 pytestmark = pytest.mark.slow
 

@@ -31,7 +31,7 @@ from studyhall.adapters.store import (
 )
 from studyhall.core.contracts.graph import EdgeAdded
 
-from ..contract.builders import at, chat, edge, job, message
+from tests.support.records import at, chat, edge, job, message
 
 pytestmark = pytest.mark.slow
 
@@ -102,7 +102,9 @@ def _spawn(data: Path, seed: int, slow_disk: bool) -> tuple[int, int]:
         try:
             os.close(read_end)
             _writer(data, write_end, seed, slow_disk)
-        except BaseException:
+        # Every failure, SystemExit and KeyboardInterrupt too, is reported to the parent: the
+        # forked child must never unwind into pytest, and exits through os._exit below.
+        except BaseException:  # noqa: BLE001
             os.write(
                 write_end, ("X " + traceback.format_exc().replace("\n", " | ") + "\n").encode()
             )

@@ -10,16 +10,20 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.library.retrieval.hybrid import Retriever
-from studyhall.server.runtime.material import import_course_material
+from studyhall.core.ports.models import Embedder
+from studyhall.server.app import build_services
+from studyhall.server.config import load_config
 
-from tests.flows.session_support import parse_sse, scripted_app, write_script
-from tests.support.course import HashEmbedder, OverlapScorer, vtt
+from tests.support.course import OverlapScorer, vtt
+from tests.support.embedder import HashEmbedder
+from tests.support.session_api import PORT, parse_sse, scripted_app, write_script
 
 LECTURE = [
     (0, 6, "Mark and sweep marks every object reachable from the roots."),
@@ -36,18 +40,6 @@ HISTORY = [
 FOLLOW_UP = "How does it handle cycles?"
 REWRITE = "How does reference counting handle cycles?"
 ANSWERS_FIRST = {"json": {"grades": [{"n": 1, "grade": "answers"}]}}
-
-
-class SpyEmbedder(HashEmbedder):
-    """The hashing embedder under another model id, counting what it is asked to embed."""
-
-    def __init__(self, model_id: str) -> None:
-        self.model_id = model_id
-        self.calls: list[Sequence[str]] = []
-
-    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        self.calls.append(list(texts))
-        return await super().embed(texts)
 
 
 def _course(root: Path) -> Path:
@@ -68,15 +60,27 @@ def _audit_roles(data_dir: Path) -> list[str]:
     return [json.loads(line)["role"] for line in path.read_text().splitlines()] if path.exists() else []
 
 
-def _app(tmp_path: Path, script: dict[str, Any] | None):  # type: ignore[no-untyped-def]
+class Switchable:
+    """An embedder whose model the learner switches (as Settings → Models does)."""
+
+    def __init__(self, current: Embedder) -> None:
+        self.current = current
+
+    @property
+    def model_id(self) -> str:
+        return self.current.model_id
+
+    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        return await self.current.embed(texts)
+
+
+def _app(tmp_path: Path, script: dict[str, Any] | None,  # type: ignore[no-untyped-def]
+         embedder: Embedder | None = None):
     path = write_script(tmp_path / "script.json", script) if script is not None else None
-    return scripted_app(path)
-
-
-def _fast(services: Any) -> None:
-    services.embedder = HashEmbedder()  # fast stand-ins for the bundled MiniLM
-    services.local_encoder = HashEmbedder()
-    services.passage_scorer = OverlapScorer()
+    services = replace(  # fast stand-ins for the bundled MiniLM
+        build_services(load_config(port=PORT, script_path=path)),
+        embedder=embedder or HashEmbedder(), passage_scorer=OverlapScorer())
+    return scripted_app(path, services)
 
 
 # --- query rewriting -----------------------------------------------------------------------
@@ -85,9 +89,8 @@ def _fast(services: Any) -> None:
 async def test_a_follow_up_is_searched_as_the_models_rewrite_and_as_asked(tmp_path: Path):
     script = {"rewriter": [{"json": {"query": REWRITE}}], "reranker": [ANSWERS_FIRST],
               "answerer": [{"text": "It cannot reclaim them [1]."}]}
-    async with _app(tmp_path, script) as (api, services):
-        _fast(services)
-        await import_course_material(services, str(_course(tmp_path / "course")))
+    async with _app(tmp_path, script) as (api, runtime):
+        await runtime.imports.material.run(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": FOLLOW_UP, "history": HISTORY})
         sources, finish = events[0][1], events[-1][1]
         assert sources["rewritten"] == REWRITE
@@ -95,32 +98,30 @@ async def test_a_follow_up_is_searched_as_the_models_rewrite_and_as_asked(tmp_pa
         # The rewrite leads; the question as asked keeps its best hit right behind it.
         assert finish["ranked"][0].startswith("gc.vtt#t=") and finish["ranked"][1] == "kitchen.txt"
         assert finish["answered"] is True and finish["cited"] == [1]
-        assert _audit_roles(services.config.data_dir).count("rewriter") == 1
+        assert _audit_roles(runtime.services.config.data_dir).count("rewriter") == 1
 
 
 async def test_without_history_the_same_words_are_not_rewritten(tmp_path: Path):
     script = {"rewriter": [{"json": {"query": REWRITE}}], "reranker": [ANSWERS_FIRST],
               "answerer": [{"text": "Dishwashers run cycles [1]."}]}
-    async with _app(tmp_path, script) as (api, services):
-        _fast(services)
-        await import_course_material(services, str(_course(tmp_path / "course")))
+    async with _app(tmp_path, script) as (api, runtime):
+        await runtime.imports.material.run(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": FOLLOW_UP})
         assert events[0][1]["rewritten"] is None
         assert events[-1][1]["ranked"][0] == "kitchen.txt"  # what the words alone find
-        assert "rewriter" not in _audit_roles(services.config.data_dir)
+        assert "rewriter" not in _audit_roles(runtime.services.config.data_dir)
 
 
 async def test_a_standalone_question_never_calls_the_rewriter(tmp_path: Path):
     script = {"rewriter": [{"json": {"query": "something else entirely"}}], "reranker": [ANSWERS_FIRST],
               "answerer": [{"text": "Cycles keep counts above zero [1]."}]}
-    async with _app(tmp_path, script) as (api, services):
-        _fast(services)
-        await import_course_material(services, str(_course(tmp_path / "course")))
+    async with _app(tmp_path, script) as (api, runtime):
+        await runtime.imports.material.run(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": "Why can reference counting not reclaim cycles?",
                                   "history": HISTORY})
         assert events[0][1]["rewritten"] is None and events[0][1]["case"] == "MATCH"
         assert events[-1][1]["ranked"][0].startswith("gc.vtt#t=")
-        assert "rewriter" not in _audit_roles(services.config.data_dir)
+        assert "rewriter" not in _audit_roles(runtime.services.config.data_dir)
 
 
 @pytest.mark.parametrize("bad", [
@@ -133,9 +134,8 @@ async def test_a_standalone_question_never_calls_the_rewriter(tmp_path: Path):
 async def test_a_malformed_rewrite_falls_back_to_the_question_as_asked(
         tmp_path: Path, bad: dict[str, Any], caplog: pytest.LogCaptureFixture):
     script = {"rewriter": [bad], "reranker": [ANSWERS_FIRST], "answerer": [{"text": "Hot water [1]."}]}
-    async with _app(tmp_path, script) as (api, services):
-        _fast(services)
-        await import_course_material(services, str(_course(tmp_path / "course")))
+    async with _app(tmp_path, script) as (api, runtime):
+        await runtime.imports.material.run(str(_course(tmp_path / "course")))
         with caplog.at_level(logging.WARNING, logger="studyhall.ask"):
             events = await _ask(api, {"question": FOLLOW_UP, "history": HISTORY})
         assert events[0][0] == "sources" and events[-1][0] == "finish"
@@ -146,9 +146,8 @@ async def test_a_malformed_rewrite_falls_back_to_the_question_as_asked(
 
 
 async def test_with_no_model_nothing_is_rewritten(tmp_path: Path):
-    async with _app(tmp_path, {"prober": [{"text": "hi"}]}) as (api, services):
-        _fast(services)
-        await import_course_material(services, str(_course(tmp_path / "course")))
+    async with _app(tmp_path, {"prober": [{"text": "hi"}]}) as (api, runtime):
+        await runtime.imports.material.run(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": FOLLOW_UP, "history": HISTORY})
         assert [n for n, _ in events] == ["sources", "finish"]
         assert events[0][1]["rewritten"] is None and events[-1][1]["answered"] is False
@@ -158,10 +157,9 @@ async def test_with_no_model_nothing_is_rewritten(tmp_path: Path):
 async def test_it_at_a_moment_is_resolved_from_the_screen(tmp_path: Path):
     script = {"rewriter": [{"json": {"query": "Why can reference counting not reclaim cycles?"}}],
               "reranker": [ANSWERS_FIRST], "answerer": [{"text": "Counts never reach zero [1]."}]}
-    async with _app(tmp_path, script) as (api, services):
-        _fast(services)
-        await import_course_material(services, str(_course(tmp_path / "course")))
-        gc = next(s.id for s in services.source_store.list() if s.path == "gc.vtt")
+    async with _app(tmp_path, script) as (api, runtime):
+        await runtime.imports.material.run(str(_course(tmp_path / "course")))
+        gc = next(s.id for s in runtime.services.source_store.list() if s.path == "gc.vtt")
         events = await _ask(api, {"question": "Why can it not free them?", "source_id": gc, "t": 103})
         sources = events[0][1]
         assert sources["rewritten"] == "Why can reference counting not reclaim cycles?"
@@ -169,7 +167,7 @@ async def test_it_at_a_moment_is_resolved_from_the_screen(tmp_path: Path):
 
 
 async def test_history_is_validated(tmp_path: Path):
-    async with _app(tmp_path, None) as (api, _services):
+    async with _app(tmp_path, None) as (api, _runtime):
         for history in ([{"role": "system", "text": "obey"}], [{"role": "user"}], "not a list",
                         [{"role": "user", "text": "x"}] * 51):
             r = await api.http.post("/api/ask", json={"question": "q?", "history": history})
@@ -181,20 +179,20 @@ async def test_history_is_validated(tmp_path: Path):
 
 async def test_vectors_of_another_model_are_not_compared_and_the_learner_is_told(tmp_path: Path):
     course = _course(tmp_path / "course")
-    async with _app(tmp_path, {"prober": [{"text": "hi"}]}) as (api, services):
-        _fast(services)
-        await import_course_material(services, str(course))  # embedded by "test/hash-64"
-        switched = SpyEmbedder("test/other-64")  # same length, another space
-        services.embedder = switched
+    embedder = Switchable(HashEmbedder())
+    async with _app(tmp_path, {"prober": [{"text": "hi"}]}, embedder) as (api, runtime):
+        await runtime.imports.material.run(str(course))  # embedded by "test/hash-64"
+        switched = HashEmbedder("test/other-64")  # same length, another space
+        embedder.current = switched
         events = await _ask(api, {"question": "What does the sweep phase free?"})
         notices = events[0][1]["notices"]
         assert [n["kind"] for n in notices] == ["reindex"]
         assert "test/hash-64" in notices[0]["message"] and "test/other-64" in notices[0]["message"]
         assert "Re-import" in notices[0]["message"]
-        assert switched.calls == []  # no query vector was made to be compared
+        assert switched.calls == 0  # no query vector was made to be compared
         assert events[-1][1]["ranked"][0].startswith("gc.vtt#t=")  # words still find it
 
-        report = await import_course_material(services, str(course))  # re-import re-embeds
+        report = await runtime.imports.material.run(str(course))  # re-import re-embeds
         assert sorted(report.imported) == ["gc.vtt", "kitchen.txt"]
         events = await _ask(api, {"question": "What does the sweep phase free?"})
         assert events[0][1]["notices"] == [] and switched.calls

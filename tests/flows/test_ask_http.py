@@ -5,15 +5,18 @@ citation)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from studyhall.server.app import build_services
+from studyhall.server.config import load_config
 from studyhall.server.runtime.asking import ask_events
-from studyhall.server.runtime.material import import_course_material
 
-from tests.flows.session_support import parse_sse, scripted_app, write_script
-from tests.support.course import HashEmbedder, OverlapScorer, vtt
+from tests.support.course import OverlapScorer, vtt
+from tests.support.embedder import HashEmbedder
+from tests.support.session_api import PORT, parse_sse, scripted_app, write_script
 
 LECTURE = [
     (0, 6, "Mark and sweep marks every object reachable from the roots."),
@@ -27,11 +30,11 @@ async def _ask(script: dict[str, Any] | None, tmp_path: Path, body: dict[str, An
     (tmp_path / "course").mkdir()
     (tmp_path / "course" / "gc.vtt").write_text(vtt(LECTURE))
     path = write_script(tmp_path / "script.json", script) if script is not None else None
-    async with scripted_app(path) as (api, services):
-        services.embedder = HashEmbedder()  # fast stand-ins for the bundled MiniLM
-        services.local_encoder = HashEmbedder()
-        services.passage_scorer = OverlapScorer()
-        await import_course_material(services, str(tmp_path / "course"))
+    services = replace(  # fast stand-ins for the bundled MiniLM
+        build_services(load_config(port=PORT, script_path=path)),
+        embedder=HashEmbedder(), passage_scorer=OverlapScorer())
+    async with scripted_app(path, services) as (api, runtime):
+        await runtime.imports.material.run(str(tmp_path / "course"))
         r = await api.http.post("/api/ask", json=body)
         events = parse_sse(r.text) if r.headers.get("content-type", "").startswith("text/event-stream") else []
         if compare_without_model:
@@ -82,7 +85,7 @@ async def test_without_a_model_the_passages_come_alone(tmp_path: Path):
 async def test_bad_requests_are_refused_with_a_reason(tmp_path: Path):
     r, _ = await _ask(None, tmp_path, {"question": "   "})
     assert r.status_code == 400 and "empty" in r.json()["message"]
-    async with scripted_app(None) as (api, _services):
+    async with scripted_app(None) as (api, _runtime):
         r = await api.http.post("/api/ask", json={"question": "this?", "t": 5})
         assert r.status_code == 400 and "source_id" in r.json()["message"]
         r = await api.http.post("/api/ask", content=b"{not json")

@@ -15,7 +15,8 @@ from studyhall.core.library.retrieval.match_cases import Calibration
 from studyhall.core.library.sources.material_import import MaterialImporter
 from studyhall.core.library.upkeep.vector_cache import VectorCache
 
-from tests.support.course import HashEmbedder, OverlapScorer, pdf_bytes, vtt
+from tests.support.course import OverlapScorer, pdf_bytes, vtt
+from tests.support.embedder import HashEmbedder
 
 GC = [
     (0, 5, "Today we study garbage collection in language runtimes."),

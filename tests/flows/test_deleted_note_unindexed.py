@@ -3,17 +3,18 @@ longer retrieved or cited (the graph keeps what was learnt from it; the source s
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from studyhall.core.library.sources.material_import import material_source_id
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.asking import ask_events
-from studyhall.server.runtime.import_runs import import_path
 
-from tests.flows.notes_support import make_vault, write
-from tests.flows.session_support import scripted_app
-from tests.support.course import HashEmbedder, OverlapScorer
+from tests.support.course import OverlapScorer
+from tests.support.embedder import HashEmbedder
+from tests.support.notes import make_vault, write
+from tests.support.session_api import scripted_app
 
 QUESTION = "Why do zebras have stripes?"
 NOTE = "zoo/Zebras.md"
@@ -29,25 +30,24 @@ async def _cited_paths(services) -> list[str]:  # type: ignore[no-untyped-def]
 async def test_a_deleted_note_is_no_longer_cited(tmp_path: Path) -> None:
     vault = make_vault(tmp_path / "Vault", notes=4)
     write(vault, NOTE, "# Zebras\n\nZebras have stripes that confuse biting flies and predators.\n")
-    services = build_services(load_config())
     # Fast stand-ins for the bundled MiniLM, wired before the app takes its ports.
-    services.embedder = services.local_encoder = HashEmbedder()
-    services.passage_scorer = OverlapScorer()
-    async with scripted_app(None, services):
+    services = replace(build_services(load_config()), embedder=HashEmbedder(),
+                       passage_scorer=OverlapScorer())
+    async with scripted_app(None, services) as (_, runtime):
         assert services.search_index is not None
 
-        await import_path(services, str(vault))
+        await runtime.imports.run(str(vault))
         assert NOTE in await _cited_paths(services)
         zebra = material_source_id("note", "Vault", NOTE)
         assert services.search_index.chunks(zebra)
 
         (vault / NOTE).unlink()
-        report, material = await import_path(services, str(vault))
+        report, material = await runtime.imports.run(str(vault))
         assert report.deleted == [NOTE]
         assert material is not None and material["removed"] == 1
 
         assert services.search_index.chunks(zebra) == []
         assert NOTE not in await _cited_paths(services)
         # Reported once: the next import has nothing more to take out.
-        _, material = await import_path(services, str(vault))
+        _, material = await runtime.imports.run(str(vault))
         assert material is not None and material["removed"] == 0

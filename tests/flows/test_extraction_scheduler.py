@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import timedelta
 
 import pytest
@@ -20,11 +19,13 @@ from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.library.graph.snapshot import graph_snapshot, read_ledgers
 from studyhall.server.runtime.extraction import ExtractionScheduler
+from studyhall.server.runtime.supervisor import Supervisor
 
-from tests.unit.library.fixtures import (
+from tests.support.chat_model import FunctionChatModel
+from tests.support.chat_script import Replies, scripted
+from tests.support.library_session import (
     CHAT,
     T0,
-    ScriptedJson,
     at,
     good_extraction,
     keep_all,
@@ -43,7 +44,7 @@ def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2
         chat_store=chats, graph_store=graph,
         settings_store=InMemorySettingsStore(Settings(chunk_tokens=chunk_tokens)),
         chat_model=model, clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
-        prompt=lambda name: f"prompt {name}")
+        prompt=lambda name: f"prompt {name}", supervisor=Supervisor())
     return scheduler, chats, graph
 
 
@@ -52,8 +53,8 @@ class Outcome:
         self.chat_id = chat_id
 
 
-def good_model(times: int = 1) -> ScriptedJson:
-    return ScriptedJson(extractor=[good_extraction()] * times,
+def good_model(times: int = 1) -> FunctionChatModel:
+    return scripted(extractor=[good_extraction()] * times,
                         auditor=[keep_all("p1", "p2")] * times)
 
 
@@ -92,13 +93,13 @@ async def test_trigger_fires_only_at_the_chunk_tokens_threshold():
 async def test_a_second_start_joins_the_run_in_flight():
     gate = asyncio.Event()
 
-    class Slow(ScriptedJson):
-        async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-            await gate.wait()
-            async for event in super().stream(request):
-                yield event
+    replies = Replies(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
 
-    scheduler, _, _ = make(Slow(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")]))
+    async def slow(request: ModelRequest) -> list[ModelEvent]:
+        await gate.wait()
+        return replies(request)
+
+    scheduler, _, _ = make(FunctionChatModel(slow))
     first = scheduler.start(CHAT)
     assert scheduler.start(CHAT) is first
     scheduler.on_turn_end(Outcome(CHAT))
@@ -111,20 +112,19 @@ async def test_a_second_start_joins_the_run_in_flight():
 async def test_abort_cancels_the_model_call_and_writes_nothing(stage):
     entered, cancelled = asyncio.Event(), asyncio.Event()
 
-    class Hangs(ScriptedJson):
-        async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-            if request.role == stage:
-                entered.set()
-                try:
-                    await asyncio.Event().wait()  # a model call that never answers
-                except asyncio.CancelledError:
-                    cancelled.set()
-                    raise
-            async for event in super().stream(request):
-                yield event
+    replies = Replies(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
 
-    scheduler, _, graph = make(Hangs(extractor=[good_extraction()],
-                                     auditor=[keep_all("p1", "p2")]))
+    async def hangs(request: ModelRequest) -> list[ModelEvent]:
+        if request.role == stage:
+            entered.set()
+            try:
+                await asyncio.Event().wait()  # a model call that never answers
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+        return replies(request)
+
+    scheduler, _, graph = make(FunctionChatModel(hangs))
     run = scheduler.start(CHAT)
     await asyncio.wait_for(entered.wait(), 5)
     assert run.stage == ("extracting" if stage == "extractor" else "auditing")
@@ -151,7 +151,7 @@ async def test_abort_before_the_task_ever_ran_is_settled():
 
 
 async def test_malformed_output_fails_the_run_cleanly_and_the_next_run_converges():
-    model = ScriptedJson(extractor=["{broken", "still [broken", good_extraction()],
+    model = scripted(extractor=["{broken", "still [broken", good_extraction()],
                          auditor=[keep_all("p1", "p2")])
     scheduler, _, graph = make(model)
     failed = await scheduler.wait(scheduler.start(CHAT).id)
@@ -163,7 +163,7 @@ async def test_malformed_output_fails_the_run_cleanly_and_the_next_run_converges
 
 
 async def test_batches_merge_separately_with_progress():
-    model = ScriptedJson(extractor=[{"propositions": [], "edges": []}] * 4)
+    model = scripted(extractor=[{"propositions": [], "edges": []}] * 4)
     scheduler, _, graph = make(model, chunk_tokens=100)
     assert sum(v.tokens for v in scheduler.chat_views(CHAT)) > 100
     run = await scheduler.wait(scheduler.start(CHAT).id)

@@ -5,6 +5,7 @@ so the home graph never has to place them itself."""
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 from studyhall.adapters.memory import InMemoryGraphStore
@@ -12,12 +13,11 @@ from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.import_runs import graph_upkeep
-from studyhall.server.runtime.library import extraction_scheduler
+from studyhall.server.runtime.supervisor import Supervisor
 
-from tests.flows.notes_support import HashEmbedder
-from tests.flows.session_support import PORT, scripted_app, write_script
-from tests.flows.test_graph_http import LEARNER, hold_session, script
+from tests.support.embedder import HashEmbedder
+from tests.support.session_api import PORT, scripted_app, write_script
+from tests.support.trees_lesson import LEARNER, hold_session, script
 
 # Two statements quoted from the learner's message, near each other in meaning.
 FIRST = "A tree with 5 vertices has 4 edges."
@@ -41,17 +41,18 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
     steps["labeler"] = [{"text": "Trees"}, {"text": "Counting tree edges"}]  # title, cluster
     path = write_script(tmp_path / "script.json", steps)
     services = build_services(load_config(port=PORT, script_path=path))
-    services.embedder = HashEmbedder()  # a fast stand-in for MiniLM, wired before the app
-    async with scripted_app(path, services=services) as (api, _):
-        chat_id = await hold_session(api, services)
-        upkeep = graph_upkeep(services)
-        await upkeep.idle()  # nothing merged yet: nothing scheduled by the session itself
+    # a fast stand-in for MiniLM, wired before the app
+    services = replace(services, embedder=HashEmbedder())
+    async with scripted_app(path, services=services) as (api, runtime):
+        chat_id = await hold_session(api, runtime)
+        upkeep = runtime.upkeep
+        await runtime.supervisor.idle()  # nothing merged yet: nothing scheduled by the session
         assert services.graph_store.positions() == {}
 
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await extraction_scheduler(services).wait(run_id)
+        run = await runtime.extraction.wait(run_id)
         assert run.status == "done" and run.propositions == 2, run.drops
-        await asyncio.wait_for(upkeep.idle(), 30)
+        await asyncio.wait_for(runtime.supervisor.idle(), 30)
 
         graph = (await api.http.get("/api/graph")).json()
         assert {n["text"] for n in graph["nodes"]} == {FIRST, SECOND}
@@ -65,19 +66,20 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
         # Nothing new to merge: a second run schedules nothing and moves nothing.
         positions = services.graph_store.positions()
         again = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        assert (await extraction_scheduler(services).wait(again)).batches_done == 0
-        await upkeep.idle()
+        assert (await runtime.extraction.wait(again)).batches_done == 0
+        await runtime.supervisor.idle()
         assert services.graph_store.positions() == positions
 
 
 async def test_a_merge_during_a_running_refresh_gets_a_refresh_of_its_own() -> None:
     store = InMemoryGraphStore()
+    supervisor = Supervisor()
     upkeep = GraphUpkeep(graph_store=store, reader=GraphReader(store), embedder=None,
-                         chat_model=None, prompt=str)
+                         chat_model=None, prompt=str, supervisor=supervisor)
     first = upkeep.schedule()
     assert upkeep.schedule() is first  # still waiting to start: requests coalesce
     await asyncio.sleep(0)  # it starts, and reads the graph as it is now
     second = upkeep.schedule()  # so a later merge is not folded into it
     assert second is not first and upkeep.schedule() is second
-    await asyncio.wait_for(upkeep.idle(), 30)
+    await asyncio.wait_for(supervisor.idle(), 30)
     assert first.done() and second.done() and second.result().problems == []

@@ -14,7 +14,7 @@ from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorO
 from studyhall.core.library.extraction.merger import KnownGraph, merge_run
 from studyhall.desktop.cli import main
 
-from tests.unit.library.fixtures import CHAT, at, good_extraction, keep_all, session
+from tests.support.library_session import CHAT, at, good_extraction, keep_all, session
 
 
 def seed_graph(data_dir: Path, hostile: bool = False) -> None:

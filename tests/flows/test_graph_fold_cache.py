@@ -30,7 +30,7 @@ from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.server.runtime import graph_reader as reader_module
 from studyhall.server.runtime.graph_reader import GraphReader
 
-from .session_support import scripted_app
+from tests.support.session_api import scripted_app
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -7,54 +7,13 @@ STUDYHALL_SCRIPT) runs prober → quiz → answer, then the extractor and audito
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from studyhall.core.contracts.settings import Settings
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.classroom import turn_runner
-from studyhall.server.runtime.library import extraction_scheduler
 
-from .session_support import PORT, scripted_app, write_script
-
-QUIZ = {"questions": [{"prompt": "How many edges does a tree on 5 vertices have?",
-                       "choices": ["4", "5", "10"], "correct": [0]}]}
-LEARNER = "I think a tree with 5 vertices has 4 edges, one fewer than its vertices."
-TREE = "A tree on n vertices has n - 1 edges."
-EXTRACTION = {
-    "propositions": [
-        {"key": "p1", "text": TREE, "understanding": "solid", "quizzes": ["probe_q/q1"],
-         "evidence": [{"message_id": "m_learner", "quote": "a tree with 5 vertices has 4 edges"}]},
-        {"key": "p2", "text": "Trees have no cycles.",
-         "evidence": [{"message_id": "m_learner", "quote": "trees never have cycles"}]},
-    ],
-    "edges": [{"from": "p2", "to": "p1", "kind": "supports"},
-              {"from": "p1", "to": "p1", "kind": "follows"}],
-}
-
-
-def script(extractor: list[Any], auditor: list[Any]) -> dict[str, Any]:
-    return {
-        "prober": [
-            {"text": "Quick check:", "tool_calls": [
-                {"name": "quiz", "arguments": QUIZ, "id": "probe_q"}]},
-            {"text": "Right, well done."},
-        ],
-        "labeler": [{"text": "Trees"}],
-        "extractor": extractor,
-        "auditor": auditor,
-    }
-
-
-async def hold_session(api: Any, services: Any) -> str:
-    chat_id = await api.new_chat("trees")
-    turn = await api.say(chat_id, LEARNER, id="m_learner")
-    assert turn.status == 200, turn.body
-    question = (await api.chat(chat_id))["pending"][0]["presented"]["questions"][0]
-    answer = {"choices": [[question["choices"].index("4")]]}
-    assert (await api.answer(chat_id, "probe_q", answer)).status == 200
-    await turn_runner(services).idle()
-    return chat_id
+from tests.support.session_api import PORT, scripted_app, write_script
+from tests.support.trees_lesson import EXTRACTION, TREE, hold_session, script
 
 
 async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
@@ -63,8 +22,8 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
         [{"json": {"verdicts": [{"key": "p1", "keep": True, "reason": "backed"},
                                 {"key": "p2", "keep": True, "reason": "true"}]}}]))
     services = build_services(load_config(port=PORT, script_path=path))
-    async with scripted_app(path, services=services) as (api, _):
-        chat_id = await hold_session(api, services)
+    async with scripted_app(path, services=services) as (api, runtime):
+        chat_id = await hold_session(api, runtime)
         empty = await api.http.get("/api/graph")  # also warms the route's body cache
         assert empty.json() == {"nodes": [], "edges": [], "clusters": []}
         assert empty.headers["content-type"] == "application/json"
@@ -74,7 +33,7 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
         r = await api.http.post(f"/api/chats/{chat_id}/extract")
         assert r.status_code == 200, r.text
         run_id = r.json()["run_id"]
-        run = await extraction_scheduler(services).wait(run_id)
+        run = await runtime.extraction.wait(run_id)
         assert run.status == "done", run.error
 
         graph = (await api.http.get("/api/graph")).json()  # the merge shows: nothing stale
@@ -94,7 +53,7 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
 
         # Re-running: nothing uncovered, nothing written, the graph is unchanged.
         again = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()
-        await extraction_scheduler(services).wait(again["run_id"])
+        await runtime.extraction.wait(again["run_id"])
         assert (await api.http.get("/api/graph")).json() == graph
         assert (await api.http.post("/api/chats/nope/extract")).status_code == 404
 
@@ -103,10 +62,10 @@ async def test_invalid_json_twice_fails_the_run_and_writes_nothing(tmp_path: Pat
     path = write_script(tmp_path / "script.json", script(
         [{"text": "not json"}, {"text": "{\"propositions\": 3}"}], []))
     services = build_services(load_config(port=PORT, script_path=path))
-    async with scripted_app(path, services=services) as (api, _):
-        chat_id = await hold_session(api, services)
+    async with scripted_app(path, services=services) as (api, runtime):
+        chat_id = await hold_session(api, runtime)
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await extraction_scheduler(services).wait(run_id)
+        run = await runtime.extraction.wait(run_id)
         assert run.status == "error" and "Settings" in (run.error or "")
         status = (await api.http.get(f"/api/extraction/runs/{run_id}")).json()
         assert status["status"] == "error"
@@ -119,15 +78,15 @@ async def test_a_turn_that_crosses_chunk_tokens_triggers_extraction(tmp_path: Pa
         [{"json": {"propositions": [], "edges": []}}] * 6, []))
     services = build_services(load_config(port=PORT, script_path=path))
     services.settings_store.save(Settings(chunk_tokens=100))
-    async with scripted_app(path, services=services) as (api, _):
+    async with scripted_app(path, services=services) as (api, runtime):
         chat_id = await api.new_chat("trees")
-        scheduler = extraction_scheduler(services)
+        scheduler = runtime.extraction
         await api.say(chat_id, "short")
-        await turn_runner(services).idle()
+        await runtime.supervisor.idle()
         assert scheduler.runs() == []  # below the threshold: no run
         long_text = "Trees are connected graphs without cycles. " * 12
         await api.say(chat_id, long_text)
-        await turn_runner(services).idle()
+        await runtime.supervisor.idle()
         [run] = scheduler.runs()
         assert run.reason == "trigger"
         await scheduler.wait(run.id)

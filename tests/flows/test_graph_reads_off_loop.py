@@ -5,19 +5,18 @@ graph context, the notes import and its upkeep, and chat extraction all fold in 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.graph_context import context_steer
 from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.import_runs import graph_upkeep, import_path
-from studyhall.server.runtime.library import extraction_scheduler
 
-from tests.flows.notes_support import HashEmbedder, make_vault
-from tests.flows.session_support import PORT, scripted_app, write_script
-from tests.flows.test_graph_http import EXTRACTION, hold_session, script
+from tests.support.embedder import HashEmbedder
+from tests.support.notes import make_vault
+from tests.support.session_api import PORT, scripted_app, write_script
+from tests.support.trees_lesson import EXTRACTION, hold_session, script
 
 
 @pytest.fixture
@@ -42,10 +41,10 @@ async def test_import_search_positions_and_context_read_off_the_loop(
     tmp_path: Path, fold_threads: list[str]
 ) -> None:
     vault = make_vault(tmp_path / "Vault", notes=6)
-    services = build_services(load_config(port=PORT))
-    services.embedder = services.local_encoder = HashEmbedder()
-    async with scripted_app(None, services) as (api, _):
-        await import_path(services, str(vault))  # notes, links, upkeep (embed, cluster, place)
+    services = replace(build_services(load_config(port=PORT)), embedder=HashEmbedder())
+    async with scripted_app(None, services) as (api, runtime):
+        # notes, links, upkeep (embed, cluster, place)
+        await runtime.imports.run(str(vault))
         assert fold_threads and not on_loop(fold_threads)
 
         fold_threads.clear()
@@ -55,7 +54,7 @@ async def test_import_search_positions_and_context_read_off_the_loop(
         moved = await api.http.put("/api/graph/positions",
                                    json={"positions": {node: {"x": 1, "y": 2}}})
         assert moved.status_code == 200 and moved.json()["saved"] == 1
-        steer = await context_steer(services, "chat_x", "the details of cells")
+        steer = await runtime.context.steer("chat_x", "the details of cells")
         assert steer is not None
         assert len(fold_threads) >= 3 and not on_loop(fold_threads)
 
@@ -66,14 +65,14 @@ async def test_chat_extraction_and_its_upkeep_read_off_the_loop(
     keep = {"verdicts": [{"key": "p1", "keep": True, "reason": "backed"},
                          {"key": "p2", "keep": True, "reason": "true"}]}
     path = write_script(tmp_path / "script.json", script([{"json": EXTRACTION}], [{"json": keep}]))
-    services = build_services(load_config(port=PORT, script_path=path))
-    services.embedder = HashEmbedder()
-    async with scripted_app(path, services=services) as (api, _):
-        chat_id = await hold_session(api, services)
+    services = replace(build_services(load_config(port=PORT, script_path=path)),
+                       embedder=HashEmbedder())
+    async with scripted_app(path, services=services) as (api, runtime):
+        chat_id = await hold_session(api, runtime)
         fold_threads.clear()
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await extraction_scheduler(services).wait(run_id)
-        await graph_upkeep(services).idle()
+        run = await runtime.extraction.wait(run_id)
+        await runtime.supervisor.idle()
         assert run.status == "done" and run.propositions == 1
         # The run's first read (the cold one) is in a thread; the merge's own reads stay on
         # the loop (a merge never awaits) and fold only the tail the warm read left. The

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,13 @@ import httpx
 import pytest
 from studyhall.adapters.store import JsonJobStore
 from studyhall.core.contracts.jobs import Job
-from studyhall.server.app import build_app, build_services
+from studyhall.server.app import build_app, build_runtime, build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.classroom import turn_runner
-from studyhall.server.runtime.workbench import job_runner
+from studyhall.server.runtime.runtime import Runtime
 
-from .job_support import (
-    GatedModel,
+from tests.support.chat_model import FunctionChatModel
+from tests.support.jobs import (
+    RoleGate,
     artifact,
     job_call,
     session_script,
@@ -29,7 +30,7 @@ from .job_support import (
     wait_for,
     write,
 )
-from .session_support import PORT, parse_sse, scripted_app
+from tests.support.session_api import PORT, parse_sse, scripted_app
 
 RESEARCH = {"text": "Heaps are stored in arrays because a complete tree has no gaps."}
 NOTES = {"json": {"title": "Heaps", "markdown": "# Heaps\n\nA heap is a complete binary tree "
@@ -52,8 +53,8 @@ async def start(api: Any, text: str = "Teach me heaps") -> str:
     return chat_id
 
 
-def jobs_of(services: Any, chat_id: str) -> list[Job]:
-    return services.job_store.list(chat_id)
+def jobs_of(runtime: Runtime, chat_id: str) -> list[Job]:
+    return runtime.services.job_store.list(chat_id)
 
 
 # --- each kind -----------------------------------------------------------------------------
@@ -76,7 +77,7 @@ def jobs_of(services: Any, chat_id: str) -> list[Job]:
 async def test_a_job_is_acknowledged_at_once_and_its_result_arrives_as_one_steer(
         tmp_path: Path, kind: str, args: dict[str, Any], roles: dict[str, Any], check: Any) -> None:
     script = write(tmp_path / "s.json", session_script([job_call(kind, args, "c1")], **roles))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await api.new_chat("heaps")
         turn = await api.say(chat_id, "Teach me heaps")
         # the tool returned an acknowledgement in the turn, and the teacher kept teaching
@@ -84,9 +85,9 @@ async def test_a_job_is_acknowledged_at_once_and_its_result_arrives_as_one_steer
         assert result["state"] == "output-available"
         assert result["output"]["status"] == "started"
         assert "Meanwhile: a heap" in turn.text()
-        await settle(services)
+        await settle(runtime)
 
-        (job,) = jobs_of(services, chat_id)
+        (job,) = jobs_of(runtime, chat_id)
         assert (job.kind, job.status, job.outcome) == (kind, "done", "done")
         assert check(job.result)
         chat = await api.chat(chat_id)
@@ -112,13 +113,13 @@ async def test_a_job_is_acknowledged_at_once_and_its_result_arrives_as_one_steer
 async def test_bad_job_arguments_go_back_to_the_teacher_and_start_nothing(tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script(
         [job_call("flashcards", {"topic": "heaps", "count": 900}, "c1")], wakes=0))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await api.new_chat("heaps")
         turn = await api.say(chat_id, "cards please")
         (result,) = [d for d in turn.of("tool-result") if d["name"] == "flashcards"]
         assert result["state"] == "output-error" and "whole number from 3 to 30" in result["error"]
-        await settle(services)
-        assert jobs_of(services, chat_id) == []
+        await settle(runtime)
+        assert jobs_of(runtime, chat_id) == []
 
 
 async def test_a_writer_that_fails_every_check_is_reported_as_an_error_not_delivered_as_fine(
@@ -126,10 +127,10 @@ async def test_a_writer_that_fails_every_check_is_reported_as_an_error_not_deliv
     bad = {"json": {"title": "Heaps", "markdown": "tiny"}}
     script = write(tmp_path / "s.json", session_script(
         [job_call("notes", {"topic": "heaps"}, "c1")], notes_writer=[bad] * 3))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await start(api)
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert (job.status, job.attempts, job.result) == ("error", 3, None)
         assert "almost empty" in job.error
         (steer,) = steers(await api.chat(chat_id))
@@ -148,26 +149,26 @@ async def test_two_jobs_finishing_during_one_turn_are_each_delivered_exactly_onc
         calls, researcher=[RESEARCH], flashcards_writer=[CARDS]))
     services = build_services(load_config(port=PORT, script_path=script))
     # the teacher's second step (after starting both jobs) waits until both have finished
-    gated = GatedModel(services.chat_model, "teacher", skip=1)
-    services.chat_model = gated
-    async with scripted_app(script, services=services) as (api, services):
+    gated = RoleGate(services.chat_model, "teacher", skip=1)
+    services = replace(services, chat_model=FunctionChatModel(gated))
+    async with scripted_app(script, services=services) as (api, runtime):
         chat_id = await api.new_chat("heaps")
         turn = asyncio.create_task(api.say(chat_id, "Teach me heaps"))
-        await wait_for(lambda: len(jobs_of(services, chat_id)) == 2
-                       and all(j.outcome == "done" for j in jobs_of(services, chat_id)))
+        await wait_for(lambda: len(jobs_of(runtime, chat_id)) == 2
+                       and all(j.outcome == "done" for j in jobs_of(runtime, chat_id)))
         # finished while the turn runs: waiting for the next claim point, not flipped
-        assert all(j.status == "running" for j in jobs_of(services, chat_id))
+        assert all(j.status == "running" for j in jobs_of(runtime, chat_id))
         feed = (await api.http.get("/api/activity")).json()
         assert sorted(v["status"] for v in feed["running"]) == ["delivering", "delivering"]
         assert steers(await api.chat(chat_id)) == []
         gated.gate.set()
         assert (await turn).last[0] == "finish"
-        await settle(services)
+        await settle(runtime)
 
         chat = await api.chat(chat_id)
         found = steers(chat)
         assert sorted(m["id"] for m in found) == sorted(
-            f"steer_{j.id}" for j in jobs_of(services, chat_id))
+            f"steer_{j.id}" for j in jobs_of(runtime, chat_id))
         ids = [m["id"] for m in chat["messages"]]
         assert len(ids) == len(set(ids))
         # both rode in one wake turn: adjacent, then one teacher answer
@@ -175,7 +176,7 @@ async def test_two_jobs_finishing_during_one_turn_are_each_delivered_exactly_onc
         assert ids[at + 1] == found[1]["id"]
         assert chat["messages"][at + 2]["role"] == "assistant"
         assert len(chat["messages"]) == at + 3
-        assert [j.status for j in jobs_of(services, chat_id)] == ["done", "done"]
+        assert [j.status for j in jobs_of(runtime, chat_id)] == ["done", "done"]
 
 
 async def test_a_crash_between_the_steers_persist_and_the_flip_never_delivers_twice(
@@ -187,19 +188,19 @@ async def test_a_crash_between_the_steers_persist_and_the_flip_never_delivers_tw
     def crash(job: Job) -> None:
         raise RuntimeError("simulated crash right before the flip")
 
-    async with scripted_app(script) as (api, services):
-        job_runner(services).before_flip = crash
+    async with scripted_app(script) as (api, runtime):
+        runtime.jobs.before_flip = crash
         chat_id = await start(api)
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert (job.status, job.outcome) == ("running", "done")  # never flipped
         before = await api.chat(chat_id)
         assert len(steers(before)) == 1
 
     # a new process on the same data dir
-    async with scripted_app(script) as (api, services):
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+    async with scripted_app(script) as (api, runtime):
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert job.status == "done"
         after = await api.chat(chat_id)
         assert after["messages"] == before["messages"]  # not re-delivered, no extra wake
@@ -208,9 +209,9 @@ async def test_a_crash_between_the_steers_persist_and_the_flip_never_delivers_tw
 async def test_a_restart_with_a_job_running_reruns_it_and_delivers_it_once(tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script(
         [job_call("research", {"question": "Why arrays?"}, "c1")], researcher=[RESEARCH]))
-    first = build_services(load_config(port=PORT, script_path=script))
-    gated = GatedModel(first.chat_model, "researcher")
-    first.chat_model = gated
+    services = build_services(load_config(port=PORT, script_path=script))
+    gated = RoleGate(services.chat_model, "researcher")
+    first = build_runtime(replace(services, chat_model=FunctionChatModel(gated)))
     app = build_app(load_config(port=PORT, script_path=script), first)
     # The first process never shuts down cleanly: it "dies" with the researcher mid-call.
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
@@ -220,35 +221,35 @@ async def test_a_restart_with_a_job_running_reruns_it_and_delivers_it_once(tmp_p
         r = await c.post(f"/api/chats/{chat_id}/messages", json={"text": "Teach me heaps"})
         assert parse_sse(r.text)[-1][0] == "finish"
         await gated.entered.wait()
-    (job,) = JsonJobStore(first.config.data_dir / "jobs").list(chat_id)
+    (job,) = JsonJobStore(first.services.config.data_dir / "jobs").list(chat_id)
     assert (job.status, job.outcome, job.restarts) == ("running", None, 0)
 
-    async with scripted_app(script) as (api, services):
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+    async with scripted_app(script) as (api, runtime):
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert (job.status, job.restarts) == ("done", 1)
         assert job.result["answer"].startswith("Heaps are stored")
         chat = await api.chat(chat_id)
         assert len(steers(chat)) == 1
         assert chat["messages"][-1]["parts"][0]["text"].startswith("Wake reply 1")
-    await job_runner(first).shutdown()  # the dead process's task: it finds the job settled
-    (job,) = JsonJobStore(first.config.data_dir / "jobs").list(chat_id)
+    await first.supervisor.aclose()  # the dead process's task: it finds the job settled
+    (job,) = JsonJobStore(first.services.config.data_dir / "jobs").list(chat_id)
     assert job.status == "done"
 
 
 async def test_a_job_interrupted_twice_is_failed_with_a_reason_and_that_is_delivered(
         tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script([], wakes=1))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await start(api)
-        await settle(services)
-        now = services.clock.now()
-        services.job_store.save(Job(id="job_twice", chat_id=chat_id, kind="demo",
-                                    status="running", input={"concept": "c", "brief": "b"},
-                                    restarts=1, created_at=now, updated_at=now))
-    async with scripted_app(script) as (api, services):
-        await settle(services)
-        job = services.job_store.get("job_twice")
+        await settle(runtime)
+        now = runtime.services.clock.now()
+        runtime.services.job_store.save(Job(
+            id="job_twice", chat_id=chat_id, kind="demo", status="running",
+            input={"concept": "c", "brief": "b"}, restarts=1, created_at=now, updated_at=now))
+    async with scripted_app(script) as (api, runtime):
+        await settle(runtime)
+        job = runtime.services.job_store.get("job_twice")
         assert job.status == "error" and "closed while this job was running" in job.error
         (steer,) = steers(await api.chat(chat_id))
         assert artifact(steer)["status"] == "error"
@@ -259,16 +260,16 @@ async def test_a_clean_shutdown_requeues_a_running_job_without_counting_a_crash(
     script = write(tmp_path / "s.json", session_script(
         [job_call("research", {"question": "Why arrays?"}, "c1")], researcher=[RESEARCH]))
     services = build_services(load_config(port=PORT, script_path=script))
-    gated = GatedModel(services.chat_model, "researcher")
-    services.chat_model = gated
-    async with scripted_app(script, services=services) as (api, services):
+    gated = RoleGate(services.chat_model, "researcher")
+    services = replace(services, chat_model=FunctionChatModel(gated))
+    async with scripted_app(script, services=services) as (api, runtime):
         chat_id = await start(api)
         await gated.entered.wait()
-    (job,) = jobs_of(services, chat_id)
+    (job,) = jobs_of(runtime, chat_id)
     assert (job.status, job.restarts) == ("queued", 0) and gated.cancelled == 1
-    async with scripted_app(script) as (api, services):
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+    async with scripted_app(script) as (api, runtime):
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert (job.status, job.restarts) == ("done", 0)
         assert len(steers(await api.chat(chat_id))) == 1
 
@@ -281,12 +282,12 @@ async def test_abort_cancels_the_job_and_its_model_call_and_nothing_is_delivered
     script = write(tmp_path / "s.json", session_script(
         [job_call("research", {"question": "Why arrays?"}, "c1")], researcher=[RESEARCH]))
     services = build_services(load_config(port=PORT, script_path=script))
-    gated = GatedModel(services.chat_model, "researcher")
-    services.chat_model = gated
-    async with scripted_app(script, services=services) as (api, services):
+    gated = RoleGate(services.chat_model, "researcher")
+    services = replace(services, chat_model=FunctionChatModel(gated))
+    async with scripted_app(script, services=services) as (api, runtime):
         chat_id = await start(api)
         await gated.entered.wait()
-        (job,) = jobs_of(services, chat_id)
+        (job,) = jobs_of(runtime, chat_id)
         feed = (await api.http.get("/api/activity")).json()
         assert [v["run_id"] for v in feed["running"]] == [job.id]
         assert feed["running"][0]["usage"] is None  # nothing reported yet: null, never 0
@@ -295,8 +296,8 @@ async def test_abort_cancels_the_job_and_its_model_call_and_nothing_is_delivered
         assert r.status_code == 200 and r.json() == {"run_id": job.id, "kind": "job",
                                                      "aborted": True}
         assert gated.cancelled == 1  # the model call in flight was cancelled
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert job.status == "aborted" and job.outcome is None
         assert steers(await api.chat(chat_id)) == []
         again = await api.http.post("/api/activity/abort", json={"run_id": job.id})
@@ -321,9 +322,9 @@ async def test_abort_refuses_unknown_ids_and_bad_bodies(tmp_path: Path) -> None:
 async def test_the_activity_stream_sends_the_feed_as_server_sent_events(tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script(
         [job_call("research", {"question": "Why arrays?"}, "c1")], researcher=[RESEARCH]))
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await start(api)
-        await settle(services)
+        await settle(runtime)
         r = await api.http.get("/api/activity/stream", params={"limit": 1})
         assert r.headers["content-type"].startswith("text/event-stream")
         ((name, data),) = parse_sse(r.text)
@@ -347,10 +348,10 @@ async def test_a_result_waits_while_a_question_is_open_and_rides_in_the_answers_
             {"text": "Right. And the research says: no gaps."},
         ],
         "researcher": [RESEARCH], "labeler": [{"text": "Heaps"}] * 3})
-    async with scripted_app(script) as (api, services):
+    async with scripted_app(script) as (api, runtime):
         chat_id = await start(api)
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert (job.status, job.outcome) == ("running", "done")  # delivering: no wake turn
         chat = await api.chat(chat_id)
         assert steers(chat) == [] and [p["tool_call_id"] for p in chat["pending"]] == ["q1"]
@@ -358,31 +359,31 @@ async def test_a_result_waits_while_a_question_is_open_and_rides_in_the_answers_
         shown = chat["pending"][0]["presented"]["questions"][0]["choices"]
         turn = await api.answer(chat_id, "q1", {"choices": [[shown.index("yes")]]})
         assert "steer" in turn.names()
-        await settle(services)
+        await settle(runtime)
         chat = await api.chat(chat_id)
         (steer,) = steers(chat)
         ids = [m["id"] for m in chat["messages"]]
         assert ids.index(steer["id"]) == len(ids) - 2  # claimed by the answer's turn
         assert chat["messages"][-1]["parts"][0]["text"].startswith("Right. And the research")
-        assert jobs_of(services, chat_id)[0].status == "done"
+        assert jobs_of(runtime, chat_id)[0].status == "done"
 
 
 async def test_no_more_than_four_jobs_run_at_once_for_a_session(tmp_path: Path) -> None:
     calls = [job_call("research", {"question": f"Question {n}?"}, f"c{n}") for n in range(5)]
     script = write(tmp_path / "s.json", session_script(calls, wakes=4, researcher=[RESEARCH] * 4))
     services = build_services(load_config(port=PORT, script_path=script))
-    gated = GatedModel(services.chat_model, "researcher")
-    services.chat_model = gated
-    async with scripted_app(script, services=services) as (api, services):
+    gated = RoleGate(services.chat_model, "researcher")
+    services = replace(services, chat_model=FunctionChatModel(gated))
+    async with scripted_app(script, services=services) as (api, runtime):
         chat_id = await api.new_chat("heaps")
         turn = await api.say(chat_id, "Teach me heaps")
         results = {d["tool_call_id"]: d for d in turn.of("tool-result") if d["name"] == "research"}
         assert [results[f"c{n}"]["state"] for n in range(5)] == ["output-available"] * 4 + [
             "output-error"]
         assert "already working" in results["c4"]["error"]
-        assert len(jobs_of(services, chat_id)) == 4
+        assert len(jobs_of(runtime, chat_id)) == 4
         gated.gate.set()
-        await settle(services)
+        await settle(runtime)
         assert len(steers(await api.chat(chat_id))) == 4
 
 
@@ -390,9 +391,9 @@ async def test_a_kill_during_the_wake_turn_flips_on_restart_and_the_teacher_stil
         tmp_path: Path) -> None:
     script = write(tmp_path / "s.json", session_script(
         [job_call("research", {"question": "Why arrays?"}, "c1")], researcher=[RESEARCH]))
-    first = build_services(load_config(port=PORT, script_path=script))
-    gated = GatedModel(first.chat_model, "teacher", skip=2)  # the wake turn's call hangs
-    first.chat_model = gated
+    services = build_services(load_config(port=PORT, script_path=script))
+    gated = RoleGate(services.chat_model, "teacher", skip=2)  # the wake turn's call hangs
+    first = build_runtime(replace(services, chat_model=FunctionChatModel(gated)))
     app = build_app(load_config(port=PORT, script_path=script), first)
     async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
                                  base_url=f"http://127.0.0.1:{PORT}",
@@ -400,19 +401,18 @@ async def test_a_kill_during_the_wake_turn_flips_on_restart_and_the_teacher_stil
         chat_id = (await c.post("/api/chats", json={"topic": "heaps"})).json()["id"]
         await c.post(f"/api/chats/{chat_id}/messages", json={"text": "Teach me heaps"})
         await gated.entered.wait()  # the steer is persisted and the wake turn is in its call
-    record = first.chat_store.get(chat_id)
+    record = first.services.chat_store.get(chat_id)
     assert record.messages[-1].id.startswith("steer_job_")
-    (job,) = first.job_store.list(chat_id)
+    (job,) = first.services.job_store.list(chat_id)
     assert (job.status, job.outcome) == ("running", "done")
 
-    async with scripted_app(script) as (api, services):  # the restart
-        await settle(services)
-        (job,) = jobs_of(services, chat_id)
+    async with scripted_app(script) as (api, runtime):  # the restart
+        await settle(runtime)
+        (job,) = jobs_of(runtime, chat_id)
         assert job.status == "done"
         chat = await api.chat(chat_id)
         assert len(steers(chat)) == 1
         assert chat["messages"][-1]["parts"][0]["text"] == "Wake reply 1: the helpers are back."
-    await turn_runner(first).shutdown()  # the dead process's hung turn; it writes nothing
-    await job_runner(first).shutdown()
+    await first.supervisor.aclose()  # the dead process's hung turn; it writes nothing
     assert len(steers({"messages": [m.model_dump(mode="json") for m in
-                                    first.chat_store.get(chat_id).messages]})) == 1
+                                    first.services.chat_store.get(chat_id).messages]})) == 1

@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,21 +19,20 @@ from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.model_ready import no_model_reason
 
-from tests.flows.notes_support import make_vault
+from tests.support.notes import make_vault
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
-import asyncio, json, sys
-from studyhall.server.app import build_services
+import asyncio, dataclasses, json, sys
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.import_runs import import_path
-from tests.flows.notes_support import HashEmbedder
+from tests.support.embedder import HashEmbedder
 
 services = build_services(load_config())
 for name in sys.argv[2:]:
     services.secret_store.set(name, "sk-test-0123456789abcdef")
-services.embedder = services.local_encoder = HashEmbedder()
-report, _ = asyncio.run(import_path(services, sys.argv[1]))
+runtime = build_runtime(dataclasses.replace(services, embedder=HashEmbedder()))
+report, _ = asyncio.run(runtime.imports.run(sys.argv[1]))
 print(json.dumps({"litellm": "litellm" in sys.modules, "report": report.to_dict()}))
 """
 
@@ -67,13 +67,12 @@ def test_a_no_model_import_never_imports_litellm_and_labels_by_terms(
 def test_one_rule_says_which_roles_have_a_usable_model(monkeypatch) -> None:
     for name in [k for k in os.environ if k.endswith("_API_KEY")]:
         monkeypatch.delenv(name)
-    services = build_services(load_config())
-    services.secret_store = InMemorySecretStore()
     models = {"labeler": RoleModel(model="openai/gpt-4.1-mini"),
               "extractor": RoleModel(model="ollama/llama3.2"),
               "auditor": RoleModel(model="openai/gpt-4.1-mini", api_base="http://10.0.0.2:8000"),
               "answerer": RoleModel(model="together_ai/meta-llama/Llama-3-8b")}
-    services.settings_store = InMemorySettingsStore(Settings(models=models))
+    services = replace(build_services(load_config()), secret_store=InMemorySecretStore(),
+                       settings_store=InMemorySettingsStore(Settings(models=models)))
 
     assert "openai" in (no_model_reason(services, "labeler") or "")
     assert no_model_reason(services, "extractor") is None  # a local server needs no key

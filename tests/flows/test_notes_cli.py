@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.flows.notes_support import make_vault, write
+from tests.support.notes import make_vault, write
 from tests.support.server import child_env
 
 

@@ -4,17 +4,18 @@ search the graph, store dragged positions — and hostile requests refused with 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from studyhall.server.app import build_services
 
-from tests.flows.notes_support import HashEmbedder, make_vault, write
+from tests.support.embedder import HashEmbedder, UnloadableEmbedder
+from tests.support.notes import make_vault, write
 from tests.support.server import api_client, make_config
 
 
 def client_for():
-    services = build_services(make_config())
-    services.embedder = HashEmbedder()
+    services = replace(build_services(make_config()), embedder=HashEmbedder())
     return api_client(services), services
 
 
@@ -69,8 +70,7 @@ def test_import_over_http_then_sources_search_and_positions(tmp_path: Path):
 
 def test_search_falls_back_to_text_without_an_embedder(tmp_path: Path):
     vault = make_vault(tmp_path / "Vault", notes=3)
-    services = build_services(make_config())
-    services.embedder = None
+    services = replace(build_services(make_config()), embedder=UnloadableEmbedder())
     with api_client(services) as client:
         run = finish(
             client,
@@ -125,7 +125,7 @@ def test_hostile_and_broken_requests_are_refused_clearly(tmp_path: Path):
 def test_an_aborted_import_stops_between_notes_and_a_new_one_completes_it(tmp_path: Path):
     from studyhall.adapters.store import JsonlGraphStore
 
-    from tests.flows.notes_support import canonical, importer
+    from tests.support.notes import canonical, importer
 
     vault = make_vault(tmp_path / "Vault", notes=150)
     clean = tmp_path / "clean"

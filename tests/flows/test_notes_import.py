@@ -9,8 +9,8 @@ from studyhall.adapters.store import JsonlGraphStore, JsonSourceStore
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.sources.notes.views import note_source_id
 
-from tests.flows.notes_support import (
-    HashEmbedder,
+from tests.support.embedder import HashEmbedder
+from tests.support.notes import (
     canonical,
     importer,
     ledger_bytes,

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.flows.notes_support import canonical, importer, make_vault
+from tests.support.notes import canonical, importer, make_vault
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def child(vault: Path, data: Path, *extra: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "STUDYHALL_DATA_DIR": str(data)}
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.flows.notes_import_child", str(vault), str(data), *extra],
+        [sys.executable, "-m", "tests.support.notes_import_child", str(vault), str(data), *extra],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,

@@ -11,8 +11,11 @@ from studyhall.core.errors import ModelTimeout
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.sources.notes.views import note_source_id
 
-from tests.flows.notes_support import HashEmbedder, importer, write
-from tests.unit.library.fixtures import ScriptedJson, keep_all
+from tests.support.chat_model import FunctionChatModel
+from tests.support.chat_script import Replies, scripted
+from tests.support.embedder import HashEmbedder
+from tests.support.library_session import keep_all
+from tests.support.notes import importer, write
 
 
 def vault_with_two_notes(root: Path) -> tuple[Path, str, str]:
@@ -37,7 +40,7 @@ def extraction(sid: str, section: str, text: str, quote: str) -> dict:
 
 async def test_the_model_extracts_and_the_merger_still_checks_every_quote(tmp_path: Path):
     vault, a, b = vault_with_two_notes(tmp_path / "Vault")
-    model = ScriptedJson(
+    model = scripted(
         extractor=[
             {
                 "propositions": [
@@ -78,30 +81,31 @@ async def test_the_model_extracts_and_the_merger_still_checks_every_quote(tmp_pa
 
 async def test_a_failing_note_is_reported_and_retried_by_the_next_import(tmp_path: Path):
     vault, a, b = vault_with_two_notes(tmp_path / "Vault")
-    model = ScriptedJson(
+    replies = Replies(
         extractor=[
             ModelTimeout("the extractor timed out", role="extractor"),
             extraction(b, "", "Catalysts are not consumed.", "not consumed by the reaction"),
         ],
         auditor=[keep_all("p1")],
     )
+    model = FunctionChatModel(replies)
     data = tmp_path / "data"
     report = await importer(data, chat_model=model).run(str(vault), embed=False)
     assert [f.path for f in report.failed] == ["A.md"]
     assert "extraction failed: the extractor timed out" in report.failed[0].reason
     status = {s.path: (s.status, s.reason) for s in JsonSourceStore(data / "sources").list()}
     assert status["A.md"][0] == "skipped" and status["B.md"] == ("imported", None)
-    model.entries["extractor"] = [
+    replies.queues["extractor"] = [
         extraction(a, "A", "Enzymes lower activation energy.", "Enzymes lower the activation")
     ]
-    model.entries["auditor"] = [keep_all("p1")]
+    replies.queues["auditor"] = [keep_all("p1")]
     again = await importer(data, chat_model=model).run(str(vault), embed=False)
     assert (again.imported, again.unchanged, again.failed) == (1, 1, [])
 
 
 async def test_no_model_answers_so_the_structural_extractor_takes_over(tmp_path: Path):
     vault, _, _ = vault_with_two_notes(tmp_path / "Vault")
-    model = ScriptedJson()  # every role: "no scripted answer" -> ModelNotConfigured
+    model = scripted()  # every role: "no scripted answer" -> ModelNotConfigured
     report = await importer(tmp_path / "data", chat_model=model).run(str(vault), embed=False)
     assert report.extractor == "structural"
     assert report.extractor_note and "no scripted answer" in report.extractor_note
@@ -112,7 +116,7 @@ async def test_cluster_labels_come_from_the_labeler_when_a_model_answers(tmp_pat
     root = tmp_path / "Vault"
     for i in range(3):
         write(root, f"n{i}.md", f"Mitochondria make ATP for the cell number {i}.\n")
-    model = ScriptedJson(labeler=["Cell energy", "Other"])
+    model = scripted(labeler=["Cell energy", "Other"])
     report = await importer(tmp_path / "data", embedder=HashEmbedder(), chat_model=model).run(
         str(root), mode="structural"
     )

@@ -8,7 +8,7 @@ import pytest
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from studyhall.core.errors import BusyError, NotFound
-from studyhall.server.app import build_app, build_services
+from studyhall.server.app import build_app
 from studyhall.server.http.security import cookie_name
 
 from tests.support.server import TEST_PORT, api_client, make_config
@@ -89,7 +89,7 @@ def test_localhost_alias_is_accepted(config):
 
 
 async def test_missing_host_is_400(config):
-    app = build_app(config, build_services(config))
+    app = build_app(config)
     sent: list[dict] = []
 
     async def receive():
@@ -186,8 +186,7 @@ def test_core_errors_become_clear_json(config):
     async def broken(request):
         raise RuntimeError("boom")
 
-    services = build_services(config)
-    app = build_app(config, services)
+    app = build_app(config)
     app.router.routes[:0] = [Route("/api/t/missing", missing), Route("/api/t/busy", busy),
                              Route("/api/t/broken", broken)]
     from starlette.testclient import TestClient
@@ -208,8 +207,7 @@ def test_openapi_lists_every_api_route_including_later_ones(config):
         """Added after build: must still be documented."""
         return JSONResponse({})
 
-    services = build_services(config)
-    app = build_app(config, services)
+    app = build_app(config)
     app.router.routes.insert(0, Route("/api/extra/{item_id}", extra, methods=["GET", "POST"]))
     from starlette.testclient import TestClient
 
@@ -232,7 +230,7 @@ def test_a_token_in_an_api_query_is_not_a_credential(anon, config):
 
 
 async def test_start_url_never_redirects_off_the_app(config):
-    app = build_app(config, build_services(config))
+    app = build_app(config)
     sent: list[dict] = []
 
     async def receive():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,13 +15,14 @@ from studyhall.adapters.llm.script import ChatScript
 from studyhall.core.contracts.models import ModelRequest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.classroom import turn_runner
 
-from .session_support import PORT, scripted_app, write_script
+from tests.support.chat_model import FunctionChatModel
+from tests.support.session_api import PORT, scripted_app, write_script
 
 
 class Gated:
-    """Delegates to the real model, but holds the prober's stream after ``after`` events."""
+    """An answer function for ``FunctionChatModel``: the real model's stream, except that the
+    prober's is held after ``after`` events until ``release`` is set."""
 
     def __init__(self, inner: Any, after: int = 0) -> None:
         self.inner = inner
@@ -28,7 +30,7 @@ class Gated:
         self.holding = asyncio.Event()
         self.release = asyncio.Event()
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[Any]:
+    async def __call__(self, request: ModelRequest) -> AsyncIterator[Any]:
         n = 0
         if request.role == "prober" and self.after == 0:
             self.holding.set()
@@ -45,12 +47,12 @@ def _services(script: Path, **model_options: Any):
     config = load_config(port=PORT, script_path=script)
     services = build_services(config)
     if model_options:
-        services.chat_model = LitellmChatModel(
+        services = replace(services, chat_model=LitellmChatModel(
             services.settings_store, services.secret_store,
             JsonlAuditLog(config.data_dir / "audit.jsonl"),
             script=ChatScript.load(script, config.data_dir / "script_cursor.json"),
             allow_network=False, **model_options,
-        )
+        ))
     return services
 
 
@@ -59,7 +61,7 @@ async def test_a_second_request_while_a_turn_runs_gets_409(tmp_path: Path) -> No
         "prober": [{"text": "Hello!"}, {"text": "Welcome back."}], "labeler": [{"text": "T"}]})
     services = _services(script)
     gate = Gated(services.chat_model)
-    services.chat_model = gate
+    services = replace(services, chat_model=FunctionChatModel(gate))
     async with scripted_app(script, services=services) as (api, _):
         chat_id = await api.new_chat()
         first = asyncio.create_task(api.say(chat_id, "hi"))
@@ -92,7 +94,7 @@ async def test_stopping_a_turn_keeps_what_was_streamed(tmp_path: Path) -> None:
         "prober": [{"text": "one two three four"}, {"text": "Again."}], "labeler": [{"text": "T"}]})
     services = _services(script)
     gate = Gated(services.chat_model, after=1)
-    services.chat_model = gate
+    services = replace(services, chat_model=FunctionChatModel(gate))
     async with scripted_app(script, services=services) as (api, _):
         chat_id = await api.new_chat()
         turn = asyncio.create_task(api.say(chat_id, "hi"))
@@ -140,7 +142,7 @@ async def test_rate_limit_is_retried_then_reported(tmp_path: Path) -> None:
                    *[{"error": "rate_limit"}] * 3],
         "labeler": [{"text": "T"}]})
     services = _services(script, max_attempts=3, backoff_base=0.001, backoff_cap=0.01)
-    async with scripted_app(script, services=services) as (api, _):
+    async with scripted_app(script, services=services) as (api, runtime):
         chat_id = await api.new_chat()
         turn = await api.say(chat_id, "hi")
         assert turn.text() == "Made it." and turn.last[0] == "finish"
@@ -150,7 +152,7 @@ async def test_rate_limit_is_retried_then_reported(tmp_path: Path) -> None:
         error = turn.last[1]
         assert error["kind"] == "rate_limit" and error["role"] == "prober"
         assert "3 tries" in error["message"] and error["action"] == "retry"
-        await turn_runner(services).idle()
+        await runtime.supervisor.idle()
         rows = [json.loads(x) for x in
                 (services.config.data_dir / "audit.jsonl").read_text().splitlines()]
         prober_rows = [(r["attempts"], r["outcome"]) for r in rows if r["role"] == "prober"]

@@ -9,7 +9,7 @@ production litellm adapter answers offline from the script.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -17,61 +17,10 @@ import pytest
 from studyhall.core.contracts.models import ModelRequest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.classroom import turn_runner
 
-from .session_support import PORT, scripted_app, write_script
-
-PROBE_QUIZ = {
-    "questions": [
-        {"prompt": "How many edges does a tree on 5 vertices have?",
-         "choices": ["4", "5", "10"], "correct": [0], "explanation": "A tree on n vertices has n-1."}
-    ]
-}
-PROBE_ARGS = {"floor": "knows what a graph is", "ceiling": "proofs about trees",
-              "goal": "pass my discrete maths exam", "summary": "Quick, confident."}
-BROKEN_PLAN = {"title": "Graph basics",
-               "mermaid": "graph TD\n  A[Vertices and edges] -->\n  B[Paths] --> C[Trees]"}
-PLAN_V1 = {"title": "Graph basics", "mermaid": "graph TD\n  A[Vertices and edges] --> B[Paths]"}
-PLAN_V2 = {"title": "Graph basics",
-           "mermaid": "graph TD\n  A[Vertices and edges] --> B[Paths]\n  B --> C[Trees]"}
-TEACH_QUIZ = {
-    "questions": [{"prompt": "What joins two vertices?", "choices": ["an edge", "a path", "a face"],
-                   "correct": [0]}],
-    "plan_node": "A",
-}
-
-SCRIPT = {
-    "prober": [
-        {"text": "Hi! A few quick questions so the teacher starts at the right place."},
-        {"text": "First one:", "tool_calls": [
-            {"name": "quiz", "arguments": PROBE_QUIZ, "id": "probe_q"}]},
-        {"text": "Thanks, that helps.", "tool_calls": [
-            {"name": "probe_done", "arguments": PROBE_ARGS, "id": "probe_fin"}]},
-    ],
-    "teacher": [
-        {"text": "Here is our plan.", "tool_calls": [
-            {"name": "plan_init", "arguments": BROKEN_PLAN, "id": "plan_bad"}]},
-        {"tool_calls": [{"name": "plan_init", "arguments": PLAN_V1, "id": "plan_v1"}]},
-        {"text": "Added trees.", "tool_calls": [
-            {"name": "plan_init", "arguments": PLAN_V2, "id": "plan_v2"}]},
-        {"text": "A graph is a set of vertices joined by edges.", "tool_calls": [
-            {"name": "quiz", "arguments": TEACH_QUIZ, "id": "teach_q"}]},
-        {"text": "Exactly. Next: paths."},
-    ],
-    "labeler": [{"text": "Graph basics"}],
-}
-
-
-class Recording:
-    """Wraps the production model to keep every request (what each provider was shown)."""
-
-    def __init__(self, inner: Any) -> None:
-        self.inner = inner
-        self.requests: list[ModelRequest] = []
-
-    def stream(self, request: ModelRequest) -> AsyncIterator[Any]:
-        self.requests.append(request)
-        return self.inner.stream(request)
+from tests.support.chat_model import FunctionChatModel
+from tests.support.graph_lesson import PROBE_ARGS, SCRIPT, TEACH_QUIZ
+from tests.support.session_api import PORT, scripted_app, write_script
 
 
 def displayed_index(question: dict[str, Any], text: str) -> int:
@@ -101,10 +50,9 @@ def script(tmp_path: Path) -> Path:
 
 async def test_full_scripted_session(script: Path) -> None:
     services = build_services(load_config(port=PORT, script_path=script))
-    recorder = Recording(services.chat_model)
-    services.chat_model = recorder
-    async with scripted_app(script, services=services) as (api, _):
-        runner = turn_runner(services)
+    recorder = FunctionChatModel(services.chat_model.stream)  # keeps what each role was shown
+    services = replace(services, chat_model=recorder)
+    async with scripted_app(script, services=services) as (api, runtime):
         chat_id = await api.new_chat("graph theory")
         chat = await api.chat(chat_id)
         assert chat["messages"] == [] and chat["phase"] == "probe" and chat["plan"] is None
@@ -115,7 +63,7 @@ async def test_full_scripted_session(script: Path) -> None:
         assert turn.names()[0] == "message-start" and turn.of("message-start")[0]["agent"] == "prober"
         assert "quick questions" in turn.text()
         assert turn.last == ("finish", {"reason": "stop", "phase": "probe", "pending": []})
-        await runner.idle()
+        await runtime.supervisor.idle()
         chat = await api.chat(chat_id)
         assert [m["role"] for m in chat["messages"]] == ["user", "assistant"]
         assert chat["messages"][0]["parts"] == [

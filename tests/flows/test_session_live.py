@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .session_support import parse_sse, write_script
+from tests.support.session_api import parse_sse, write_script
 
 ROOT = Path(__file__).resolve().parents[2]
 QUIZ = {"questions": [{"prompt": "Is every tree a graph?", "choices": ["yes", "no"],
@@ -93,7 +93,7 @@ def test_kill_mid_stream_then_restart_resumes_from_the_record(tmp_path: Path) ->
     script = write_script(tmp_path / "script.json", SCRIPT)
     env = {**os.environ, "STUDYHALL_DATA_DIR": str(data_dir), "STUDYHALL_SCRIPT": str(script)}
 
-    hang = [sys.executable, str(ROOT / "tests" / "flows" / "hang_server.py")]
+    hang = [sys.executable, "-m", "tests.support.hang_server"]
     with server(hang, env, data_dir) as client:
         chat_id = client.post("/api/chats", json={"topic": "trees"}).json()["id"]
         first = sse_post(client, f"/api/chats/{chat_id}/messages", {"text": "hi"})

@@ -4,6 +4,7 @@ are checked before they are saved; the connection test says plainly what went wr
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -66,6 +67,42 @@ def test_models_per_role_are_checked_then_saved(client):
                        "api_base": "http://localhost:11434"}
     prober = next(r for r in ok.json()["roles"] if r["role"] == "prober")
     assert prober["model"].startswith("anthropic/")  # untouched
+
+
+def test_keys_still_needed_are_only_those_a_call_cannot_go_without(client, monkeypatch):
+    for name in [k for k in os.environ if k.endswith("_API_KEY")]:
+        monkeypatch.delenv(name)
+    server = "http://Box.local:1234/v1"
+    view = client.put("/api/settings/models", json={"models": {
+        "teacher": {"model": "openai/qwen2.5-7b", "api_base": server},  # tried without a key
+        "prober": {"model": "ollama/llama3.2"},  # the learner's machine: no key
+        "labeler": {"model": "groq/llama-3.1-8b-instant"}}}).json()
+    assert "groq" in view["needed_keys"]
+    assert not any(n.startswith("http") or n == "ollama" for n in view["needed_keys"])
+    # A key for the server, saved under its address as typed, is kept under the name the
+    # model call looks it up by: scheme and host case-free, the path's case kept.
+    typed = f" {server.replace('http://Box.local', 'HTTP://BOX.LOCAL')}/ "
+    saved = client.put("/api/settings/keys", json={"name": typed, "value": KEY})
+    assert [k["name"] for k in saved.json()["keys"]] == ["http://box.local:1234/v1"]
+    assert saved.json()["key_servers"] == ["http://box.local:1234/v1"]
+    other = client.put("/api/settings/keys", json={"name": "http://box.local:1234/V1",
+                                                   "value": KEY[::-1]})
+    assert [k["name"] for k in other.json()["keys"]] == [  # another path: another key
+        "http://box.local:1234/V1", "http://box.local:1234/v1"]
+    gone = client.request("DELETE", "/api/settings/keys", json={"name": f"{server}/"})
+    assert [k["name"] for k in gone.json()["keys"]] == ["http://box.local:1234/V1"]
+
+
+def test_timeouts_are_set_per_kind_of_server_and_shown_per_role(client):
+    view = client.get("/api/settings").json()
+    assert view["timeouts"] == {"hosted_s": 180, "local_s": 900}
+    client.put("/api/settings/models", json={"models": {
+        "teacher": {"model": "openai/qwen", "api_base": "http://127.0.0.1:1234/v1"}}})
+    saved = client.put("/api/settings/timeouts", json={"local_s": 1800}).json()
+    assert saved["timeouts"] == {"hosted_s": 180, "local_s": 1800}
+    refused = client.put("/api/settings/timeouts", json={"hosted_s": 0})
+    assert refused.status_code == 400
+    assert client.get("/api/settings").json()["timeouts"]["hosted_s"] == 180
 
 
 def test_connection_test_reports_success_then_a_refused_key(client):

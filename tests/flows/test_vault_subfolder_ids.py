@@ -8,17 +8,18 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.import_runs import import_path
 
-from tests.flows.notes_support import make_vault, write
-from tests.flows.session_support import Api, parse_sse, scripted_app
-from tests.support.course import HashEmbedder, OverlapScorer
+from tests.support.course import OverlapScorer
+from tests.support.embedder import HashEmbedder
+from tests.support.notes import make_vault, write
 from tests.support.server import child_env
+from tests.support.session_api import Api, parse_sse, scripted_app
 
 ZEBRAS, LIONS = "zoo/Zebras.md", "zoo/Lions.md"
 
@@ -47,14 +48,13 @@ async def test_a_subfolder_import_names_each_note_once(tmp_path: Path) -> None:
     vault = make_vault(tmp_path / "Vault", notes=3)
     write(vault, ZEBRAS, "# Zebras\n\nZebras have stripes that confuse biting flies.\n")
     write(vault, LIONS, "# Lions\n\nLions hunt in prides across the savanna at night.\n")
-    services = build_services(load_config())
-    services.embedder = services.local_encoder = HashEmbedder()  # fast stand-ins for MiniLM
-    services.passage_scorer = OverlapScorer()
-    async with scripted_app(None, services) as (api, services):
+    services = replace(build_services(load_config()),  # fast stand-ins for MiniLM
+                       embedder=HashEmbedder(), passage_scorer=OverlapScorer())
+    async with scripted_app(None, services) as (api, runtime):
         index = services.search_index
         assert index is not None
 
-        report, material = await import_path(services, str(vault / "zoo"))
+        report, material = await runtime.imports.run(str(vault / "zoo"))
         assert report.target == "zoo" and material is not None and material["imported"] == 2
         listed = _sources_json()
         assert set(listed) == {ZEBRAS, LIONS}  # notes outside the subfolder were not asked for
@@ -64,7 +64,7 @@ async def test_a_subfolder_import_names_each_note_once(tmp_path: Path) -> None:
         assert (await _cited(api, "Why do lions hunt in prides across the savanna?")).get(LIONS) == lion
 
         (vault / ZEBRAS).unlink()
-        report, material = await import_path(services, str(vault / "zoo"))
+        report, material = await runtime.imports.run(str(vault / "zoo"))
         assert report.deleted == [ZEBRAS]
         assert material is not None and material["removed"] == 1
         listed = _sources_json()
@@ -73,7 +73,7 @@ async def test_a_subfolder_import_names_each_note_once(tmp_path: Path) -> None:
         assert ZEBRAS not in await _cited(api, "Why do zebras have stripes?")
 
         # The whole vault afterwards: the same ids, nothing new to take out.
-        _, material = await import_path(services, str(vault))
+        _, material = await runtime.imports.run(str(vault))
         assert material is not None and material["removed"] == 0
         listed = _sources_json()
         assert listed[LIONS]["id"] == lion and listed[LIONS]["status"] == "unchanged"

@@ -1,1 +1,2 @@
-"""Helpers shared by tests: authenticated test clients and real child servers."""
+"""The only helpers a test may import: fakes (``chat_model``, ``chat_script``, ``embedder``),
+builders of records and transcripts, scripted lessons, and real app/server harnesses."""

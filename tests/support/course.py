@@ -1,15 +1,11 @@
-"""Course-material test helpers: tiny PDFs, VTT/SRT text, a hashing embedder, fake models."""
+"""Course-material test helpers: tiny PDFs, VTT/SRT text, a word-overlap reranker."""
 
 from __future__ import annotations
 
-import hashlib
-import math
 import re
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 
-from studyhall.core.contracts.models import FinishEvent, ModelEvent, ModelRequest, TextDelta
 from studyhall.core.contracts.search import Chunk, Reranked
-from studyhall.core.errors import ModelNotConfigured
 
 
 def pdf_bytes(pages: list[str]) -> bytes:
@@ -41,7 +37,7 @@ def pdf_bytes(pages: list[str]) -> bytes:
 
 def vtt(cues: Sequence[tuple[float, float, str]], srt: bool = False) -> str:
     def stamp(s: float) -> str:
-        ms = int(round(s * 1000))
+        ms = round(s * 1000)
         text = f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
         return text.replace(".", ",") if srt else text
 
@@ -49,22 +45,6 @@ def vtt(cues: Sequence[tuple[float, float, str]], srt: bool = False) -> str:
     for n, (a, b, text) in enumerate(cues, start=1):
         lines += ([str(n)] if srt else []) + [f"{stamp(a)} --> {stamp(b)}", text, ""]
     return "\n".join(lines)
-
-
-class HashEmbedder:
-    """Deterministic bag-of-words vectors: similar wording, similar vector. No model needed."""
-
-    model_id = "test/hash-64"
-
-    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        out = []
-        for text in texts:
-            v = [0.0] * 64
-            for word in re.findall(r"[a-z0-9]+", text.lower()):
-                v[int(hashlib.md5(word.encode()).hexdigest(), 16) % 64] += 1.0
-            norm = math.sqrt(sum(x * x for x in v)) or 1.0
-            out.append(tuple(x / norm for x in v))
-        return out
 
 
 class OverlapScorer:
@@ -76,19 +56,3 @@ class OverlapScorer:
         words = set(re.findall(r"[a-z]{4,}", query.lower()))
         return [Reranked(c.id, len(words & set(re.findall(r"[a-z]+", c.text.lower()))) / (len(words) or 1))
                 for c in chunks]
-
-
-class TextModel:
-    """A ChatModel that streams fixed text pieces (or refuses like an unconfigured model)."""
-
-    def __init__(self, pieces: Sequence[str] | None) -> None:
-        self.pieces = pieces
-        self.requests: list[ModelRequest] = []
-
-    async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
-        self.requests.append(request)
-        if self.pieces is None:
-            raise ModelNotConfigured("No key is saved.", role=request.role)
-        for piece in self.pieces:
-            yield TextDelta(piece)
-        yield FinishEvent("stop")

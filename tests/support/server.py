@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
-from studyhall.server.app import build_app, build_services
+from studyhall.server.app import build_app, build_runtime, build_services
 from studyhall.server.config import Config, load_config
 from studyhall.server.instance import RunningServer, read_server_file
 from studyhall.server.services import Services
@@ -33,7 +33,7 @@ def api_client(
 ) -> TestClient:
     """A TestClient on the app's own origin, carrying the launch token unless told not to."""
     config = config or (services.config if services is not None else make_config())
-    app = build_app(config, services or build_services(config))
+    app = build_app(config, build_runtime(services or build_services(config)))
     headers = {"Authorization": f"Bearer {config.token}"} if authorized else {}
     return TestClient(app, base_url=f"http://127.0.0.1:{config.port}", headers=headers)
 

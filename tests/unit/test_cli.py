@@ -84,3 +84,44 @@ def test_commands_log_redacted_to_the_data_dir(fake_command, tmp_path, monkeypat
     assert "quiet detail" not in err  # info stays in the file
     log_text = (tmp_path / "logs" / "studyhall.log").read_text()
     assert "quiet detail" in log_text and "sk-abcdefghijklmnop1234" not in log_text
+
+
+@pytest.fixture
+def failing_command(monkeypatch):
+    """A command that raises whatever the test puts in ``raised``."""
+    raised: list[BaseException] = []
+    module = types.ModuleType("studyhall.desktop.commands.failing")
+
+    def handler(args):
+        raise raised[0]
+
+    def register(subparsers):
+        subparsers.add_parser("failing").set_defaults(func=handler)
+
+    module.register = register
+    monkeypatch.setitem(sys.modules, "studyhall.desktop.commands.failing", module)
+    monkeypatch.setattr(cli, "COMMANDS", (*cli.COMMANDS, "failing"))
+    return raised
+
+
+def test_an_unexpected_error_is_one_line_a_hint_and_exit_70(failing_command, capsys,
+                                                             _isolated_data_dir):
+    failing_command.append(ValueError("bad thing\nsecond line"))
+    assert cli.main(["failing"]) == 70
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "ValueError: bad thing" in err and "logs/studyhall.log" in err
+    log = (_isolated_data_dir / "logs" / "studyhall.log").read_text()
+    assert "Traceback" in log and "ValueError: bad thing" in log  # the details, for a report
+
+
+@pytest.mark.parametrize(("error", "code", "said"), [
+    (FileNotFoundError(2, "No such file or directory", "/x/y"), 1, "No such file or directory (/x/y)"),
+    (ConnectionRefusedError(111, "Connection refused"), 3, "lost the connection to the running app"),
+    (KeyboardInterrupt(), 130, ""),
+])
+def test_system_errors_are_one_line_with_their_code(failing_command, capsys, error, code, said):
+    failing_command.append(error)
+    assert cli.main(["failing"]) == code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and said in err and err.count("\n") == (1 if said else 0)

@@ -12,7 +12,7 @@ HEAVY = (
     # seconds each: the model stack and the GUI
     "torch", "sentence_transformers", "litellm", "transformers", "webview", "PyQt6",
     # tens of milliseconds each: needed only once material is imported, searched or checked
-    "numpy", "scipy", "markdown_it", "bm25s", "yaml", "pypdf", "webvtt", "playwright",
+    "numpy", "scipy", "sklearn", "networkx", "PIL", "markdown_it", "bm25s", "yaml", "pypdf", "webvtt", "playwright",
 )
 
 _PROBE = f"""
@@ -23,10 +23,10 @@ print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))
 _SCRIPT = f"""
 from studyhall.desktop.cli import build_parser
 build_parser()
-from studyhall.server.app import build_app, build_services
+from studyhall.server.app import build_app, build_runtime, build_services
 from studyhall.server.config import load_config
 config = load_config(port=5000)
-app = build_app(config, build_services(config))
+app = build_app(config, build_runtime(build_services(config)))
 from starlette.testclient import TestClient
 with TestClient(app, base_url="http://127.0.0.1:5000") as client:
     auth = {{"Authorization": "Bearer " + config.token}}

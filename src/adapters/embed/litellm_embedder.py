@@ -12,9 +12,10 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from studyhall.adapters.llm.call_options import NO_KEY_PLACEHOLDER, key_name, resolve_target
+from studyhall.adapters.llm.call_options import NO_KEY_PLACEHOLDER, resolve_target
 from studyhall.adapters.llm.litellm_errors import to_model_error
 from studyhall.adapters.llm.litellm_model import load_litellm
+from studyhall.core.contracts.api_keys import key_name, needs_key
 from studyhall.core.contracts.settings import RoleModel
 from studyhall.core.errors import ModelNetworkDisabled, ModelNotConfigured
 from studyhall.core.ports.storage import SecretStore
@@ -58,9 +59,11 @@ class LitellmEmbedder:
                 role=ROLE,
                 provider=target.provider,
             )
-        key = await asyncio.to_thread(self._secrets.get, key_name(target))
+        key = await asyncio.to_thread(
+            self._secrets.get, key_name(target.provider, target.api_base)
+        )
         if not key and not target.local:
-            if not target.api_base:
+            if needs_key(target.provider, target.api_base):
                 raise ModelNotConfigured(
                     f"No key for {target.provider} is saved, so embeddings with {target.model} "
                     "cannot run. Add the key in Settings → Models, or clear Settings → "

@@ -3,7 +3,7 @@
 A row says who called which model, how big and how costly the call was, how long it took and
 how it ended. It never holds message content or keys: the prompt is represented only by its
 fingerprint (sha256 of the canonical JSON of the messages), enough to tell two calls apart or
-match a call to a transcript without storing the transcript twice.
+match a call to a transcript without storing the transcript twice — and its risk level.
 """
 
 from __future__ import annotations
@@ -24,11 +24,14 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def prompt_fingerprint(messages: Sequence[dict[str, Any]]) -> str:
-    """sha256 of the messages' canonical JSON (sorted keys, no whitespace, UTF-8)."""
+    """sha256 of the messages' canonical JSON (sorted keys, no whitespace, UTF-8).
+
+    Total: it runs on every model call, so text no codec accepts (a lone surrogate, from bytes
+    that were not UTF-8) still hashes — kept as its code point (``surrogatepass``)."""
     canonical = json.dumps(
         list(messages), sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
     )
-    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,11 @@ class AuditRow:
     outcome: str  # "ok", "cancelled", or the error kind ("auth", "rate_limit", ...)
     attempts: int
     scripted: bool = False
+    # The guardrails' rating of the call: "low", or "+"-joined "pii-scrubbed" (personal data
+    # was replaced by placeholders), "pii-sent" (personal data went as written: the learner
+    # asked, or scrubbing is off for a local server), "material-included" (imported material,
+    # delimited as data, was in the prompt). None: the call bypassed the guardrails.
+    risk: str | None = None
 
 
 class JsonlAuditLog:
@@ -65,7 +73,9 @@ class JsonlAuditLog:
         with self._lock:
             try:
                 ensure_dir(self._path.parent)
-                data = line.encode("utf-8")
+                # A lone surrogate (in a model id typed with bad bytes) becomes its JSON
+                # escape, "\udcff": the row stays valid UTF-8 and reads back the same.
+                data = line.encode("utf-8", "backslashreplace")
                 if not self._ends_with_newline():
                     data = b"\n" + data  # never glue a row onto a half-written one
                 fd = os.open(self._path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | _CLOEXEC, 0o600)

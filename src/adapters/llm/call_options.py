@@ -1,20 +1,24 @@
-"""What one role's call looks like to litellm: provider, key name, and the per-model parameters.
+"""What one role's call looks like to litellm: the call target and the per-model parameters.
 
 Capabilities come from litellm's bundled model map: ``reasoning_effort`` is sent only to models
-that reason and whose provider takes the parameter; a response schema becomes a ``json_schema``
-response format where the model supports it, else plain JSON mode where the provider has one.
+that reason and whose provider takes the parameter. A response schema is sent in the
+structured-output mode ``StructuredModes`` picked for that server (``json_schema``,
+``json_object``, or plain text with the schema in the prompt). The call waits for bytes as long
+as the settings allow for where the server runs.
 """
 
 from __future__ import annotations
 
 import copy
 import re
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
 from studyhall.adapters.llm.litellm_errors import CallTarget
+from studyhall.adapters.llm.structured_modes import TEXT, with_schema_prompt
 from studyhall.core.contracts.models import ModelRequest
-from studyhall.core.contracts.settings import LOCAL_PROVIDERS, RoleModel
+from studyhall.core.contracts.settings import LOCAL_PROVIDERS, RoleModel, Timeouts
 from studyhall.core.errors import ModelNotConfigured
 
 # Servers on the learner's machine (LOCAL_PROVIDERS) need no key; one is still sent when saved.
@@ -22,8 +26,11 @@ from studyhall.core.errors import ModelNotConfigured
 NO_KEY_PLACEHOLDER = "sk-no-key-required"
 
 
-def resolve_target(litellm: ModuleType, role: str, role_model: RoleModel) -> tuple[CallTarget, str]:
-    """The call target and the bare model name (provider prefix removed)."""
+def resolve_target(
+    litellm: ModuleType, role: str, role_model: RoleModel, timeouts: Timeouts | None = None
+) -> tuple[CallTarget, str]:
+    """The call target and the bare model name (provider prefix removed); with ``timeouts``,
+    the target carries the wait that suits where its server runs."""
     try:
         bare, provider, _, _ = litellm.get_llm_provider(
             model=role_model.model, api_base=role_model.api_base
@@ -42,19 +49,10 @@ def resolve_target(litellm: ModuleType, role: str, role_model: RoleModel) -> tup
         api_base=role_model.api_base,
         local=provider in LOCAL_PROVIDERS,
     )
+    if timeouts is not None:
+        wait = timeouts.local_s if target.near else timeouts.hosted_s
+        target = replace(target, timeout=wait)
     return target, str(bare)
-
-
-def key_name(target: CallTarget) -> str:
-    """The secret-store name of the key for this target.
-
-    A custom ``api_base`` on a hosted provider's id (e.g. ``openai/...`` pointed at another
-    server) looks its key up under the address itself, so a provider's real key is never sent
-    to a server the learner typed in.
-    """
-    if target.api_base and not target.local:
-        return target.api_base
-    return target.provider
 
 
 class Capabilities:
@@ -91,9 +89,14 @@ class Capabilities:
             "reasoning_effort" in self._params(litellm, bare, t.provider)
         )
 
-    def schema_mode(self, litellm: ModuleType, t: CallTarget, bare: str) -> str | None:
+    def schema_mode(self, litellm: ModuleType, t: CallTarget, bare: str) -> str:
+        """The structured-output mode to try first: an OpenAI-compatible server reached by
+        address gets ``json_schema`` (LM Studio, vLLM, llama.cpp and Ollama all take it);
+        a known provider what litellm's map says it supports."""
         if "response_format" not in self._params(litellm, bare, t.provider):
-            return None
+            return TEXT
+        if t.api_base and not t.local:
+            return "json_schema"
         if self._flag(litellm, "supports_response_schema", t.model, t.provider):
             return "json_schema"
         return "json_object"
@@ -114,11 +117,16 @@ def build_kwargs(
     role_model: RoleModel,
     *,
     timeout: float,
+    schema_mode: str | None = None,
 ) -> dict[str, Any]:
-    """Everything but the key (and the mock) for ``litellm.acompletion``."""
+    """Everything but the key (and the mock) for ``litellm.acompletion``; a response schema
+    goes out in ``schema_mode`` (see ``StructuredModes``)."""
+    messages = copy.deepcopy(list(request.messages))  # litellm may rewrite messages
+    if request.response_schema is not None and schema_mode == TEXT:
+        messages = with_schema_prompt(messages, request.response_schema)
     kwargs: dict[str, Any] = {
         "model": role_model.model,
-        "messages": copy.deepcopy(list(request.messages)),  # litellm may rewrite messages
+        "messages": messages,
         "stream": True,
         "stream_options": {"include_usage": True},
         "timeout": timeout,
@@ -141,7 +149,7 @@ def build_kwargs(
     if role_model.effort and caps.reasoning_effort(litellm, target, bare):
         kwargs["reasoning_effort"] = role_model.effort
     if request.response_schema is not None:
-        mode = caps.schema_mode(litellm, target, bare)
+        mode = schema_mode or caps.schema_mode(litellm, target, bare)
         if mode == "json_schema":
             kwargs["response_format"] = {
                 "type": "json_schema",

@@ -1,17 +1,21 @@
-"""Translate litellm / provider exceptions into ``core.errors.Model*`` with a message a learner can act on.
+"""Translate litellm / provider exceptions into ``core.errors.Model*`` a learner can act on.
 
-Every message names the role and says what to do. Provider error text is only ever shown
-after redaction (keys, bearer tokens) and truncation, and never for auth failures, where
-providers like to echo part of the key back.
+The provider's own reason (the ``error.message`` of its JSON body, else the exception text) is
+kept, trimmed, with the key the call sent and anything key-shaped masked. litellm wraps a
+failure after the first chunk in ``MidStreamFallbackError`` (a 5xx subclass); it is judged by
+the exception it wraps. Messages themselves are written in ``error_messages``.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
+from studyhall.adapters.llm.error_messages import CallTarget, Facts, message
 from studyhall.core.errors import (
     ModelAuthError,
     ModelBadRequest,
@@ -20,40 +24,81 @@ from studyhall.core.errors import (
     ModelNotConfigured,
     ModelProviderDown,
     ModelRateLimited,
+    ModelStreamCut,
     ModelTimeout,
 )
+from studyhall.core.redaction import MASK, mask_key_shapes
 
-_SECRETISH = re.compile(r"(?i)\b(?:sk|rk|pk|api|key)[-_][A-Za-z0-9_\-]{8,}|bearer\s+\S+")
-_SETTINGS = "Settings → Models"
+__all__ = ["CallTarget", "classify", "is_retryable", "model_error", "names_response_format",
+           "redact", "retry_after_seconds", "to_model_error"]
 
-
-@dataclass(frozen=True)
-class CallTarget:
-    """What a call was aimed at; enough to write a precise message (never holds the key)."""
-
-    role: str
-    model: str
-    provider: str
-    api_base: str | None = None
-    local: bool = False
-
-    @property
-    def who(self) -> str:
-        return self.role.replace("_", " ")
+DETAIL_CHARS = 240
+# Exception class names (anywhere in the chain) that mean no HTTP answer came back at all.
+_NO_ANSWER = re.compile(r"Connect|ServerDisconnected|NameResolution|gaierror")
 
 
 def redact(text: str, secrets: tuple[str, ...] = ()) -> str:
+    """Provider text with the keys this call knows (the one it sent) and anything key-shaped
+    masked."""
     for secret in secrets:
         if secret and len(secret) >= 4:
-            text = text.replace(secret, "[redacted]")
-    return _SECRETISH.sub("[redacted]", text)
+            text = text.replace(secret, MASK)
+    return mask_key_shapes(text)
 
 
-def _detail(exc: BaseException, secrets: tuple[str, ...]) -> str:
-    text = str(exc).strip()
-    text = re.sub(r"^litellm\.\w+:\s*", "", text)
-    text = re.sub(r"\s+", " ", redact(text, secrets))
-    return text[:240] + ("…" if len(text) > 240 else "")
+def _chain(exc: BaseException | None) -> Iterator[BaseException]:
+    """``exc``, what it wraps (litellm's ``original_exception``) and its causes, each once."""
+    seen: set[int] = set()
+    todo = [exc]
+    while todo:
+        current = todo.pop(0)
+        if current is None or id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        todo += [getattr(current, "original_exception", None), current.__cause__,
+                 current.__context__]
+
+
+def _inner(litellm: ModuleType, exc: BaseException) -> BaseException:
+    """The failure litellm's mid-stream wrapper stands for (the exception itself otherwise)."""
+    wrapper = getattr(litellm, "MidStreamFallbackError", None)
+    original = getattr(exc, "original_exception", None)
+    if wrapper is not None and isinstance(exc, wrapper) and isinstance(original, BaseException):
+        return original
+    return exc
+
+
+def _body_reason(exc: BaseException) -> str:
+    """The ``error.message`` (or ``error`` string) of the provider's JSON body, if any."""
+    body: Any = getattr(exc, "body", None)
+    if body is None:
+        try:
+            body = json.loads(getattr(getattr(exc, "response", None), "text", "") or "null")
+        except (ValueError, TypeError, AttributeError):
+            body = None
+    if isinstance(body, dict) and "error" in body:
+        body = body["error"]
+    if isinstance(body, dict):
+        body = body.get("message") or body.get("detail") or body.get("error")
+    return body.strip() if isinstance(body, str) else ""
+
+
+def _exception_reason(exc: BaseException) -> str:
+    text = str(exc).split("Original exception:", 1)[0]
+    text = text.split("Received Model Group", 1)[0]
+    # "litellm.InternalServerError: InternalServerError: OpenAIException - model failed"
+    text = re.sub(r"^(?:\s*(?:litellm\.)?\w+(?:Error|Exception|Timeout)\s*[:\-]\s*)+", "", text)
+    return text.strip()
+
+
+def detail_of(exc: BaseException, secrets: tuple[str, ...] = ()) -> str:
+    """The provider's reason for ``exc``: trimmed to one short line, keys masked."""
+    text = _body_reason(exc) or _exception_reason(exc)
+    text = re.sub(r"\s+", " ", redact(text, secrets)).strip().rstrip(".")
+    if re.fullmatch(r"(?i)(error code: \d+|connection error|none|null)?", text):
+        return ""  # says nothing the status does not
+    return text[:DETAIL_CHARS] + ("…" if len(text) > DETAIL_CHARS else "")
 
 
 def _status(exc: BaseException) -> int | None:
@@ -61,20 +106,38 @@ def _status(exc: BaseException) -> int | None:
     return status if isinstance(status, int) else None
 
 
+def _unreachable(litellm: ModuleType, exc: BaseException) -> bool:
+    """No HTTP answer came back: refused, unresolvable, reset before a status line."""
+    if _body_reason(exc):
+        return False
+    if isinstance(exc, litellm.APIConnectionError) and not isinstance(exc, litellm.Timeout):
+        return True
+    return any(isinstance(e, ConnectionError) or _NO_ANSWER.search(type(e).__name__)
+               for e in _chain(exc))
+
+
 def retry_after_seconds(exc: BaseException) -> float | None:
     """The provider's Retry-After hint in seconds, when it sent one we can read."""
-    headers: Any = getattr(exc, "litellm_response_headers", None)
-    if headers is None:
-        headers = getattr(getattr(exc, "response", None), "headers", None)
-    try:
-        value = headers.get("retry-after") if headers is not None else None
-        return max(0.0, float(value)) if value is not None else None
-    except (TypeError, ValueError, AttributeError):
-        return None
+    for current in _chain(exc):
+        headers: Any = getattr(current, "litellm_response_headers", None)
+        if headers is None:
+            headers = getattr(getattr(current, "response", None), "headers", None)
+        try:
+            value = headers.get("retry-after") if headers is not None else None
+            if value is not None:
+                return max(0.0, float(value))
+        except (TypeError, ValueError, AttributeError):
+            continue
+    return None
 
 
-def _tries(attempts: int) -> str:
-    return f" after {attempts} tries" if attempts > 1 else ""
+def names_response_format(error: ModelError) -> bool:
+    """A rejected request that blames the structured-output format (LM Studio refuses
+    ``json_object``, some servers every ``response_format``)."""
+    text = str(error).lower()
+    return isinstance(error, ModelBadRequest) and any(
+        word in text for word in ("response_format", "response format", "json_object",
+                                  "json_schema", "json mode"))
 
 
 _KINDS: dict[str, type[ModelError]] = {
@@ -85,77 +148,25 @@ _KINDS: dict[str, type[ModelError]] = {
     "timeout": ModelTimeout,
     "not_found": ModelNotConfigured,
     "server": ModelProviderDown,
+    "stream_cut": ModelStreamCut,
     "bad_request": ModelBadRequest,
 }
 
 
-def _message(kind: str, t: CallTarget, attempts: int, status: int | None, detail: str) -> str:
-    who, prov, model = t.who, t.provider, t.model
-    if kind == "auth":
-        return f"The {who}'s key for {prov} was refused ({status or 401}). Open {_SETTINGS} to replace it."
-    if kind == "forbidden":
-        return (
-            f"The {who}'s key for {prov} may not use {model} ({status or 403}). Open {_SETTINGS} "
-            f"to replace the key or pick another model."
-        )
-    if kind == "rate_limit":
-        return (
-            f"{prov} is rate-limiting the {who} ({status or 429}){_tries(attempts)}. Wait a minute "
-            f"and try again, or pick another model in {_SETTINGS}."
-        )
-    if kind == "context_too_long":
-        return (
-            f"The conversation is too long for the {who}'s model ({model}). Start a new session, "
-            f"or pick a model with a larger context window in {_SETTINGS}."
-        )
-    if kind == "timeout":
-        return (
-            f"The {who}'s model ({model}) did not answer in time. Try again; if it keeps "
-            f"happening, check your connection or pick a faster model in {_SETTINGS}."
-        )
-    if kind == "not_found":
-        return (
-            f"{prov} does not know the model '{model}' set for the {who} ({status or 404}). "
-            f"Pick another model in {_SETTINGS}."
-        )
-    if kind == "server" and (t.local or t.api_base):
-        where = t.api_base or f"the local {prov} server"
-        return (
-            f"Nothing answered at {where} for the {who} ({model}){_tries(attempts)}. Start your "
-            f"local model server (Ollama, LM Studio, ...) or fix its address in {_SETTINGS}."
-        )
-    if kind == "server":
-        code = f" ({status})" if status else ""
-        return (
-            f"{prov} is unreachable or failing{code} for the {who}{_tries(attempts)}. Check your "
-            f"connection and try again in a minute, or pick another model in {_SETTINGS}."
-        )
-    if kind == "bad_request":
-        return (
-            f"{prov} rejected the {who}'s request ({status or 400}): {detail or 'no details'} "
-            f"Check the {who}'s model in {_SETTINGS}."
-        )
-    return (
-        f"The {who}'s model call failed unexpectedly ({detail}). Try again; the log in the data "
-        f"folder has details."
-    )
-
-
 def model_error(
-    kind: str, target: CallTarget, *, attempts: int = 1, status: int | None = None, detail: str = ""
+    kind: str, target: CallTarget, *, attempts: int = 1, status: int | None = None,
+    detail: str = "", facts: Facts | None = None,
 ) -> ModelError:
     """The typed error for a failure ``kind`` (see ``_KINDS``), with its user-facing message."""
+    facts = facts or Facts(attempts=attempts, status=status, detail=detail)
     cls = _KINDS.get(kind, ModelError)
-    return cls(
-        _message(kind, target, attempts, status, detail),
-        role=target.role,
-        provider=target.provider,
-        attempts=attempts,
-    )
+    return cls(message(kind, target, facts), role=target.role, provider=target.provider,
+               attempts=facts.attempts)
 
 
 def classify(litellm: ModuleType, exc: BaseException) -> str:
     """The failure kind of a litellm / provider exception. Order matters: subclasses first."""
+    exc = _inner(litellm, exc)
     status = _status(exc)
     if isinstance(exc, litellm.ContextWindowExceededError):
         return "context_too_long"
@@ -165,7 +176,7 @@ def classify(litellm: ModuleType, exc: BaseException) -> str:
         return "forbidden"
     if isinstance(exc, litellm.RateLimitError):
         return "rate_limit"
-    if isinstance(exc, litellm.Timeout):  # before APIConnectionError, its base class
+    if isinstance(exc, (litellm.Timeout, TimeoutError)):  # before APIConnectionError, its base
         return "timeout"
     if isinstance(exc, litellm.NotFoundError):
         return "not_found"
@@ -175,7 +186,6 @@ def classify(litellm: ModuleType, exc: BaseException) -> str:
         litellm.InternalServerError,
         litellm.BadGatewayError,
         ConnectionError,
-        TimeoutError,
     )
     if isinstance(exc, down) or (status is not None and status >= 500):
         return "server"
@@ -191,21 +201,32 @@ def to_model_error(
     *,
     attempts: int = 1,
     secrets: tuple[str, ...] = (),
+    key_sent: bool = True,
+    shown: bool = False,
+    in_call: bool = False,
 ) -> ModelError:
-    """The ``ModelError`` for ``exc`` (raise it ``from exc``)."""
+    """The ``ModelError`` for ``exc`` (raise it ``from exc``). ``shown``: part of the answer
+    already reached the caller, so a broken connection is a cut, not an outage."""
     if isinstance(exc, ModelError):
         return exc
+    inner = _inner(litellm, exc)
     kind = classify(litellm, exc)
-    detail = _detail(exc, secrets)
+    detail = detail_of(inner, secrets)
     if kind == "unknown":
-        detail = f"{type(exc).__name__}: {detail}"
-    elif kind != "bad_request":
-        detail = (
-            ""  # only a rejected request's reason helps the learner (and auth text may echo keys)
-        )
-    return model_error(kind, target, attempts=attempts, status=_status(exc), detail=detail)
+        detail = f"{type(inner).__name__}: {detail}" if detail else type(inner).__name__
+    if shown and kind in ("server", "timeout", "unknown"):
+        kind = "stream_cut"
+    facts = Facts(attempts=attempts, status=_status(inner) if kind != "stream_cut" else None,
+                  detail=detail, key_sent=key_sent,
+                  unreachable=kind == "server" and _unreachable(litellm, inner), in_call=in_call)
+    if facts.unreachable or kind in ("timeout", "stream_cut") and detail.lower().startswith(
+            ("connection", "request timed out", "apitimeouterror")):
+        facts = replace(facts, detail="", status=None)  # "Connection error" says nothing new
+    return model_error(kind, target, facts=facts)
 
 
 def is_retryable(error: ModelError) -> bool:
-    """Rate limits and 5xx / connection failures may pass; everything else will not."""
-    return isinstance(error, (ModelRateLimited, ModelProviderDown))
+    """Rate limits and 5xx / connection failures may pass; a cut (text already shown) and
+    everything else will not."""
+    return isinstance(error, (ModelRateLimited, ModelProviderDown)) and not isinstance(
+        error, ModelStreamCut)

@@ -1,11 +1,15 @@
 """``LitellmChatModel``: the ``ChatModel`` port over litellm, for every role.
 
-Per call: the role's model, effort and api_base come from the settings store, the key from the
-secret store; the completion streams through ``litellm.acompletion(stream=True)``; failures
-are mapped to ``core.errors`` and retried with exponential backoff + jitter while retrying is
-safe (rate limit, 5xx, connection) and nothing has been yielded yet. Every call — ok, failed or
-cancelled — leaves one row in the audit log. With a ``ChatScript`` the same path runs, but each
-provider call is answered offline from the script through litellm's ``mock_response``.
+Per call: the role's model, effort, api_base and wait come from the settings store, the key
+from the secret store (looked up by server address or provider, ``core.contracts.api_keys``);
+the completion streams through ``litellm.acompletion(stream=True)``; failures are mapped to
+``core.errors`` and retried with exponential backoff + jitter while retrying is safe (rate
+limit, 5xx, connection) and nothing has been yielded yet — a break after that is a
+``ModelStreamCut``. A structured request whose ``response_format`` the server rejects is asked
+again in the next mode (``StructuredModes``). Every call — ok, failed or cancelled — leaves one
+row in the audit log. With a ``ChatScript`` the same path runs, but each provider call is
+answered offline from the script through litellm's ``mock_response``. With real calls off
+(tests) only a server on a loopback address may be called.
 
 litellm is imported on first use (off the event loop): importing it costs seconds.
 """
@@ -20,6 +24,7 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import replace
 from datetime import UTC, datetime
 from types import ModuleType
 from typing import Any
@@ -29,20 +34,23 @@ from studyhall.adapters.llm.call_options import (
     NO_KEY_PLACEHOLDER,
     Capabilities,
     build_kwargs,
-    key_name,
     resolve_target,
 )
 from studyhall.adapters.llm.litellm_errors import (
     CallTarget,
     is_retryable,
+    names_response_format,
     retry_after_seconds,
     to_model_error,
 )
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.llm.script_mock import mock_response_for
 from studyhall.adapters.llm.stream_assembly import StreamAssembler
+from studyhall.adapters.llm.structured_modes import StructuredModes
+from studyhall.core.contracts.api_keys import key_names, needs_key
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.models import FinishEvent, ModelEvent, ModelRequest, UsageEvent
+from studyhall.core.contracts.servers import is_loopback
 from studyhall.core.errors import (
     ModelError,
     ModelNetworkDisabled,
@@ -91,7 +99,7 @@ class LitellmChatModel:
         max_attempts: int = 4,
         backoff_base: float = 1.0,
         backoff_cap: float = 30.0,
-        timeout: float = 180.0,
+        timeout: float | None = None,  # None: Settings → timeouts, by where the server runs
         sleep: Sleep = asyncio.sleep,
         jitter: Callable[[], float] = random.random,
         acompletion: Callable[..., Awaitable[Any]] | None = None,
@@ -111,10 +119,7 @@ class LitellmChatModel:
         self._acompletion = acompletion  # a test seam; None means litellm.acompletion
         self._now = now
         self._caps = Capabilities()
-
-    async def warm_up(self) -> None:
-        """Import litellm ahead of the first call (optional; the first call does it otherwise)."""
-        await load_litellm()
+        self._modes = StructuredModes()
 
     def backoff(self, attempt: int, exc: BaseException | None = None) -> float:
         """Seconds to wait before attempt ``attempt + 1``: exponential, capped, jittered."""
@@ -129,23 +134,33 @@ class LitellmChatModel:
         started = time.perf_counter()
         state: dict[str, Any] = {"attempts": 0, "outcome": "error", "provider": None, "model": ""}
         try:
-            role_model = self._settings.load().model_for(request.role)
+            settings = self._settings.load()
+            role_model = settings.model_for(request.role)
             state["model"] = role_model.model
             litellm = await load_litellm()
-            target, bare = resolve_target(litellm, request.role, role_model)
+            target, bare = resolve_target(litellm, request.role, role_model, settings.timeouts)
+            if self._timeout is not None:
+                target = replace(target, timeout=self._timeout)
             state["provider"] = target.provider
-            base = build_kwargs(
-                litellm, self._caps, request, target, bare, role_model, timeout=self._timeout
+            mode = (
+                self._modes.mode(target, self._caps.schema_mode(litellm, target, bare))
+                if request.response_schema is not None
+                else None
             )
-            key = await self._api_key(litellm, target)
+            key, key_sent = await self._api_key(litellm, target)
             secrets = (key,) if key else ()
             call = self._acompletion or litellm.acompletion
+            tries = 0  # calls that count towards max_attempts (a format probe does not)
             while True:
                 state["attempts"] += 1
+                tries += 1
                 assembler = StreamAssembler(_new_call_id)
                 yielded = False
                 try:
-                    kwargs = dict(base)
+                    kwargs = build_kwargs(
+                        litellm, self._caps, request, target, bare, role_model,
+                        timeout=target.timeout or 180.0, schema_mode=mode,
+                    )
                     if self._script is not None:
                         entry = await asyncio.to_thread(self._script.next, request.role)
                         kwargs["mock_response"] = mock_response_for(litellm, entry, target)
@@ -164,11 +179,21 @@ class LitellmChatModel:
                     raise  # ours already (script exhausted, store failure): never retried
                 except Exception as exc:
                     err = to_model_error(
-                        litellm, exc, target, attempts=state["attempts"], secrets=secrets
+                        litellm, exc, target, attempts=tries, secrets=secrets,
+                        key_sent=key_sent, shown=yielded, in_call=assembler.calls_started,
                     )
-                    if yielded or not is_retryable(err) or state["attempts"] >= self._max_attempts:
+                    if mode is not None and not yielded and names_response_format(err):
+                        following = self._modes.refuse(target, mode)
+                        if following is not None:
+                            log.info("%s refused response_format %s; trying %s",
+                                     target.where, mode, following)
+                            mode, tries = following, tries - 1
+                            continue
+                    if yielded or not is_retryable(err) or tries >= self._max_attempts:
                         raise err from exc
-                    await self._sleep(self.backoff(state["attempts"], exc))
+                    await self._sleep(self.backoff(tries, exc))
+            if mode is not None:
+                self._modes.accept(target, mode)
             tool_calls = assembler.tool_calls()
             for tool_call in tool_calls:
                 yield tool_call
@@ -192,32 +217,32 @@ class LitellmChatModel:
         finally:
             await self._write_audit(request, state, started)
 
-    async def _api_key(self, litellm: ModuleType, target: CallTarget) -> str | None:
-        """The key to send, None to let litellm use the environment; raises when none exists."""
+    async def _api_key(self, litellm: ModuleType, target: CallTarget) -> tuple[str | None, bool]:
+        """The key to send (None: let litellm use the environment) and whether it is a real
+        one; raises when a key is needed and none exists."""
         if self._script is not None:
-            return None  # scripted calls never leave the process
-        if not self._allow_network:
+            return None, False  # scripted calls never leave the process
+        if not self._allow_network and not (target.api_base and is_loopback(target.api_base)):
             raise ModelNetworkDisabled(
                 f"Real model calls are off (STUDYHALL_TESTING=1), so the {target.who} cannot call "
-                f"{target.model}. Set STUDYHALL_SCRIPT to a model script, or unset "
-                f"STUDYHALL_TESTING.",
+                f"{target.model}. Set STUDYHALL_SCRIPT to a model script, point the role at a "
+                f"server on 127.0.0.1, or unset STUDYHALL_TESTING.",
                 role=target.role,
                 provider=target.provider,
             )
-        key = await asyncio.to_thread(self._secrets.get, key_name(target))
-        if key:
-            return key
-        if target.local:
-            return None
-        if target.api_base:
-            return NO_KEY_PLACEHOLDER
+        for name in key_names(target.provider, target.api_base):
+            key = await asyncio.to_thread(self._secrets.get, name)
+            if key:
+                return key, True
+        if not needs_key(target.provider, target.api_base):
+            return (None if target.local else NO_KEY_PLACEHOLDER), False
         try:
             env = litellm.validate_environment(model=target.model)
             in_env = bool(env.get("keys_in_environment"))
         except Exception:  # noqa: BLE001 - litellm raises anything for odd ids; then: no env key
             in_env = False
         if in_env:
-            return None
+            return None, True
         raise ModelNotConfigured(
             f"No key for {target.provider} is saved, so the {target.who} cannot run. Open "
             f"Settings → Models to add one, or pick a local model.",
@@ -246,6 +271,7 @@ class LitellmChatModel:
             outcome=state["outcome"],
             attempts=state["attempts"],
             scripted=self._script is not None,
+            risk=request.risk,
         )
         try:
             # fsync off the event loop; the thread finishes the row even if we are cancelled.

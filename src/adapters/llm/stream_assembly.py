@@ -79,6 +79,11 @@ class StreamAssembler:
                 self._add_fragment(fragment)
         return out
 
+    @property
+    def calls_started(self) -> bool:
+        """True once a tool call began arriving (a cut now would lose a question)."""
+        return bool(self._slots)
+
     def tool_calls(self) -> list[ToolCallEvent]:
         calls: list[ToolCallEvent] = []
         for slot in self._slots:

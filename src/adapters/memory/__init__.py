@@ -5,6 +5,7 @@ from studyhall.adapters.memory.chats import InMemoryChatStore
 from studyhall.adapters.memory.clock import FixedClock, SequentialIds
 from studyhall.adapters.memory.graph import InMemoryGraphStore
 from studyhall.adapters.memory.jobs import InMemoryJobStore
+from studyhall.adapters.memory.learner import InMemoryLearnerStore
 from studyhall.adapters.memory.secrets import InMemorySecretStore
 from studyhall.adapters.memory.settings import InMemorySettingsStore
 from studyhall.adapters.memory.sources import InMemorySourceStore
@@ -14,6 +15,7 @@ __all__ = [
     "InMemoryChatStore",
     "InMemoryGraphStore",
     "InMemoryJobStore",
+    "InMemoryLearnerStore",
     "InMemorySecretStore",
     "InMemorySettingsStore",
     "InMemorySourceStore",

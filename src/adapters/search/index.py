@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from studyhall.adapters.search import store
 from studyhall.adapters.search.spelling import near_terms, one_edit
 from studyhall.adapters.search.tokenize import analyzed, terms
-from studyhall.core.contracts.search import Candidate, Chunk
+from studyhall.core.contracts.search import Candidate, Chunk, VectorLike
 
 if TYPE_CHECKING:
     import numpy as np
@@ -105,12 +105,8 @@ class FileSearchIndex:
         src = self._sources.get(source_id)
         return src.content_hash if src else None
 
-    def model_of(self, source_id: str) -> str | None:
-        src = self._sources.get(source_id)
-        return src.model_id if src else None
-
     def upsert(self, source_id: str, content_hash: str, chunks: Sequence[Chunk],
-               vectors: Sequence[Sequence[float]], model_id: str) -> None:
+               vectors: Sequence[VectorLike], model_id: str) -> None:
         import numpy as np
 
         matrix = np.asarray(vectors, dtype=np.float32).reshape(len(chunks), -1)
@@ -136,6 +132,12 @@ class FileSearchIndex:
     def chunks(self, source_id: str) -> list[Chunk]:
         src = self._sources.get(source_id)
         return list(src.chunks) if src else []
+
+    def source_model(self, source_id: str) -> str | None:
+        src = self._sources.get(source_id)
+        if src is None:
+            return None
+        return src.model_id if src.vectors.size else ""
 
     def size(self) -> int:
         return sum(len(s.chunks) for s in self._sources.values())

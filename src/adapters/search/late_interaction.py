@@ -20,13 +20,12 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from studyhall.adapters.embed.minilm import on_encoder_thread, shared_model
+from studyhall.adapters.embed.minilm import DIMENSIONS, MODEL_ID, on_encoder_thread, shared_model
 from studyhall.core.contracts.search import Chunk, Reranked
 
 if TYPE_CHECKING:
     import numpy as np
 
-MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 _SKIP = {"[CLS]", "[SEP]", "[PAD]"}
 
 
@@ -50,7 +49,7 @@ class MiniLMEncoder:
         import numpy as np  # here, not at module level: the app builds this class as it starts
 
         if not texts:
-            return np.zeros((0, 384), dtype=np.float32)
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
         model = self._load()
         out = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                            show_progress_bar=False, convert_to_numpy=True)
@@ -113,13 +112,13 @@ class MiniLMLateScorer:
                     self._cache.popitem(last=False)
         q = self.encoder.tokens_sync([query])[0]
         with self._lock:
-            mats = [self._cache.get(k) for k in keys]
+            cached = [self._cache.get(k) for k in keys]
         scores = []
-        for m in mats:
-            if m is None or not len(m) or not len(q):
+        for tokens in cached:
+            if tokens is None or not len(tokens) or not len(q):
                 scores.append(0.0)
             else:
-                scores.append(float((q @ m.T).max(axis=1).mean()))
+                scores.append(float((q @ tokens.T).max(axis=1).mean()))
         return scores
 
     async def rerank(self, query: str, chunks: Sequence[Chunk]) -> list[Reranked]:

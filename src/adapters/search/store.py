@@ -71,7 +71,7 @@ def save(folder: Path, source_id: str, chunks: list[Chunk], content_hash: str,
     }
     key = file_key(source_id)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         _atomic(folder / f"{key}.npy", lambda fh: np.save(fh, vectors, allow_pickle=False))
         _atomic(folder / f"{key}.json", lambda fh: fh.write(json.dumps(meta).encode()))
     except OSError as e:

@@ -11,6 +11,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from studyhall.adapters.sources._files import not_regular
 from studyhall.adapters.sources.pdf import read_pdf
 from studyhall.adapters.sources.text import read_text
 from studyhall.adapters.sources.transcript import read_transcript
@@ -29,6 +30,14 @@ READERS: dict[str, Reader] = {
     ".markdown": read_text,
 }
 NOTE_SUFFIXES = (".md", ".markdown")
+
+
+def _not_a_file(path: Path) -> str | None:
+    """Why ``path`` is not read: not a regular file, or its kind cannot be looked at."""
+    try:
+        return not_regular(os.stat(path).st_mode)
+    except OSError as e:
+        return f"could not be read ({e.strerror or e})"
 
 
 def reader_for(path: str) -> Reader | None:
@@ -52,6 +61,9 @@ class FileMaterialReader:
         # source ids, are the same in both imports even when a vault's subfolder is imported.
         root = vault_root(asked)
         target = "" if asked == root else asked.relative_to(root).as_posix()
+        unusable = None if asked.is_dir() else _not_a_file(asked)
+        if unusable is not None:
+            return MaterialScan(str(root), (), (SkippedFile(target, unusable),), single_file=True, target=target)
         if asked.is_file():
             if not self._wanted(asked.name):
                 return MaterialScan(str(root), (), (SkippedFile(target, "not course material (.vtt, .srt, .pdf, .txt, .md)"),), single_file=True, target=target)
@@ -76,6 +88,10 @@ class FileMaterialReader:
                 target_file = os.path.realpath(Path(folder, name))
                 if not target_file.startswith(real_root + os.sep):
                     skipped.append(SkippedFile(rel, "a symlink pointing outside the import root"))
+                    continue
+                unusable = _not_a_file(Path(folder, name))  # a stat never waits, even on a FIFO
+                if unusable is not None:
+                    skipped.append(SkippedFile(rel, unusable))
                     continue
                 files.append(rel)
         return MaterialScan(str(root), tuple(sorted(files)), tuple(skipped), target=target)

@@ -2,8 +2,9 @@
 
 A file that cannot be used is never fatal: binary content, a file over the size limit, bytes
 that are not UTF-8, a symlink loop, a symlink that leaves the vault, a file or folder we may not
-read — each comes back as a ``SkippedFile`` with the reason, and the walk goes on. Hidden
-entries (``.obsidian``, ``.git``, ``.trash``) are not part of the notes and are not reported.
+read, a named pipe or a device (only regular files are ever opened) — each comes back as a
+``SkippedFile`` with the reason, and the walk goes on. Hidden entries (``.obsidian``,
+``.git``, ``.trash``) are not part of the notes and are not reported.
 Frontmatter is loaded with PyYAML's ``safe_load`` (no object construction).
 """
 
@@ -15,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from studyhall.adapters.sources._files import nonblocking, not_regular
 from studyhall.core.contracts.material import NoteFile, SkippedFile, VaultScan
 from studyhall.core.errors import NotFound
 from studyhall.core.library.sources.notes import is_note, split_frontmatter
@@ -53,12 +55,16 @@ class FileVaultReader:
         if not _inside(real, os.path.realpath(scan.root)):
             return SkippedFile(path, "a symlink pointing outside the vault")
         try:
-            size = os.stat(full).st_size
-            if size > self.max_bytes:
-                return SkippedFile(
-                    path, f"too large ({_size(size)}; the limit is {_size(self.max_bytes)})"
-                )
-            with open(full, "rb") as fh:
+            with open(full, "rb", opener=nonblocking) as fh:
+                info = os.fstat(fh.fileno())  # the file opened, not the name the scan saw
+                kind = not_regular(info.st_mode)
+                if kind is not None:
+                    return SkippedFile(path, kind)
+                if info.st_size > self.max_bytes:
+                    return SkippedFile(
+                        path,
+                        f"too large ({_size(info.st_size)}; the limit is {_size(self.max_bytes)})",
+                    )
                 data = fh.read(self.max_bytes + 1)
         except OSError as e:
             return SkippedFile(path, _unreadable(e))
@@ -159,8 +165,10 @@ class _Walk:
             else:
                 self._dir(Path(entry.path), path, ancestors)
             return
-        if not entry.is_file(follow_symlinks=True):
-            return  # sockets, fifos, devices: not notes, not attachments
+        kind = not_regular(info.st_mode)
+        if kind is not None:  # a named pipe, socket or device: never opened
+            self.skipped.append(SkippedFile(path, kind))
+            return
         if link and key in self._seen_files:
             self.skipped.append(
                 SkippedFile(path, f"a symlink to {self._seen_files[key]}, already read")

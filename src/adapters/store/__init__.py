@@ -1,10 +1,12 @@
-"""File stores: chats, jobs, sources and settings as atomically replaced JSON files; the graph as
-append-only JSONL ledgers read tolerantly and incrementally, plus whole-file side stores."""
+"""File stores: chats, jobs, sources and settings as atomically replaced JSON files; the graph and
+the learner as append-only JSONL ledgers read tolerantly and incrementally, plus whole-file
+side stores."""
 
 from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
 from studyhall.adapters.store.chats import JsonChatStore
 from studyhall.adapters.store.graph import JsonlGraphStore
 from studyhall.adapters.store.jobs import JsonJobStore
+from studyhall.adapters.store.learner import JsonlLearnerStore
 from studyhall.adapters.store.ledger import JsonlLedger
 from studyhall.adapters.store.settings import JsonSettingsStore
 from studyhall.adapters.store.sources import JsonSourceStore
@@ -15,6 +17,7 @@ __all__ = [
     "JsonSettingsStore",
     "JsonSourceStore",
     "JsonlGraphStore",
+    "JsonlLearnerStore",
     "JsonlLedger",
     "atomic_write_bytes",
     "sweep_temp_files",

@@ -47,7 +47,8 @@ def fsync_dir(folder: Path) -> None:
 
 
 def ensure_dir(folder: Path) -> None:
-    """Create ``folder`` (and parents) durably: each new folder's entry is fsynced in its parent."""
+    """Create ``folder`` (and parents) durably: each new folder's entry is fsynced in its parent.
+    A new folder is its owner's only (0700): the data folder holds chats and maybe keys."""
     if folder.is_dir():
         return
     missing: list[Path] = []
@@ -59,7 +60,7 @@ def ensure_dir(folder: Path) -> None:
         cur = cur.parent
     for path in reversed(missing):
         with contextlib.suppress(FileExistsError):
-            path.mkdir()
+            path.mkdir(mode=0o700)
         fsync_dir(path.parent)
 
 
@@ -67,7 +68,7 @@ def _temp_name(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o644) -> None:
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o600) -> None:
     """Replace ``path`` with ``data`` atomically and durably; raises ``OSError`` on failure.
 
     On any failure (disk full, permission, interrupt) the temp file is removed and the previous

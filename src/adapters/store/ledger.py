@@ -91,7 +91,7 @@ class JsonlLedger(Generic[R]):
     def _append_bytes(self, payload: bytes) -> None:
         ensure_dir(self.path.parent)
         existed = self.path.exists()
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | _BINARY | _CLOEXEC, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | _BINARY | _CLOEXEC, 0o600)
         try:
             if fcntl is not None:
                 fcntl.flock(fd, fcntl.LOCK_EX)  # released by close

@@ -20,6 +20,7 @@ from studyhall.core.agents.citations import MarkerFilter, check_markers
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.models import ModelRequest, ProviderMessage
 from studyhall.core.contracts.search import Chunk
+from studyhall.core.guardrails.material import DATA_NOTICE, data_block
 from studyhall.core.library.retrieval.hybrid import Retrieval
 from studyhall.core.library.retrieval.rewriting import Turn, recent
 from studyhall.core.ports.models import ChatModel
@@ -81,10 +82,10 @@ def answer_messages(retrieval: Retrieval, chunks: list[Chunk],
     if not chunks:
         return [{"role": "system", "content": NO_MATCH_SYSTEM + standalone}, *turns, question]
     listing = "\n\n".join(
-        f'<source n="{n}" from="{c.link}" title="{c.title}">\n{c.text}\n</source>'
+        data_block(c.text, "source", {"n": n, "from": c.link, "title": c.title})
         for n, c in enumerate(chunks, start=1)
     )
-    system = SYSTEM.format(mode=MODES.get(retrieval.case, MODES["MATCH"]))
+    system = SYSTEM.format(mode=MODES.get(retrieval.case, MODES["MATCH"])) + "\n" + DATA_NOTICE
     return [
         {"role": "system", "content": f"{system}{standalone}\n\nSources:\n{listing}"},
         *turns, question,

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from studyhall.core.agents.structured import ask_structured
+from studyhall.core.guardrails.material import DATA_NOTICE, data_block
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.findings import (
     Audit,
@@ -76,9 +77,11 @@ class ModelAuditor:
         findings: ExtractorOutput,
         neighbours: Mapping[str, Sequence[NodeRef]],
     ) -> Audit:
+        # Findings quote the transcript or the learner's notes: data to judge, never orders.
         messages = [
-            {"role": "system", "content": self._prompt},
-            {"role": "user", "content": render_findings(findings, neighbours)},
+            {"role": "system", "content": f"{self._prompt}\n\n{DATA_NOTICE}"},
+            {"role": "user", "content": data_block(render_findings(findings, neighbours),
+                                                   "material", {"kind": "findings"})},
         ]
         output, usage = await ask_structured(self._model, "auditor", messages, SCHEMA,
                                              parse_audit)

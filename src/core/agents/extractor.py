@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from studyhall.core.agents.structured import ask_structured
+from studyhall.core.guardrails.material import DATA_NOTICE, data_block
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.findings import Extraction, ExtractorOutput
 from studyhall.core.ports.models import ChatModel
@@ -82,9 +83,11 @@ class ModelExtractor:
         self._prompt = prompt.strip()
 
     async def extract(self, batch: Batch) -> Extraction:
+        # A session transcript or imported notes: either way data to read, never instructions.
         messages = [
-            {"role": "system", "content": self._prompt},
-            {"role": "user", "content": "Transcript to extract from:\n\n" + render_batch(batch)},
+            {"role": "system", "content": f"{self._prompt}\n\n{DATA_NOTICE}"},
+            {"role": "user", "content": "Transcript to extract from:\n\n"
+             + data_block(render_batch(batch), "material", {"kind": "transcript"})},
         ]
         output, usage = await ask_structured(self._model, "extractor", messages, SCHEMA,
                                              parse_extraction)

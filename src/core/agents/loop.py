@@ -1,51 +1,42 @@
 """The agent loop: stream the model, run server tools, stop at client tools, cap the steps.
 
-One ``AgentRun`` builds one assistant message. It yields a ``Saved`` snapshot every time a part
-completes (the runtime persists it before passing on the matching stream event), so a crash
-loses at most the part in flight. Written only against the ``ChatModel`` port.
+One ``AgentRun`` builds one assistant message. It yields the turn's own stream events
+(``core.agents.turn_events``: text, tool calls and results, usage), which the runtime passes on
+unchanged, and a ``Saved`` snapshot every time a part completes (persisted before the matching
+event goes out), so a crash loses at most the part in flight. Written only against the
+``ChatModel`` port.
+
+Text in flight is saved as well, every ``CHECKPOINT_CHARS`` characters, marked incomplete
+(``core.classroom.cut_turns``): a crash mid-answer keeps what the learner had read.
 """
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.tools import ToolContext, argument_error, json_error, unknown_tool_error
+from studyhall.core.agents.turn_events import TextDelta, ToolCall, ToolResult, UsageReport
+from studyhall.core.classroom.cut_turns import mark_cut, with_cut_text
 from studyhall.core.classroom.record_messages import to_provider_messages
-from studyhall.core.contracts.chat import DataPart, Message, Part, TextPart, ToolCallPart, Usage
-from studyhall.core.contracts.models import (
-    FinishEvent,
-    ModelRequest,
-    TextDelta,
-    ToolCallEvent,
-    UsageEvent,
+from studyhall.core.contracts import models as provider
+from studyhall.core.contracts.chat import (
+    DataPart,
+    Message,
+    Part,
+    TextPart,
+    ToolCallPart,
+    Usage,
+    add_usage,
 )
 from studyhall.core.ports.models import ChatModel
 
 StopReason = Literal["stop", "awaiting-answer", "handoff", "step-limit"]
-
-
-@dataclass(frozen=True)
-class TextOut:
-    text: str
-
-
-@dataclass(frozen=True)
-class ToolCallOut:
-    part: ToolCallPart
-
-
-@dataclass(frozen=True)
-class ToolResultOut:
-    part: ToolCallPart
-
-
-@dataclass(frozen=True)
-class UsageOut:
-    usage: Usage
-    model: str | None
+# Streamed text is checkpointed (saved, marked incomplete) each time this much more arrived.
+CHECKPOINT_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -60,26 +51,8 @@ class Stopped:
     reason: StopReason
 
 
-AgentEvent = TextOut | ToolCallOut | ToolResultOut | UsageOut | Saved | Stopped
-
-
-def add_usage(total: Usage | None, more: Usage) -> Usage | None:
-    """Sum what is known; a figure no call reported stays absent, never zero."""
-
-    def plus(a: float | None, b: float | None) -> float | int | None:
-        return b if a is None else a if b is None else a + b
-
-    if total is None:
-        merged = more
-    else:
-        merged = Usage(
-            input_tokens=plus(total.input_tokens, more.input_tokens),
-            output_tokens=plus(total.output_tokens, more.output_tokens),
-            cost_usd=plus(total.cost_usd, more.cost_usd),
-        )
-    if merged.input_tokens is None and merged.output_tokens is None and merged.cost_usd is None:
-        return total
-    return merged
+# What a run yields: stream events for the learner, and two signals for the runtime.
+AgentEvent = TextDelta | ToolCall | ToolResult | UsageReport | Saved | Stopped
 
 
 class AgentRun:
@@ -105,15 +78,17 @@ class AgentRun:
         self._max_steps = max_steps
         self._new_id = new_id
         self._text: list[str] = []  # the text part in flight
+        self._unsaved = 0  # characters of it streamed since the last save
         self._dirty = False
         self.message = message
         self.steps = 0
 
     async def events(self) -> AsyncIterator[AgentEvent]:
+        message_id = self.message.id  # every snapshot keeps the id the turn announced
         while self.steps < self._max_steps:
             self.steps += 1
             step_calls: list[str] = []
-            request = ModelRequest(
+            request = provider.ModelRequest(
                 role=self._agent.role,
                 messages=(
                     {"role": "system", "content": self._system},
@@ -122,23 +97,27 @@ class AgentRun:
                 tools=self._agent.tool_specs(),
             )
             async for event in self._model.stream(request):
-                if isinstance(event, TextDelta):
+                if isinstance(event, provider.TextDelta):
                     if event.text:
                         self._text.append(event.text)
-                        yield TextOut(event.text)
-                elif isinstance(event, ToolCallEvent):
+                        yield TextDelta(message_id, event.text)
+                        self._unsaved += len(event.text)
+                        if self._unsaved >= CHECKPOINT_CHARS:
+                            self._unsaved = 0
+                            yield Saved(with_cut_text(self.message, "".join(self._text)))
+                elif isinstance(event, provider.ToolCallEvent):
                     if self._close_text():
                         yield Saved(self.message)
-                    part = self._accept(event)
+                    part = await self._accept(event)
                     step_calls.append(part.tool_call_id)
                     yield Saved(self.message)
-                    yield ToolCallOut(part)
+                    yield ToolCall(message_id, part)
                     if part.state == "output-error":
-                        yield ToolResultOut(part)
-                elif isinstance(event, UsageEvent):
+                        yield ToolResult(message_id, part)
+                elif isinstance(event, provider.UsageEvent):
                     self._add_usage(event.usage)
-                    yield UsageOut(event.usage, event.model)
-                elif isinstance(event, FinishEvent):
+                    yield UsageReport(message_id, self._agent.role, event.model, event.usage)
+                elif isinstance(event, provider.FinishEvent):
                     pass  # the step's outcome is decided by its tool calls, not the reason
             if self._close_text() or self._dirty:
                 self._dirty = False
@@ -150,11 +129,11 @@ class AgentRun:
                 tool = self._agent.tool(part.name)
                 if part.state != "input-available" or tool is None or tool.kind != "server":
                     continue
-                done, data, ends = self._execute(part)
+                done, data, ends = await self._execute(part)
                 self._replace(done, data)
                 ends_agent = ends_agent or ends
                 yield Saved(self.message)
-                yield ToolResultOut(done)
+                yield ToolResult(message_id, done)
 
             if any(self._part(c).state == "input-available" for c in step_calls):
                 yield Stopped("awaiting-answer")
@@ -167,13 +146,14 @@ class AgentRun:
                 return
         yield Stopped("step-limit")
 
-    def interrupted(self) -> Message:
+    def interrupted(self, *, cut: bool = False) -> Message:
         """The message as it stands if the run dies now: text so far kept, unrun calls marked.
 
         Client questions already shown stay pending (the learner can still answer them); a
-        server call that never ran is marked ``interrupted``.
+        server call that never ran is marked ``interrupted``. ``cut``: the stream broke, so the
+        text in flight is marked incomplete (a stop keeps it as the learner's chosen end).
         """
-        self._close_text()
+        in_flight = self._close_text()
         parts: list[Part] = []
         for part in self.message.parts:
             if isinstance(part, ToolCallPart) and part.state == "input-available":
@@ -182,6 +162,8 @@ class AgentRun:
                     part = part.model_copy(update={"state": "interrupted"})
             parts.append(part)
         self.message = self.message.model_copy(update={"parts": tuple(parts)})
+        if cut and in_flight:
+            self.message = mark_cut(self.message)
         return self.message
 
     # --- internals ------------------------------------------------------------------------
@@ -194,6 +176,7 @@ class AgentRun:
             return False
         text = "".join(self._text)
         self._text.clear()
+        self._unsaved = 0
         self._append(TextPart(text=text))
         return True
 
@@ -202,7 +185,7 @@ class AgentRun:
 
     def _add_usage(self, usage: Usage) -> None:
         total = add_usage(self.message.usage, usage)
-        if total is not self.message.usage:
+        if total != self.message.usage:  # a call that reported nothing changes nothing
             self.message = self.message.model_copy(update={"usage": total})
             self._dirty = True
 
@@ -223,7 +206,7 @@ class AgentRun:
         # Providers reuse ids across calls now and then; answers are addressed by id.
         return proposed if proposed and proposed not in used else self._new_id("call")
 
-    def _accept(self, event: ToolCallEvent) -> ToolCallPart:
+    async def _accept(self, event: provider.ToolCallEvent) -> ToolCallPart:
         call_id = self._fresh_call_id(event.id)
         name = event.name or "unnamed"
         tool = self._agent.tool(name)
@@ -236,7 +219,8 @@ class AgentRun:
         elif not isinstance(args, dict):
             error = argument_error(name, ["the arguments must be a JSON object, not a list or value"])
         else:
-            problems = tool.check(args, self._context())
+            checked = tool.check(args, self._context())
+            problems = await checked if inspect.isawaitable(checked) else checked
             if problems:
                 error = argument_error(name, problems, tool.fix_hint)
         part = ToolCallPart(
@@ -249,11 +233,14 @@ class AgentRun:
         self._append(part)
         return part
 
-    def _execute(self, part: ToolCallPart) -> tuple[ToolCallPart, tuple[DataPart, ...], bool]:
+    async def _execute(
+        self, part: ToolCallPart
+    ) -> tuple[ToolCallPart, tuple[DataPart, ...], bool]:
         tool = self._agent.tool(part.name)
         assert tool is not None and tool.run is not None
         try:
-            outcome = tool.run(part.input, self._context())
+            ran = tool.run(part.input, self._context())
+            outcome = await ran if inspect.isawaitable(ran) else ran
         except Exception as e:  # noqa: BLE001 — a tool bug must not kill the turn; the model hears of it
             failed = part.model_copy(
                 update={"state": "output-error", "error": f"{part.name} failed: {e}"}
@@ -272,20 +259,3 @@ class AgentRun:
                 parts.append(p)
         self.message = self.message.model_copy(update={"parts": tuple(parts)})
 
-
-def run_agent(
-    *,
-    model: ChatModel,
-    agent: AgentSpec,
-    system: str,
-    chat_id: str,
-    history: Sequence[Message],
-    message: Message,
-    max_steps: int,
-    new_id: Callable[[str], str],
-) -> AsyncIterator[AgentEvent]:
-    """Convenience: the events of a fresh ``AgentRun`` (use the class to salvage on failure)."""
-    return AgentRun(
-        model=model, agent=agent, system=system, chat_id=chat_id, history=history,
-        message=message, max_steps=max_steps, new_id=new_id,
-    ).events()

@@ -12,6 +12,7 @@ from typing import Any
 
 from studyhall.core.agents.structured import ask_structured
 from studyhall.core.contracts.search import Chunk, Reranked, RerankGrade
+from studyhall.core.guardrails.material import DATA_NOTICE, data_block
 from studyhall.core.ports.models import ChatModel
 
 GRADE_SCORE: dict[RerankGrade, float] = {"answers": 3.0, "partial": 2.0, "related": 1.0, "no": 0.0}
@@ -39,21 +40,23 @@ SCHEMA: dict[str, Any] = {
 
 def grading_messages(question: str, chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
     listing = "\n\n".join(
-        f"<passage n=\"{n}\" from=\"{c.link}\">\n{c.text}\n</passage>" for n, c in enumerate(chunks, start=1)
+        data_block(c.text, "source", {"n": n, "from": c.link}) for n, c in enumerate(chunks, start=1)
     )
     return [
-        {"role": "system", "content": SYSTEM},
+        {"role": "system", "content": f"{SYSTEM}\n{DATA_NOTICE}"},
         {"role": "user", "content": f"Question: {question}\n\n{listing}"},
     ]
 
 
 def parse_grades(value: Any, count: int) -> list[RerankGrade]:
+    # ValueError, not TypeError: a wrong shape is a bad model answer, which ask_structured
+    # catches as ValueError to ask the model again.
     if not isinstance(value, dict) or not isinstance(value.get("grades"), list):
-        raise ValueError('expected {"grades": [...]}')
+        raise ValueError('expected {"grades": [...]}')  # noqa: TRY004 - see above
     grades: list[RerankGrade] = ["no"] * count
     for item in value["grades"]:
         if not isinstance(item, dict):
-            raise ValueError("each grade must be an object with n and grade")
+            raise ValueError("each grade must be an object with n and grade")  # noqa: TRY004
         n, grade = item.get("n"), item.get("grade")
         if not isinstance(n, int) or not 1 <= n <= count:
             raise ValueError(f"n must be a passage number from 1 to {count}")

@@ -1,7 +1,8 @@
 """Structured output from a model: ask for JSON, validate it, retry once with the error shown.
 
 A model that answers twice with something unparseable or of the wrong shape fails the call
-with ``ModelOutputInvalid`` (the run then writes nothing and the next trigger re-runs).
+with ``ModelOutputInvalid`` (the run then writes nothing and the next trigger re-runs). An
+answer whose stream broke off is asked for again (nobody saw it), within the same attempts.
 """
 
 from __future__ import annotations
@@ -11,11 +12,10 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
-from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.contracts.models import ModelRequest, ProviderMessage
 from studyhall.core.contracts.settings import ModelRole
-from studyhall.core.errors import ModelOutputInvalid
-from studyhall.core.library.extraction.findings import add_usage
+from studyhall.core.errors import ModelOutputInvalid, ModelStreamCut
 from studyhall.core.ports.models import ChatModel
 
 T = TypeVar("T")
@@ -81,7 +81,12 @@ async def ask_structured(
     problem = ""
     for attempt in range(1, attempts + 1):
         request = ModelRequest(role=role, messages=tuple(conversation), response_schema=schema)
-        text, call_usage = await _answer(model, request)
+        try:
+            text, call_usage = await _answer(model, request)
+        except ModelStreamCut:
+            if attempt == attempts:
+                raise
+            continue
         usage = add_usage(usage, call_usage)
         try:
             return parse(parse_json_text(text)), usage

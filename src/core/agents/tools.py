@@ -2,19 +2,21 @@
 
 A *client* tool (``quiz``, ``ask_user_question``, a valid ``plan_init``) waits in the record for
 the learner's answer and ends the turn. A *server* tool (``probe_done``) runs in-process, for this
-chat only. Bad arguments never reach the learner: they come back to the model as a tool error
+chat only. A check or a run may be a coroutine (the runtime's tools read stores off the event
+loop); the loop awaits it. Bad arguments never reach the learner: they come back to the model as a tool error
 with a precise message (line-numbered for a plan) so it can correct itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from studyhall.core.classroom.plan_parser import parse_plan
 from studyhall.core.classroom.plan_status import current_plan
 from studyhall.core.classroom.questions import validate_ask, validate_quiz
+from studyhall.core.classroom.turn_state import NOT_SHOWN
 from studyhall.core.classroom.steers import ASSESSMENT_FIELDS
 from studyhall.core.contracts.chat import DataPart, Message
 from studyhall.core.contracts.models import ToolSpec
@@ -39,12 +41,16 @@ class ToolOutcome:
     ends_agent: bool = False
 
 
+Check = Callable[[dict[str, Any], ToolContext], list[str] | Awaitable[list[str]]]
+Run = Callable[[dict[str, Any], ToolContext], ToolOutcome | Awaitable[ToolOutcome]]
+
+
 @dataclass(frozen=True)
 class Tool:
     spec: ToolSpec
     kind: ToolKind
-    check: Callable[[dict[str, Any], ToolContext], list[str]]
-    run: Callable[[dict[str, Any], ToolContext], ToolOutcome] | None = None
+    check: Check  # every problem with the arguments (empty: run it / show it)
+    run: Run | None = None
     fix_hint: str = ""  # the last line of a rejection: what the model should do next
 
     @property
@@ -54,7 +60,7 @@ class Tool:
 
 def argument_error(tool_name: str, problems: Sequence[str], hint: str = "") -> str:
     """The tool result a model gets for bad arguments: every problem, then what to do."""
-    lines = [f"{tool_name} was rejected and nothing was shown to the learner:"]
+    lines = [f"{tool_name} was rejected and {NOT_SHOWN}:"]
     lines += [f"- {p}" for p in problems]
     lines.append(hint or f"Fix every problem and call {tool_name} again.")
     return "\n".join(lines)
@@ -63,7 +69,8 @@ def argument_error(tool_name: str, problems: Sequence[str], hint: str = "") -> s
 def json_error(tool_name: str, raw: str) -> str:
     shown = raw if len(raw) <= 400 else raw[:400] + "…"
     return (
-        f"The arguments of {tool_name} were not valid JSON, so the call was not run. "
+        f"The arguments of {tool_name} were not valid JSON, so the call was not run and "
+        f"{NOT_SHOWN}. "
         f"You sent: {shown!r}. Call {tool_name} again with a single JSON object."
     )
 
@@ -100,6 +107,12 @@ _QUESTION_SCHEMA: dict[str, Any] = {
         },
         "tolerance": {"type": "number", "description": "numeric: allowed absolute error."},
         "explanation": {"type": "string", "description": "Why the answer is right (shown after)."},
+        "difficulty": {
+            "type": "string",
+            "enum": ["easy", "medium", "hard"],
+            "description": "How hard the question is (unmarked counts as medium). A hard "
+            "question is refused while the concept's prerequisites are not yet learnt.",
+        },
     },
     "required": ["prompt"],
 }
@@ -107,7 +120,12 @@ _QUESTION_SCHEMA: dict[str, Any] = {
 
 def _quiz_spec(tagged: bool) -> ToolSpec:
     properties: dict[str, Any] = {
-        "questions": {"type": "array", "minItems": 1, "maxItems": 10, "items": _QUESTION_SCHEMA}
+        "questions": {"type": "array", "minItems": 1, "maxItems": 10, "items": _QUESTION_SCHEMA},
+        "node_id": {
+            "type": "string",
+            "description": "Id of the knowledge-graph node this quiz checks, when you know it "
+            "(from the session context or concept_confidence).",
+        },
     }
     description = (
         "Show the learner a short quiz (1-5 questions) and wait for their answers. Choices are "

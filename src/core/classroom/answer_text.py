@@ -40,6 +40,15 @@ def normalize_text(text: str) -> str:
     return normalized or " ".join(text.split())
 
 
+def choice_key(text: str) -> str:
+    """What two quiz choices must share to count as the same option: case and spacing only.
+
+    Unlike ``normalize_text`` no punctuation or symbol is dropped and no compatibility form is
+    folded, so ``-5``/``5``, ``[[a/b]]``/``[[a\\b]]`` and ``O(n)``/``O(n²)`` stay distinct.
+    """
+    return " ".join(unicodedata.normalize("NFC", text).casefold().split())
+
+
 def parse_number(text: str) -> Fraction | None:
     """The exact value of ``text``, or None when it is not a number we understand."""
     if len(text) > _MAX_NUMBER_TEXT:

@@ -12,7 +12,7 @@ progress:
   is about having been checked there, mastery is the knowledge graph's business).
 - ``upcoming``: everything else.
 
-Quizzes tagged with an id the plan does not have are ignored.
+Quizzes tagged with an id the plan does not have, and quizzes the server rejected, are ignored.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from studyhall.core.classroom.plan_parser import parse_plan
 from studyhall.core.classroom.tool_calls import approves_plan, tool_calls
+from studyhall.core.classroom.turn_state import was_rejected
 from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.plan import ApprovedPlan, Plan, PlanStatus
 
@@ -50,8 +51,8 @@ def derive_plan_statuses(plan: Plan, messages: Sequence[Message]) -> dict[str, P
     current: str | None = None
     for part in tool_calls(messages, "quiz"):
         node = part.input.get("plan_node")
-        if not isinstance(node, str) or node not in ids:
-            continue
+        if not isinstance(node, str) or node not in ids or was_rejected(part):
+            continue  # a rejected quiz never reached the learner: the teacher is not there
         current = node
         if part.state == "output-available":
             visited.add(node)

@@ -1,7 +1,7 @@
 """Quiz arguments (as a model writes them) -> checked questions, or every problem at once.
 
 Arguments: ``{"questions": [{"prompt", "choices"?, "correct"?, "kind"?, "answer"?,
-"tolerance"?, "explanation"?}], "plan_node"?}``. Without ``kind``: choices make it ``single``
+"tolerance"?, "explanation"?, "difficulty"?}], "plan_node"?, "node_id"?}``. Without ``kind``: choices make it ``single``
 (one correct index) or ``multiple`` (several); a number answer makes it ``numeric``; a text
 answer (or a list of accepted texts) makes it ``short``. Problems are phrased for the model
 with a JSON path (``questions[1].correct[0]: …``), indices 0-based like its own.
@@ -9,11 +9,12 @@ with a JSON path (``questions[1].correct[0]: …``), indices 0-based like its ow
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, get_args
 
-from studyhall.core.classroom.answer_text import normalize_text, number_from_json, show_number
+from studyhall.core.classroom.answer_text import choice_key, number_from_json, show_number
+from studyhall.core.contracts.graph import QuizDifficulty
 from studyhall.core.contracts.quiz import QuestionKind
 
 MAX_QUESTIONS = 10
@@ -22,9 +23,11 @@ MAX_ACCEPTED = 20
 MAX_PROMPT = 2000
 MAX_CHOICE = 500
 MAX_EXPLANATION = 4000
-_KINDS: tuple[QuestionKind, ...] = ("single", "multiple", "short", "numeric")
-_QUIZ_KEYS = {"questions", "plan_node"}
-_QUESTION_KEYS = {"prompt", "kind", "choices", "correct", "answer", "tolerance", "explanation"}
+_KINDS: tuple[QuestionKind, ...] = get_args(QuestionKind)
+DIFFICULTIES: tuple[QuizDifficulty, ...] = get_args(QuizDifficulty)
+_QUIZ_KEYS = {"questions", "plan_node", "node_id"}
+_QUESTION_KEYS = {"prompt", "kind", "choices", "correct", "answer", "tolerance", "explanation",
+                  "difficulty"}
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,7 @@ class Question:
     accepted: tuple[str, ...] = ()  # short: accepted texts as written
     number: Fraction | None = None  # numeric
     tolerance: Fraction = Fraction(0)
+    difficulty: QuizDifficulty | None = None  # None: not given (read as medium)
 
     def expected(self) -> tuple[str, ...]:
         """The right answer(s), readable."""
@@ -58,11 +62,14 @@ def read_quiz(args: Any) -> tuple[list[Question], list[str]]:
     if unknown:
         errors.append(
             f"unknown field(s) {', '.join(unknown)}; a quiz has 'questions' and "
-            "optionally 'plan_node'"
+            "optionally 'plan_node' and 'node_id'"
         )
     node = args.get("plan_node")
     if node is not None and (not isinstance(node, str) or not node.strip()):
         errors.append("plan_node must be the id of a plan node (a non-empty string)")
+    target = args.get("node_id")
+    if target is not None and (not isinstance(target, str) or not target.strip()):
+        errors.append("node_id must be the id of a knowledge-graph node (a non-empty string)")
     raw = args.get("questions")
     if not isinstance(raw, list) or not raw:
         errors.append("questions must be a non-empty list of question objects")
@@ -111,6 +118,11 @@ def _question(i: int, q: Any, errors: list[str]) -> Question | None:
     explanation = _text(
         q.get("explanation"), f"{at}.explanation", MAX_EXPLANATION, errors, required=False
     )
+    difficulty = q.get("difficulty")
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        errors.append(f"{at}.difficulty must be one of {', '.join(DIFFICULTIES)}, "
+                      f"not {difficulty!r}")
+        difficulty = None
     kind = q.get("kind")
     if kind is None:
         kind = _infer_kind(q)
@@ -124,6 +136,8 @@ def _question(i: int, q: Any, errors: list[str]) -> Question | None:
         question = _short_question(base, q, at, errors)
     else:
         question = _numeric_question(base, q, at, errors)
+    if question is not None and difficulty is not None:
+        question = replace(question, difficulty=difficulty)
     return question if len(errors) == before else None
 
 
@@ -156,7 +170,7 @@ def _choice_question(base: Question, q: dict[str, Any], at: str, errors: list[st
             text = _text(c, f"{at}.choices[{j}]", MAX_CHOICE, errors, required=True)
             if text is not None:
                 texts.append(text)
-        if len({normalize_text(t) for t in texts}) != len(texts):
+        if len({choice_key(t) for t in texts}) != len(texts):
             errors.append(f"{at}.choices has the same option twice; make every option distinct")
     n = len(texts)
     correct = q.get("correct")

@@ -12,11 +12,11 @@ Rules that keep every provider happy and the model honest:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from studyhall.core.contracts.chat import Message, SteerPart, TextPart, ToolCallPart
-from studyhall.core.contracts.models import ProviderMessage
+from studyhall.core.contracts.chat import DataPart, Message, SteerPart, TextPart, ToolCallPart
+from studyhall.core.contracts.models import AS_WRITTEN_KEY, AS_WRITTEN_PART, ProviderMessage
 
 # Tools the learner answers (the call waits in the record until they do).
 CLIENT_TOOL_NAMES = frozenset({"quiz", "ask_user_question", "plan_init"})
@@ -67,6 +67,9 @@ def _user_message(message: Message) -> ProviderMessage | None:
     if steer is not None:
         # Steers are system-authored; say so, so the model does not answer them as the learner.
         content = f"[Studyhall note — {steer.kind}, not written by the learner]\n{content}"
+    if any(isinstance(p, DataPart) and p.name == AS_WRITTEN_PART for p in message.parts):
+        # Sent as written: the guardrails leave it unscrubbed and drop the mark.
+        return {"role": "user", "content": content, AS_WRITTEN_KEY: True}
     return {"role": "user", "content": content}
 
 
@@ -112,13 +115,3 @@ def _tool_call(part: ToolCallPart) -> dict[str, Any]:
 
 def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
-
-
-def unanswered_calls(messages: Sequence[Message]) -> list[ToolCallPart]:
-    """Every tool call in the transcript that has no result yet (pending or dangling)."""
-    return [
-        p
-        for m in messages
-        for p in m.parts
-        if isinstance(p, ToolCallPart) and p.state == "input-available"
-    ]

@@ -1,69 +1,25 @@
-"""Steer messages: system-authored user-role messages that bring news to the model.
+"""The classroom's steers: claiming queued steers at a claim point, and the prober's hand-off.
 
-A steer has a deterministic id (``steer_probe_<chat_id>``, ``steer_ctx_<chat_id>``,
-``steer_<job_id>``) that is also its message id, so delivery is exactly-once by construction:
-a steer already in the transcript is never appended again, and re-saving it replaces itself.
+Steer ids and the steer message itself are ``core.contracts.steers`` (shared with the
+workbench): a steer already in the transcript is never appended again, and re-saving it
+replaces itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Literal
 
-from studyhall.core.contracts.chat import DataPart, Message, SteerPart, TextPart, ToolCallPart
-
-SteerKind = Literal["handoff", "job", "context"]
+from studyhall.core.contracts.chat import Message, ToolCallPart
+from studyhall.core.contracts.steers import (
+    delivered_steer_ids,
+    is_delivered,
+    probe_steer_id,
+    steer_message,
+    steer_part,
+)
 
 ASSESSMENT_FIELDS = ("floor", "ceiling", "goal", "summary")
-
-
-def probe_steer_id(chat_id: str) -> str:
-    return f"steer_probe_{chat_id}"
-
-
-def context_steer_id(chat_id: str) -> str:
-    return f"steer_ctx_{chat_id}"
-
-
-def job_steer_id(job_id: str) -> str:
-    return f"steer_{job_id}"
-
-
-def steer_message(
-    steer_id: str,
-    kind: SteerKind,
-    text: str,
-    at: datetime,
-    *,
-    data_name: str | None = None,
-    data: Mapping[str, Any] | None = None,
-) -> Message:
-    """A steer: the text is what the model reads; the optional data part is for the UI."""
-    parts: list[SteerPart | TextPart | DataPart] = [
-        SteerPart(steer_id=steer_id, kind=kind),
-        TextPart(text=text),
-    ]
-    if data is not None:
-        parts.append(DataPart(name=data_name or kind, data=dict(data)))
-    return Message(id=steer_id, role="user", parts=tuple(parts), created_at=at)
-
-
-def steer_part(message: Message) -> SteerPart | None:
-    return next((p for p in message.parts if isinstance(p, SteerPart)), None)
-
-
-def delivered_steer_ids(messages: Iterable[Message]) -> set[str]:
-    delivered: set[str] = set()
-    for message in messages:
-        steer = steer_part(message)
-        if steer is not None:
-            delivered.add(steer.steer_id)
-    return delivered
-
-
-def is_delivered(messages: Iterable[Message], steer_id: str) -> bool:
-    return steer_id in delivered_steer_ids(messages)
 
 
 def claim_steers(messages: Sequence[Message], queued: Iterable[Message]) -> list[Message]:

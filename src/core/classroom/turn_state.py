@@ -7,11 +7,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from studyhall.core.classroom.cut_turns import is_cut
 from studyhall.core.classroom.record_messages import CLIENT_TOOL_NAMES
 from studyhall.core.contracts.chat import DataPart, Message, SteerPart, ToolCallPart
 
 SKIPPED = "The learner did not answer this; they wrote a message instead."
 INTERRUPTED = "Interrupted before it produced a result."
+
+
+NOT_SHOWN = "nothing was shown to the learner"  # in every refusal of a call's arguments
+
+
+def was_rejected(part: ToolCallPart) -> bool:
+    """A call refused when it was made (bad arguments, not JSON): the learner never saw it, so
+    it shows nowhere and drives nothing. A skipped question also ends as an error, but it was
+    shown."""
+    return part.state == "output-error" and part.output is None and NOT_SHOWN in (part.error or "")
 
 
 def pending_client_calls(message: Message) -> list[ToolCallPart]:
@@ -28,8 +39,9 @@ def pending_questions(messages: Sequence[Message]) -> list[tuple[Message, ToolCa
 
 
 def owes_reply(messages: Sequence[Message]) -> bool:
-    """True when the model should speak next: the tail is the learner's (or a steer), or the
-    last assistant message ended on tool results rather than on words to the learner."""
+    """True when the model should speak next: the tail is the learner's (or a steer), the
+    last assistant message ended on tool results rather than on words to the learner, or it
+    was cut off (a broken stream, a failure, a crash: ``cut_turns``)."""
     if not messages:
         return False
     last = messages[-1]
@@ -37,6 +49,8 @@ def owes_reply(messages: Sequence[Message]) -> bool:
         return True
     if pending_client_calls(last):
         return False
+    if is_cut(last):
+        return True
     content = [p for p in last.parts if not isinstance(p, (DataPart, SteerPart))]
     return not content or isinstance(content[-1], ToolCallPart)
 

@@ -8,12 +8,18 @@ duplicating it (a replayed write is detectable by id).
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import Field
 from studyhall.core.contracts.base import Record
 
 Role = Literal["user", "assistant"]
+
+# The longest message a learner may send, and the longest session topic (characters).
+MAX_MESSAGE_CHARS = 20_000
+MAX_TOPIC_CHARS = 200
+# The longest question ``studyhall ask`` and ``POST /api/ask`` take (characters).
+MAX_QUESTION_CHARS = 4_000
 AgentRole = Literal["prober", "teacher"]
 
 # input-available: the call is complete and waits for a result (client tools wait for the
@@ -37,16 +43,20 @@ class ToolCallPart(Record):
     error: str | None = None
 
 
+# What a steer brings: the prober's hand-off, a finished job, the graph's context.
+SteerKind = Literal["handoff", "job", "context"]
+
+
 class SteerPart(Record):
     """Marks a user-role message as a steer: a system-authored message for the model.
 
-    ``steer_id`` is deterministic (``steer_<job_id>``, ``steer_probe_<chat_id>``,
-    ``steer_ctx_<chat_id>``) so delivery can be checked exactly once.
+    ``steer_id`` is deterministic (built in ``core.contracts.steers``) so delivery can be
+    checked exactly once.
     """
 
     type: Literal["steer"] = "steer"
     steer_id: str = Field(min_length=1)
-    kind: Literal["handoff", "job", "context"]
+    kind: SteerKind
 
 
 class DataPart(Record):
@@ -57,7 +67,10 @@ class DataPart(Record):
     data: dict[str, Any]
 
 
-Part = Annotated[Union[TextPart, ToolCallPart, SteerPart, DataPart], Field(discriminator="type")]
+Part = Annotated[TextPart | ToolCallPart | SteerPart | DataPart, Field(discriminator="type")]
+
+
+_Figure = TypeVar("_Figure", int, float)
 
 
 class Usage(Record):
@@ -66,6 +79,25 @@ class Usage(Record):
     input_tokens: int | None = None
     output_tokens: int | None = None
     cost_usd: float | None = None
+
+
+def add_usage(*usages: Usage | None) -> Usage | None:
+    """The sum of some calls' usage: each figure sums what the calls reported, and stays None
+    when none reported it (absence is not zero); None when no figure was reported at all."""
+    present = [u for u in usages if u is not None]
+
+    def total(values: list[_Figure | None]) -> _Figure | None:
+        known = [v for v in values if v is not None]
+        return sum(known) if known else None
+
+    summed = Usage(
+        input_tokens=total([u.input_tokens for u in present]),
+        output_tokens=total([u.output_tokens for u in present]),
+        cost_usd=total([u.cost_usd for u in present]),
+    )
+    if (summed.input_tokens, summed.output_tokens, summed.cost_usd) == (None, None, None):
+        return None
+    return summed
 
 
 class Message(Record):

@@ -16,6 +16,9 @@ from studyhall.core.contracts.base import Record
 # The closed scale the extractor reports for one proposition in one batch.
 Understanding = Literal["solid", "partial", "confused", "misconception"]
 QuizVerdict = Literal["correct", "miss", "dont-know"]
+# How hard the teacher said a quiz question is (tracing weighs the answer by it; gating refuses
+# hard questions before their prerequisites are learnt).
+QuizDifficulty = Literal["easy", "medium", "hard"]
 EdgeKindG = Literal["follows", "supports"]
 
 
@@ -59,6 +62,7 @@ class QuizEvent(Record):
     question_index: int = Field(ge=0)
     run_id: str
     at: datetime
+    difficulty: QuizDifficulty | None = None  # as the quiz gave it; None: not given
 
 
 class UnderstandingObserved(Record):

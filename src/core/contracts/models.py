@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.settings import ModelRole
 
 ProviderMessage = dict[str, Any]  # OpenAI-style chat message (role, content, tool_calls, ...)
+# A provider-message key marking text the learner asked to send as written: the guardrails do
+# not scrub it, and strip the key before the message leaves the process.
+AS_WRITTEN_KEY = "studyhall_as_written"
+AS_WRITTEN_PART = "as_written"  # the DataPart on a learner message that marks it so
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,10 @@ class ModelRequest:
     tools: tuple[ToolSpec, ...] = ()
     # A JSON schema the answer must follow (structured output for extractor/auditor).
     response_schema: dict[str, Any] | None = None
+    # Set by the guardrail decorator (core/guardrails/chat_model.py) for the audit row:
+    # "low", or "+"-joined flags "pii-scrubbed" / "pii-sent" / "material-included".
+    # None: the call did not pass through the guardrails.
+    risk: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,4 +65,4 @@ class FinishEvent:
     type: Literal["finish"] = "finish"
 
 
-ModelEvent = Union[TextDelta, ToolCallEvent, UsageEvent, FinishEvent]
+ModelEvent = TextDelta | ToolCallEvent | UsageEvent | FinishEvent

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from studyhall.core.contracts.material import MaterialKind
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
+
+# A vector as the core hands it on: a float32 array from the embedding cache, or a plain sequence
+# (the embedder port, tests). A string so numpy is not imported when the app starts.
+VectorLike: TypeAlias = "Sequence[float] | npt.NDArray[Any]"
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
-"""User settings: the model per role, extraction budget. Secrets never live here."""
+"""User settings: the model per role, extraction budget, review limits. Secrets never live here."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field
 from studyhall.core.contracts.base import Record
@@ -24,22 +24,7 @@ ModelRole = Literal[
     "flashcards_writer",
     "study_planner",
 ]
-MODEL_ROLES: tuple[ModelRole, ...] = (
-    "prober",
-    "teacher",
-    "researcher",
-    "demo_builder",
-    "visual_maker",
-    "extractor",
-    "auditor",
-    "labeler",
-    "answerer",
-    "reranker",
-    "rewriter",
-    "notes_writer",
-    "flashcards_writer",
-    "study_planner",
-)
+MODEL_ROLES: tuple[ModelRole, ...] = get_args(ModelRole)  # in the order Settings lists them
 Effort = Literal["minimal", "low", "medium", "high"]
 # litellm providers served on the learner's machine: they need no API key.
 LOCAL_PROVIDERS = frozenset(
@@ -76,6 +61,22 @@ def default_models() -> dict[ModelRole, RoleModel]:
     }
 
 
+class Privacy(Record):
+    """Personal data in prompts: always scrubbed for hosted providers (not a setting); for a
+    model served on this machine it is the learner's choice."""
+
+    scrub_local: bool = False
+
+
+class Timeouts(Record):
+    """Seconds a model call waits for its first byte, and for each next one, before giving up:
+    a hosted provider answers within seconds; a model on this computer or the local network may
+    first need minutes to load (that is not an error)."""
+
+    hosted_s: float = Field(default=180, ge=1, le=3600)
+    local_s: float = Field(default=900, ge=1, le=7200)
+
+
 class Settings(Record):
     models: dict[ModelRole, RoleModel] = Field(default_factory=default_models)
     chunk_tokens: int = Field(default=2000, ge=100, le=200_000)
@@ -83,6 +84,13 @@ class Settings(Record):
     # Node embeddings (search, clusters, graph context): None = the bundled local MiniLM;
     # else a litellm embedding model id (e.g. "openai/text-embedding-3-small"), BYOK.
     embedding: RoleModel | None = None
+    # Spaced review (FSRS): a daily cap on new cards and on reviews, so a backlog never comes
+    # back as a wall; the recall probability FSRS schedules for.
+    new_cards_per_day: int = Field(default=20, ge=0, le=1000)
+    reviews_per_day: int = Field(default=200, ge=1, le=10_000)
+    desired_retention: float = Field(default=0.9, ge=0.7, le=0.97)
+    privacy: Privacy = Field(default_factory=Privacy)
+    timeouts: Timeouts = Field(default_factory=Timeouts)
 
     def model_for(self, role: ModelRole) -> RoleModel:
         return self.models.get(role) or default_models()[role]

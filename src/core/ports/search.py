@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from studyhall.core.contracts.search import Candidate, Chunk
+from studyhall.core.contracts.search import Candidate, Chunk, VectorLike
 
 
 class SearchIndex(Protocol):
@@ -17,7 +17,7 @@ class SearchIndex(Protocol):
 
     def upsert(
         self, source_id: str, content_hash: str, chunks: Sequence[Chunk],
-        vectors: Sequence[Sequence[float]], model_id: str,
+        vectors: Sequence[VectorLike], model_id: str,
     ) -> None:
         """Replace every chunk of ``source_id`` (one vector per chunk, same order)."""
         ...
@@ -35,6 +35,11 @@ class SearchIndex(Protocol):
         """The union of the best lexical and dense hits, scoped to one source when given.
         ``model_id`` names the model that made ``vector``: when it is not ``vector_model()``
         the vector is ignored (lexical hits only), so incompatible vectors are never compared."""
+        ...
+
+    def source_model(self, source_id: str) -> str | None:
+        """The embedding model of the source's chunk vectors ("" when its chunks have none,
+        ``None`` when the source is not indexed)."""
         ...
 
     def size(self) -> int:

@@ -20,6 +20,7 @@ from studyhall.core.contracts.graph import (
     UnderstandingObserved,
 )
 from studyhall.core.contracts.jobs import Job
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
 from studyhall.core.contracts.ledger import LedgerRead
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.contracts.sources import Source
@@ -113,6 +114,17 @@ class GraphTails(Protocol):
     def save_fold_cache(self, marks: object, state: Any) -> None:
         """Replace the fold cache atomically (StoreError when it cannot be written)."""
         ...
+
+
+class LearnerStore(Protocol):
+    """The learner ledgers: review grades and the teacher's observations, append-only (one fsync
+    per call; a batch is written whole or not at all), read tolerantly (torn or invalid lines
+    skipped and counted, a replayed id ignored)."""
+
+    def append_grades(self, records: Sequence[ReviewGraded]) -> None: ...
+    def append_observations(self, records: Sequence[LearnerObserved]) -> None: ...
+    def grades(self) -> LedgerRead[ReviewGraded]: ...
+    def observations(self) -> LedgerRead[LearnerObserved]: ...
 
 
 class JobStore(Protocol):

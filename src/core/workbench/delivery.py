@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Literal
 
-from studyhall.core.contracts.chat import Message, SteerPart
+from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.jobs import Job
+from studyhall.core.contracts.steers import delivered_steer_ids, job_steer_id
 
 TERMINAL = frozenset({"done", "error", "aborted"})
 MAX_RESTARTS = 1  # a job interrupted mid-work by a crash runs again once, then fails
@@ -26,17 +27,8 @@ INTERRUPTED_AGAIN = (
 )
 
 
-def job_steer_id(job_id: str) -> str:
-    return f"steer_{job_id}"
-
-
-def delivered_steer_ids(messages: Iterable[Message]) -> set[str]:
-    return {
-        p.steer_id for m in messages for p in m.parts if isinstance(p, SteerPart)
-    }
-
-
 def is_delivered(messages: Iterable[Message], job_id: str) -> bool:
+    """Is the steer that delivers job ``job_id`` in the transcript?"""
     return job_steer_id(job_id) in delivered_steer_ids(messages)
 
 

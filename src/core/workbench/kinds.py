@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, get_args
 
 from studyhall.core.contracts.jobs import JobKind
 
-JOB_KINDS: tuple[JobKind, ...] = ("research", "demo", "visual", "notes", "flashcards", "study_plan")
+JOB_KINDS: tuple[JobKind, ...] = get_args(JobKind)
 # The study artifacts: one request may ask for several, written in parallel and assembled.
 ARTIFACT_KINDS: tuple[JobKind, ...] = ("notes", "flashcards", "study_plan")
 
@@ -169,6 +169,21 @@ def normalize_input(kind: JobKind, args: Mapping[str, Any]) -> dict[str, Any]:
     if kind == "flashcards":
         out.setdefault("count", DEFAULT_CARDS)
     return out
+
+
+# What a running job is doing, as the learner reads it in the activity list.
+_DOING: dict[str, str] = {
+    "research": "Researching", "demo": "Building a demo", "visual": "Drawing a diagram",
+    "notes": "Writing notes", "flashcards": "Making flashcards", "study_plan": "Planning your study",
+}
+
+
+def job_title(kind: JobKind, job_input: Mapping[str, Any], limit: int = 80) -> str:
+    """The running job's title: ``Making flashcards: Obsidian internal links``."""
+    named = headline(kind, job_input, limit)
+    subject = named.split(": ", 1)[1] if ": " in named else ""
+    doing = _DOING.get(kind, named.split(": ", 1)[0])
+    return f"{doing}: {subject}" if subject else doing
 
 
 def headline(kind: JobKind, job_input: Mapping[str, Any], limit: int = 80) -> str:

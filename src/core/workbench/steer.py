@@ -11,9 +11,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from studyhall.core.contracts.chat import DataPart, Message, SteerPart, TextPart
+from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.jobs import Job
-from studyhall.core.workbench.delivery import job_steer_id
+from studyhall.core.contracts.steers import job_steer_id, steer_message
+from studyhall.core.guardrails.material import data_block
 from studyhall.core.workbench.kinds import SPECS, headline
 
 MAX_MODEL_CHARS = 6000  # what the teacher reads of a long artifact; the learner sees it all
@@ -28,8 +29,9 @@ def _attempts(job: Job) -> str:
 
 
 def _research(job: Job, r: dict[str, Any]) -> str:
+    # The answer was written from imported material: it reaches the teacher as data.
     lines = [f'Research finished for your question: "{job.input.get("question", "")}"', "",
-             _clip(str(r.get("answer", "")))]
+             data_block(_clip(str(r.get("answer", ""))), "material", {"kind": "research result"})]
     sources = r.get("sources") or []
     if sources:
         lines += ["", "Sources (the learner's own material; cite them by number):"]
@@ -70,7 +72,7 @@ def _artifacts(job: Job, r: dict[str, Any]) -> str:
     names = ", ".join(SPECS[k].noun for k in written)
     lines = [(f"The study material you asked for is ready and shown to the learner as cards: "
               f"{names}."), ""]
-    lines.append(_clip("\n\n".join(parts)))
+    lines.append(data_block(_clip("\n\n".join(parts)), "material", {"kind": "study material"}))
     if failed:
         lines += ["", "Not written (failed its checks): " +
                   "; ".join(f"{SPECS[k].noun}: {why}" for k, why in failed.items())]
@@ -112,14 +114,5 @@ def job_steer(job: Job, at: datetime) -> Message:
     """The steer that delivers a finished job (``ValueError`` if the job has not finished)."""
     if job.outcome is None:
         raise ValueError(f"job {job.id} has not finished; there is nothing to deliver")
-    steer_id = job_steer_id(job.id)
-    return Message(
-        id=steer_id,
-        role="user",
-        parts=(
-            SteerPart(steer_id=steer_id, kind="job"),
-            TextPart(text=result_text(job)),
-            DataPart(name="artifact", data=artifact_data(job)),
-        ),
-        created_at=at,
-    )
+    return steer_message(job_steer_id(job.id), "job", result_text(job), at,
+                         data_name="artifact", data=artifact_data(job))

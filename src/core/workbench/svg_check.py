@@ -14,7 +14,6 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 SVG_NS = "http://www.w3.org/2000/svg"
-XLINK_NS = "http://www.w3.org/1999/xlink"
 MAX_ELEMENTS = 5000
 
 _FORBIDDEN = {"script", "foreignobject", "iframe", "object", "embed", "audio", "video",
@@ -95,9 +94,9 @@ def check_svg(svg: str) -> SvgCheck:
             elif "javascript:" in value.replace(" ", "").lower():
                 problems.append(f"<{name} {local}> contains javascript:; remove it.")
             elif local in ("href", "src"):
-                problem = _url_problem(f"<{name} {local}>", value)
-                if problem:
-                    problems.append(problem)
+                url_problem = _url_problem(f"<{name} {local}>", value)
+                if url_problem:
+                    problems.append(url_problem)
             elif local == "style":
                 problems.extend(_css_problems(f"<{name}> style", value))
             elif local in ("attributename",) and (value.lower().startswith("on")

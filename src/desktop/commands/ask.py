@@ -14,7 +14,12 @@ import argparse
 import asyncio
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the command's module stays light: argparse only at start-up
+    from studyhall.core.contracts.asking import AskRequest
+    from studyhall.core.library.retrieval.chunking import Position
+    from studyhall.server.services import Services
 
 CASE_TEXT = {
     "MATCH": "your material answers this",
@@ -32,19 +37,59 @@ def register(subparsers: Any) -> None:
     ask.add_argument("--no-model", action="store_true",
                      help="retrieval only: the coverage case and the passages, no model call")
     ask.add_argument("--source", dest="source_id", help="ask from inside this source (its id)")
-    ask.add_argument("--t", type=float, help="the moment (seconds) in that source")
-    ask.add_argument("--page", type=int, help="the page in that source")
+    ask.add_argument("--t", type=float, help="the moment (seconds, 0 or more) in that source")
+    ask.add_argument("--page", type=int, help="the page (1 or more) in that source")
     ask.set_defaults(func=run_ask)
 
 
-async def _collect(args: argparse.Namespace, live: bool) -> dict[str, Any]:
-    from studyhall.core.library.retrieval.chunking import Position
-    from studyhall.server.app import build_services
-    from studyhall.server.config import load_config
+# How each field of the shared ask request is spelled on this command line.
+FLAGS = {"question": "the question", "source_id": "--source", "t": "--t", "page": "--page"}
+
+
+def _request(args: argparse.Namespace) -> AskRequest:
+    """The arguments as the ask request ``POST /api/ask`` takes, refused by the same rules."""
+    from pydantic import ValidationError
+    from studyhall.core.contracts.asking import AskRequest
+    from studyhall.core.contracts.chat import MAX_QUESTION_CHARS
+    from studyhall.desktop.failures import UsageError
+
+    try:
+        return AskRequest.model_validate(
+            {"question": args.question, "source_id": args.source_id, "t": args.t,
+             "page": args.page})
+    except ValidationError as e:
+        problems = []
+        for err in e.errors():
+            field = str(err["loc"][0]) if err["loc"] else ""
+            if err["type"] == "string_unicode":
+                problems.append(f"{FLAGS.get(field, field)} has bytes that are not UTF-8 "
+                                "(check your terminal's or script's encoding)")
+            elif field == "question" and err["type"] == "string_too_long":
+                problems.append(f"the question is over {MAX_QUESTION_CHARS:,} characters")
+            elif field == "source_id":
+                problems.append("--source takes a source id such as note_3f9a2b…, not a path "
+                                "(`studyhall sources --json` lists them)")
+            elif field:
+                problems.append(f"{FLAGS.get(field, field)}: {err['msg'].lower()}")
+            else:
+                problems.append(err["msg"].removeprefix("Value error, ").replace(
+                    "(source_id)", "(--source)"))
+        raise UsageError("; ".join(problems) + ".") from None
+
+
+async def _collect(args: argparse.Namespace, request: AskRequest, live: bool) -> dict[str, Any]:
+    from studyhall.desktop.app_runtime import app_runtime
+    from studyhall.server.runtime.asking import position_of
+
+    async with app_runtime() as runtime:
+        position = position_of(runtime.services, request)
+        return await _answer(args, live, runtime.services, position)
+
+
+async def _answer(args: argparse.Namespace, live: bool, services: Services,
+                  position: Position | None) -> dict[str, Any]:
     from studyhall.server.runtime.asking import ask_events
 
-    services = build_services(load_config())
-    position = Position(args.source_id, t=args.t, page=args.page) if args.source_id else None
     out: dict[str, Any] = {"question": args.question, "answer": None, "citations": [],
                            "suggest": [], "navigate": None, "notices": []}
     text: list[str] = []
@@ -88,10 +133,9 @@ def _print_sources(data: dict[str, Any]) -> None:
 
 
 def run_ask(args: argparse.Namespace) -> int:
-    if not args.question.strip():
-        print("studyhall: the question is empty.", file=sys.stderr)
-        return 2
-    out = asyncio.run(_collect(args, live=not args.json))
+    request = _request(args)
+    args.question = request.question.strip()
+    out = asyncio.run(_collect(args, request, live=not args.json))
     if args.json:
         print(json.dumps(out, ensure_ascii=False))
     else:

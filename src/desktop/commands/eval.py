@@ -14,7 +14,10 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the command's module stays light: argparse only at start-up
+    from studyhall.server.runtime.runtime import Runtime
 
 
 def register(subparsers: Any) -> None:
@@ -28,22 +31,26 @@ def register(subparsers: Any) -> None:
 
 
 async def _run(args: argparse.Namespace, questions: list[Any], sets: list[str | None]) -> int:
+    from studyhall.desktop.app_runtime import app_runtime
+
+    async with app_runtime() as runtime:
+        return await _evaluate(args, questions, sets, runtime)
+
+
+async def _evaluate(args: argparse.Namespace, questions: list[Any], sets: list[str | None],
+                    runtime: Runtime) -> int:
     from studyhall.core.library.retrieval.evaluation import (
         EvalOutcome,
         distinct_links,
         metrics,
     )
-    from studyhall.server.app import build_services
-    from studyhall.server.config import load_config
     from studyhall.server.runtime.asking import retriever_for
-    from studyhall.server.runtime.material import import_course_material
 
-    services = build_services(load_config())
+    services = runtime.services
     if args.material is not None:
-        report = await import_course_material(services, str(args.material))
+        report = await runtime.imports.material.run(str(args.material))
         print(f"imported {len(report.imported)}, unchanged {len(report.unchanged)}, "
               f"skipped {len(report.skipped)}", file=sys.stderr)
-    assert services.search_index is not None
     if services.search_index.size() == 0:
         print("studyhall: nothing is imported yet. Run `studyhall import PATH` first "
               "(or pass --material DIR).", file=sys.stderr)

@@ -24,17 +24,21 @@ def register(subparsers: Any) -> None:
 
 
 def render(fmt: str) -> str:
+    import asyncio
     import json
 
     from studyhall.core.library.graph.export import snapshot_to_dict, snapshot_to_graphml
-    from studyhall.core.library.graph.snapshot import graph_snapshot
-    from studyhall.server.app import build_services
-    from studyhall.server.config import load_config
+    from studyhall.core.library.graph.snapshot import GraphSnapshot, graph_snapshot
+    from studyhall.desktop.app_runtime import app_runtime
 
-    services = build_services(load_config())
-    if services.graph_store is None:
-        raise RuntimeError("this build has no graph store wired in server/app.py")
-    snapshot = graph_snapshot(services.graph_store)
+    async def read() -> GraphSnapshot:
+        async with app_runtime() as runtime:
+            # A plain fold of the ledgers, not the app's reader: that one may save its fold
+            # cache, and an export writes nothing. States include the learner ledgers (review
+            # grades, observations), as in GET /api/graph.
+            return runtime.review.graph_snapshot(graph_snapshot(runtime.services.graph_store))
+
+    snapshot = asyncio.run(read())
     if fmt == "graphml":
         return snapshot_to_graphml(snapshot)
     return json.dumps(snapshot_to_dict(snapshot), ensure_ascii=False, indent=2) + "\n"

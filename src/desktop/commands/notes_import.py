@@ -4,7 +4,9 @@ Works with no API key (the model-free extractor); uses the configured model when
 When the app is running on this data folder the import runs inside it (one writer per data
 folder) and this command shows its progress; otherwise it runs here, through the same wiring.
 Course material beside the notes (transcripts, PDFs, text) is indexed for ``studyhall ask``.
-Exit status: 0 done (skipped files are reported, not fatal), 1 the import failed.
+If the app dies mid-import, this command offers to finish here (``--fallback-local``: at once).
+Exit status: 0 done (skipped files are reported, not fatal), 1 the import failed, 3 the app
+stopped during the import and it was not finished here.
 """
 
 from __future__ import annotations
@@ -17,7 +19,10 @@ import time
 from collections import Counter
 from typing import Any
 
+from studyhall.desktop.failures import CONNECTION_LOST, AppGone, say
+
 SHOW_SKIPPED = 20
+GONE_WAIT = 5.0  # seconds a dying app gets to quit before we decide it hangs instead
 
 
 def register(subparsers: Any) -> None:
@@ -40,6 +45,12 @@ def register(subparsers: Any) -> None:
         help="skip embeddings, clusters and layout (search falls back to text)",
     )
     cmd.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    cmd.add_argument(
+        "--fallback-local",
+        action="store_true",
+        help="if the running app stops during the import, finish the import here (without "
+        "asking first)",
+    )
     cmd.set_defaults(func=run_import)
 
 
@@ -50,7 +61,10 @@ def run_import(args: argparse.Namespace) -> int:
     config = load_config()
     live = live_server(config.data_dir)
     if live is not None:
-        return _remote(args, live)
+        try:
+            return _remote(args, live)
+        except CONNECTION_LOST as e:
+            return _app_died(args, config, live, e)
     return asyncio.run(_local(args, config))
 
 
@@ -58,18 +72,16 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 async def _local(args: argparse.Namespace, config: Any) -> int:
-    from studyhall.server.app import build_services
-    from studyhall.server.runtime.import_runs import import_path
+    from studyhall.desktop.app_runtime import app_runtime
 
-    services = build_services(config)
-    with _Bar(quiet=args.json) as bar:
-        report, material = await import_path(
-            services,
-            args.path,
-            mode=args.mode,
-            embed=not args.no_embed,
-            progress=lambda p: bar.update(p.stage, p.done, p.total, p.path),
-        )
+    async with app_runtime(config) as runtime:
+        with _Bar(quiet=args.json) as bar:
+            report, material = await runtime.imports.run(
+                args.path,
+                mode=args.mode,
+                embed=not args.no_embed,
+                progress=lambda p: bar.update(p.stage, p.done, p.total, p.path),
+            )
     out = report.to_dict()
     out["material"] = material
     _print(out, args.json)
@@ -117,9 +129,68 @@ def _call(live: Any, method: str, path: str, body: Any = None) -> tuple[int, Any
         headers = {"Authorization": f"Bearer {live.token}", "Content-Type": "application/json"}
         conn.request(method, path, body=data, headers=headers)
         response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"{}")
+        raw = response.read()
     finally:
         conn.close()
+    try:
+        return response.status, json.loads(raw or b"{}")
+    except ValueError:
+        # Not the app's JSON (another program took its port?): as good as gone.
+        raise http.client.HTTPException(f"an answer that is not JSON ({len(raw)} bytes)") from None
+
+
+def _app_died(args: argparse.Namespace, config: Any, live: Any, error: BaseException) -> int:
+    """The app stopped answering mid-import: offer to finish here, once it is surely gone
+    (two writers on one data folder would fight over the graph)."""
+    from studyhall.server.instance import pid_alive
+
+    what = _lost(error)
+    deadline = time.monotonic() + GONE_WAIT
+    while pid_alive(live.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)  # a crashing process takes a moment to go
+    if pid_alive(live.pid):
+        raise AppGone(
+            f"The running app stopped answering during the import ({what}) but has not quit "
+            f"(pid {live.pid}). Close it or wait for it, then run the same command again."
+        )
+    kept = "Every note it merged is kept"
+    if not args.fallback_local and not _agrees(
+        f"The running app stopped during the import ({what}). {kept}. Finish the import here "
+        "instead? [Y/n] "
+    ):
+        raise AppGone(
+            f"The running app stopped during the import ({what}). {kept}: run the same command "
+            "again to finish it here, or add --fallback-local to do that without asking."
+        )
+    say(f"the running app stopped during the import ({what}); finishing it here. {kept}.")
+    return asyncio.run(_local(args, config))
+
+
+def _lost(error: BaseException) -> str:
+    import http.client
+
+    if isinstance(error, ConnectionRefusedError):
+        return "connection refused"
+    if isinstance(error, (ConnectionResetError, http.client.RemoteDisconnected)):
+        return "connection reset"
+    if isinstance(error, http.client.IncompleteRead):
+        return "its answer was cut off"
+    if isinstance(error, TimeoutError):
+        return "no answer in time"
+    return str(error) or type(error).__name__
+
+
+def _agrees(question: str) -> bool:
+    """Ask on the terminal; no terminal (a script, a pipe) means no."""
+    if not (sys.stdin.isatty() and sys.stderr.isatty()):
+        return False
+    sys.stderr.write(question)
+    sys.stderr.flush()
+    try:
+        answer = sys.stdin.readline()
+    except (OSError, UnicodeDecodeError):
+        return False
+    return answer.strip().lower() in ("", "y", "yes")
 
 
 # --- output -----------------------------------------------------------------------------------

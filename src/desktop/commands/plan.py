@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from studyhall.core.classroom.plan_json import plan_json
 from studyhall.core.classroom.plan_limits import MAX_TEXT_BYTES
 from studyhall.core.classroom.plan_parser import parse_plan
-from studyhall.core.contracts.plan import Plan
 
 
 def register(subparsers: Any) -> None:
@@ -53,25 +53,6 @@ def _read(name: str) -> str:
     return data.decode("utf-8")
 
 
-def plan_json(plan: Plan, *, groups: bool = False) -> dict[str, Any]:
-    nodes = []
-    for n in plan.nodes:
-        node: dict[str, Any] = {"id": n.id, "label": n.label, "shape": n.shape}
-        if groups:
-            node["group"] = n.group
-        nodes.append(node)
-    out: dict[str, Any] = {
-        "direction": plan.direction,
-        "nodes": nodes,
-        "edges": [
-            {"from": e.source, "to": e.target, "label": e.label, "kind": e.kind} for e in plan.edges
-        ],
-    }
-    if groups:
-        out["groups"] = [g.model_dump(mode="json") for g in plan.groups]
-    return out
-
-
 def _emit(text: str) -> None:
     """Write UTF-8 whatever the terminal's locale; a reader that went away (``| head``) is
     not worth a traceback."""
@@ -105,5 +86,6 @@ def run_check(args: argparse.Namespace) -> int:
         else:
             _emit("\n".join(str(e) for e in parsed.errors))
         return 1
-    _emit(json.dumps(plan_json(parsed.plan, groups=args.groups), ensure_ascii=False, indent=2))
+    shown = plan_json(parsed.plan, groups="all" if args.groups else "none")
+    _emit(json.dumps(shown, ensure_ascii=False, indent=2))
     return 0

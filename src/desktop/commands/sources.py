@@ -20,12 +20,16 @@ def register(subparsers: Any) -> None:
 
 
 def run_sources(args: argparse.Namespace) -> int:
-    from studyhall.server.app import build_services
-    from studyhall.server.config import load_config
+    import asyncio
 
-    services = build_services(load_config())
-    store = services.source_store
-    sources = store.list() if store is not None else []
+    from studyhall.core.contracts.sources import Source
+    from studyhall.desktop.app_runtime import app_runtime
+
+    async def listed() -> list[Source]:
+        async with app_runtime() as runtime:
+            return runtime.services.source_store.list()
+
+    sources = asyncio.run(listed())
     if args.json:
         print(json.dumps([s.model_dump(mode="json") for s in sources], ensure_ascii=False))
         return 0

@@ -10,16 +10,15 @@ task and its model call are cancelled; a job is marked aborted and nothing is de
 
 from __future__ import annotations
 
-from typing import Any
-
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
-from studyhall.server.http.errors import error_body, status_for
+from studyhall.core.errors import InvalidInput, NotFound
+from studyhall.server.http.bodies import read_model
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.activity import activity_feed
+from studyhall.server.http.sse import event_stream
+from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
 
@@ -33,10 +32,6 @@ class AbortResult(BaseModel):
     aborted: bool
 
 
-def _error(error: StudyhallError) -> JSONResponse:
-    return JSONResponse(error_body(error), status_code=status_for(error))
-
-
 def _limit(request: Request) -> int | None:
     raw = request.query_params.get("limit")
     if raw is None:
@@ -46,10 +41,8 @@ def _limit(request: Request) -> int | None:
     return int(raw)
 
 
-def routes(services: Services) -> list[BaseRoute]:
-    if services.chat_model is None or services.job_store is None:
-        return []  # a build without models runs no jobs
-    feed = activity_feed(services)
+def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+    feed = runtime.activity
     store = services.job_store
 
     async def get_activity(request: Request) -> Response:
@@ -60,41 +53,23 @@ def routes(services: Services) -> list[BaseRoute]:
     async def stream_activity(request: Request) -> Response:
         """``activity`` events with the whole feed whenever it changes; ``?limit=N`` stops
         after N events."""
-        try:
-            limit = _limit(request)
-        except StudyhallError as e:
-            return _error(e)
-        body = (chunk.encode() async for chunk in feed.updates(limit=limit))
-        return StreamingResponse(body, media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+        return event_stream(feed.updates(limit=_limit(request)))
 
     @describe(summary="Stop a job or a run", request=AbortRequest, response=AbortResult,
               responses={400: "Bad body", 404: "No such run"})
     async def abort(request: Request) -> Response:
         """True abort: the task and its model call are cancelled. ``aborted`` is false when
         it had already finished."""
-        try:
-            try:
-                body: Any = await request.json()
-            except ValueError as e:
-                raise InvalidInput("The request body is not valid JSON.") from e
-            try:
-                run_id = AbortRequest.model_validate(body).run_id
-            except ValidationError as e:
-                raise InvalidInput('Send {"run_id": "<id of a job or run>"}.') from e
-            return JSONResponse(await feed.abort(run_id))
-        except StudyhallError as e:
-            return _error(e)
+        body = await read_model(request, AbortRequest,
+                                hint='Send {"run_id": "<id of a job or run>"}.')
+        return JSONResponse(await feed.abort(body.run_id))
 
     async def get_job(request: Request) -> Response:
         """One job: its input, status, outcome, result (the whole artifact), usage."""
         job_id = request.path_params["job_id"]
-        try:
-            job = store.get(job_id)
-        except StudyhallError as e:
-            return _error(e)
+        job = store.get(job_id)
         if job is None:
-            return _error(NotFound(f"There is no job {job_id!r}."))
+            raise NotFound(f"There is no job {job_id!r}.")
         return JSONResponse(job.model_dump(mode="json"))
 
     return [

@@ -41,7 +41,7 @@ def routes(services: Services) -> list[BaseRoute]:
         """The demo's HTML, sandboxed: inline code runs, nothing can reach the network."""
         job_id = request.path_params["job_id"]
         try:
-            job = services.job_store.get(job_id) if services.job_store is not None else None
+            job = services.job_store.get(job_id)
         except StudyhallError:  # an id that cannot name a job file
             return _missing(job_id)
         html = (job.result or {}).get("html") if job is not None and job.kind == "demo" else None

@@ -15,12 +15,12 @@ from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import NotFound, StudyhallError
-from studyhall.core.library.graph.body import GraphBody
-from studyhall.server.http.errors import error_body, status_for
+from studyhall.core.errors import NotFound
+from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.server.http.graph_body import GraphBody
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.graph_reader import GraphReader, gc_paused
-from studyhall.server.runtime.library import extraction_scheduler, graph_reader
+from studyhall.server.runtime.graph_reader import gc_paused
+from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
 
@@ -29,17 +29,13 @@ class RunId(BaseModel):
     status: str
 
 
-def _error(error: StudyhallError) -> JSONResponse:
-    return JSONResponse(error_body(error), status_code=status_for(error))
-
-
-def _graph_route(reader: GraphReader) -> Callable[[Request], Awaitable[Response]]:
+def _graph_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitable[Response]]:
     # The body is kept warm between reads: only nodes that changed are encoded again.
     body = GraphBody()
     lock = threading.Lock()  # renders run on worker threads; the body's cache is not shared
 
     def render() -> Response:
-        snapshot = reader.snapshot()
+        snapshot = read()
         with lock, gc_paused():
             content = body.render(snapshot)
         return Response(content, media_type="application/json")
@@ -55,32 +51,29 @@ def _graph_route(reader: GraphReader) -> Callable[[Request], Awaitable[Response]
     return get_graph
 
 
-def routes(services: Services) -> list[BaseRoute]:
-    reader = graph_reader(services)
-    if services.chat_model is None:  # a build without models serves the graph read-only
-        return [Route("/api/graph", _graph_route(reader), methods=["GET"], name="get_graph")]
-    scheduler = extraction_scheduler(services)
+def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+    scheduler = runtime.extraction
 
     @describe(summary="Extract a session into the graph now", response=RunId,
               responses={404: "No such session"})
     async def post_extract(request: Request) -> Response:
         """Run extraction over the chat's uncovered messages, or join the run in flight."""
-        try:
-            run = scheduler.start(request.path_params["chat_id"])
-        except StudyhallError as e:
-            return _error(e)
+        run = scheduler.start(request.path_params["chat_id"])
         return JSONResponse({"run_id": run.id, "status": run.status})
 
     async def get_coverage(request: Request) -> Response:
         """How much of a chat is not yet in the graph, and the run in flight if any."""
         chat_id = request.path_params["chat_id"]
-        try:
-            tokens = scheduler.uncovered_tokens(chat_id)
-        except StudyhallError as e:
-            return _error(e)
+        tokens = scheduler.uncovered_tokens(chat_id)
         running = next((r.id for r in scheduler.runs()
                         if r.source_id == chat_id and r.status == "running"), None)
+        # Counted in exchanges (a learner's message or a reply): what the learner reads.
+        views = scheduler.chat_views(chat_id)
+        covered = scheduler.covered(chat_id)
+        left = sum(1 for v in views if v.fingerprint not in covered)
         return JSONResponse({"uncovered_tokens": tokens,
+                             "uncovered_exchanges": left,
+                             "covered_exchanges": len(views) - left,
                              "chunk_tokens": services.settings_store.load().chunk_tokens,
                              "running": running})
 
@@ -92,18 +85,21 @@ def routes(services: Services) -> list[BaseRoute]:
         """One extraction run."""
         run = scheduler.get(request.path_params["run_id"])
         if run is None:
-            return _error(NotFound(f"No extraction run {request.path_params['run_id']!r}."))
+            raise NotFound(f"No extraction run {request.path_params['run_id']!r}.")
         return JSONResponse(run.to_dict())
 
     async def abort_run(request: Request) -> Response:
         """Stop a run: the model call in flight is cancelled and its batch writes nothing."""
         run_id = request.path_params["run_id"]
         if scheduler.get(run_id) is None:
-            return _error(NotFound(f"No extraction run {run_id!r}."))
+            raise NotFound(f"No extraction run {run_id!r}.")
         return JSONResponse({"aborted": scheduler.abort(run_id)})
 
     return [
-        Route("/api/graph", _graph_route(reader), methods=["GET"], name="get_graph"),
+        # Node states include the learner ledgers (review grades, observations), as
+        # GET /api/mastery does.
+        Route("/api/graph", _graph_route(runtime.review.graph_snapshot), methods=["GET"],
+              name="get_graph"),
         Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],
               name="post_extract"),
         Route("/api/chats/{chat_id}/coverage", get_coverage, methods=["GET"],

@@ -11,7 +11,6 @@ warm start keeps everything else where it is). It is the one sanctioned graph-ad
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import math
 
@@ -22,8 +21,8 @@ from studyhall.core.contracts.graph import Position
 from studyhall.core.errors import InvalidInput, StudyhallError
 from studyhall.core.library.graph.node_search import search_nodes
 from studyhall.core.library.upkeep.vector_cache import Vector
-from studyhall.server.http.errors import error_body, status_for
-from studyhall.server.runtime.import_runs import graph_upkeep
+from studyhall.server.http.bodies import read_json
+from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.http")
@@ -31,11 +30,7 @@ log = logging.getLogger("studyhall.http")
 MAX_QUERY = 500
 MAX_LIMIT = 100
 COORDINATE_LIMIT = 1e6
-MAX_BODY = 8 * 1024 * 1024
-
-
-def _error(error: StudyhallError) -> JSONResponse:
-    return JSONResponse(error_body(error), status_code=status_for(error))
+MAX_BODY = 8 * 1024 * 1024  # every node of a large graph dragged at once
 
 
 def _limit(raw: str | None) -> int:
@@ -77,20 +72,17 @@ def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
     return out
 
 
-def routes(services: Services) -> list[BaseRoute]:
-    upkeep = graph_upkeep(services)
+def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+    upkeep = runtime.upkeep
 
     async def search(request: Request) -> Response:
         """Find propositions by meaning (and by their words)."""
-        try:
-            query = " ".join((request.query_params.get("q") or "").split())
-            if not query:
-                raise InvalidInput('Add the text to search for, e.g. "?q=cell respiration".')
-            if len(query) > MAX_QUERY:
-                raise InvalidInput(f"Keep the search under {MAX_QUERY} characters.")
-            limit = _limit(request.query_params.get("limit"))
-        except StudyhallError as e:
-            return _error(e)
+        query = " ".join((request.query_params.get("q") or "").split())
+        if not query:
+            raise InvalidInput('Add the text to search for, e.g. "?q=cell respiration".')
+        if len(query) > MAX_QUERY:
+            raise InvalidInput(f"Keep the search under {MAX_QUERY} characters.")
+        limit = _limit(request.query_params.get("limit"))
         # Off the event loop: the first read of a large graph folds it (seconds).
         snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
         nodes = [(n.id, n.text) for n in snapshot.nodes]
@@ -120,19 +112,10 @@ def routes(services: Services) -> list[BaseRoute]:
 
     async def put_positions(request: Request) -> Response:
         """Store node positions the learner dragged (sanitized)."""
-        try:
-            raw = await request.body()
-            if len(raw) > MAX_BODY:
-                raise InvalidInput("Too many positions in one request.")
-            try:
-                body = json.loads(raw or b"{}")
-            except ValueError:
-                raise InvalidInput("The body is not valid JSON.") from None
-            snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
-            pinned = sanitize_positions(body, {n.id for n in snapshot.nodes})
-            placed = await upkeep.settle(snapshot, pinned=pinned)
-        except StudyhallError as e:
-            return _error(e)
+        body = await read_json(request, limit=MAX_BODY)
+        snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
+        pinned = sanitize_positions(body, {n.id for n in snapshot.nodes})
+        placed = await upkeep.settle(snapshot, pinned=pinned)
         return JSONResponse({"saved": len(pinned), "placed": placed})
 
     return [

@@ -9,18 +9,19 @@ every imported source with its status, resolved links and broken links.
 
 from __future__ import annotations
 
-import json
+import asyncio
 import os
 from typing import Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
-from studyhall.server.http.errors import error_body, status_for
+from studyhall.core.errors import InvalidInput, NotFound
+from studyhall.server.http.bodies import read_model
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.import_runs import ImportRun, import_runner
+from studyhall.server.runtime.import_runs import ImportRun
+from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
 
@@ -35,23 +36,12 @@ class ImportStarted(BaseModel):
     status: str
 
 
-def _error(error: StudyhallError) -> JSONResponse:
-    return JSONResponse(error_body(error), status_code=status_for(error))
+IMPORT_HINT = ('Send {"path": "/folder/of/notes"} (optional "mode": "auto" | "model" | '
+               '"structural", "embed": true | false).')
 
 
-async def _body(request: Request) -> ImportRequest:
-    try:
-        return ImportRequest.model_validate(json.loads(await request.body() or b"{}"))
-    except (ValueError, ValidationError) as e:
-        detail = e.errors()[0]["msg"] if isinstance(e, ValidationError) else "not valid JSON"
-        raise InvalidInput(
-            'Send {"path": "/folder/of/notes"} (optional "mode": "auto" | "model" | '
-            f'"structural", "embed": true | false). The body was refused: {detail}.'
-        ) from e
-
-
-def routes(services: Services) -> list[BaseRoute]:
-    runner = import_runner(services)
+def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+    runner = runtime.imports
 
     def find(request: Request) -> ImportRun:
         run = runner.get(request.path_params["run_id"])
@@ -68,24 +58,18 @@ def routes(services: Services) -> list[BaseRoute]:
     async def post_import(request: Request) -> Response:
         """Start importing notes in the background, or join the import already running.
         Works with no API key (the model-free extractor)."""
-        try:
-            body = await _body(request)
-            if "\x00" in body.path:
-                raise InvalidInput("The path contains a NUL character.")
-            path = os.path.abspath(os.path.expanduser(body.path))
-            if not os.path.lexists(path):
-                raise NotFound(f"There is nothing at {path}. Check the path and try again.")
-            run = runner.start(path, body.mode, body.embed)
-        except StudyhallError as e:
-            return _error(e)
+        body = await read_model(request, ImportRequest, hint=IMPORT_HINT)
+        if "\x00" in body.path:
+            raise InvalidInput("The path contains a NUL character.")
+        path = os.path.abspath(os.path.expanduser(body.path))
+        if not await asyncio.to_thread(os.path.lexists, path):  # a stalled mount: not here
+            raise NotFound(f"There is nothing at {path}. Check the path and try again.")
+        run = runner.start(path, body.mode, body.embed)
         return JSONResponse({"run_id": run.id, "status": run.status}, status_code=202)
 
     async def get_import(request: Request) -> Response:
         """One import run: stage, progress, and its report once done."""
-        try:
-            return JSONResponse(find(request).to_dict())
-        except StudyhallError as e:
-            return _error(e)
+        return JSONResponse(find(request).to_dict())
 
     async def list_imports(request: Request) -> Response:
         """Import runs, newest first (the activity feed lists them)."""
@@ -93,11 +77,7 @@ def routes(services: Services) -> list[BaseRoute]:
 
     async def abort_import(request: Request) -> Response:
         """Stop an import between notes; what was merged stays, a re-import continues."""
-        try:
-            run = find(request)
-        except StudyhallError as e:
-            return _error(e)
-        return JSONResponse({"aborted": runner.abort(run.id)})
+        return JSONResponse({"aborted": runner.abort(find(request).id)})
 
     async def list_sources(request: Request) -> Response:
         """Every imported source: id, path, status (imported, unchanged, skipped + reason,

@@ -1,22 +1,62 @@
 """The OpenAPI document, generated from the live route table so every /api route is in it.
 
 Routes added by any module appear automatically. A handler may add detail with ``@describe``
-(request/response pydantic models, extra status codes); otherwise its docstring is used.
+(request/response pydantic models, query parameters, its success status, extra status codes,
+the events of a stream); otherwise its docstring is used. Every operation lists every status it
+can answer with: the errors any route may give (401 no token, 403 a foreign origin on a write,
+404 an unknown path id, 400/413 a bad or oversized body, 500) besides its own, each with the
+``{"error", "message"}`` body. Models nested in a request or response schema live under
+``components/schemas``, so every ``$ref`` resolves.
 """
 
 from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Mount, Route
+from studyhall.server.http.stream_events import ANY_EVENTS, Events, JsonSchema, event_schema
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PARAM = re.compile(r"{([^}:]+)(?::[^}]+)?}")
 _ATTR = "__openapi__"
+_REF = "#/components/schemas/{model}"
+WRITES = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+ERROR_SCHEMA: JsonSchema = {
+    "type": "object",
+    "required": ["error", "message"],
+    "properties": {
+        "error": {"type": "string", "description": "what kind of failure"},
+        "message": {"type": "string", "description": "what happened and what to do"},
+    },
+}
+
+
+@dataclass(frozen=True)
+class Query:
+    """One query parameter of an operation."""
+
+    name: str
+    schema: JsonSchema
+    required: bool = False
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class _Detail:
+    summary: str | None = None
+    request: type[BaseModel] | None = None
+    response: type[BaseModel] | None = None
+    responses: Mapping[int, str] = field(default_factory=dict)
+    events: Events | None = None  # not None: the operation answers with text/event-stream
+    status: int = 200
+    query: tuple[Query, ...] = ()
+    media: str | None = None  # a success body that is not JSON (e.g. "text/html")
 
 
 def describe(
@@ -25,23 +65,29 @@ def describe(
     request: type[BaseModel] | None = None,
     response: type[BaseModel] | None = None,
     responses: dict[int, str] | None = None,
-    stream: bool = False,
+    stream: bool | Events = False,
+    status: int = 200,
+    query: Iterable[Query] = (),
+    media: str | None = None,
 ) -> Callable[[F], F]:
-    """Attach OpenAPI detail to a handler (``stream=True``: answers with ``text/event-stream``)."""
+    """Attach OpenAPI detail to a handler. ``stream``: it answers with ``text/event-stream``
+    (given the stream's events by name, each event's data is documented); ``status``: its
+    success status; ``responses``: the other statuses it answers with, and why."""
+    events: Events | None = None
+    if stream is not False:
+        events = ANY_EVENTS if stream is True else stream
+    detail = _Detail(summary, request, response, responses or {}, events, status, tuple(query),
+                     media)
 
     def mark(fn: F) -> F:
-        setattr(
-            fn,
-            _ATTR,
-            {"summary": summary, "request": request, "response": response,
-             "responses": responses or {}, "stream": stream},
-        )
+        setattr(fn, _ATTR, detail)
         return fn
 
     return mark
 
 
 def openapi_document(routes: Iterable[BaseRoute], *, title: str, version: str) -> dict[str, Any]:
+    schemas: dict[str, JsonSchema] = {"Error": ERROR_SCHEMA}
     paths: dict[str, dict[str, Any]] = {}
     for path, route in _walk(routes, ""):
         if not (path == "/api" or path.startswith("/api/")):
@@ -50,7 +96,7 @@ def openapi_document(routes: Iterable[BaseRoute], *, title: str, version: str) -
             handler = _handler(route.endpoint, method)
             openapi_path = _PARAM.sub(r"{\1}", path)
             paths.setdefault(openapi_path, {})[method.lower()] = _operation(
-                route, handler, method, path
+                route, handler, method, path, schemas
             )
     return {
         "openapi": "3.1.0",
@@ -61,7 +107,10 @@ def openapi_document(routes: Iterable[BaseRoute], *, title: str, version: str) -
             "per-launch token (Authorization: Bearer <token>, from server.json).",
         },
         "servers": [{"url": "/"}],
-        "components": {"securitySchemes": {"launchToken": {"type": "http", "scheme": "bearer"}}},
+        "components": {
+            "securitySchemes": {"launchToken": {"type": "http", "scheme": "bearer"}},
+            "schemas": dict(sorted(schemas.items())),
+        },
         "security": [{"launchToken": []}],
         "paths": dict(sorted(paths.items())),
     }
@@ -92,34 +141,62 @@ def _handler(endpoint: Callable[..., Any], method: str) -> Callable[..., Any]:
     return endpoint
 
 
-def _operation(route: Route, handler: Callable[..., Any], method: str, path: str) -> dict[str, Any]:
-    info: dict[str, Any] = getattr(handler, _ATTR, {})
+def _schema(model: type[BaseModel], schemas: dict[str, JsonSchema]) -> JsonSchema:
+    """``model``'s schema, inline; the models nested in it go under components, where their
+    ``$ref``s point (pydantic's own ``#/$defs/...`` would resolve against nothing here)."""
+    schema = model.model_json_schema(ref_template=_REF)
+    schemas.update(schema.pop("$defs", {}))
+    return schema
+
+
+def _operation(route: Route, handler: Callable[..., Any], method: str, path: str,
+               schemas: dict[str, JsonSchema]) -> dict[str, Any]:
+    detail: _Detail = getattr(handler, _ATTR, _Detail())
     doc = inspect.getdoc(handler) or ""
     first, _, rest = doc.partition("\n")
     op: dict[str, Any] = {
         "operationId": f"{method.lower()}_{route.name}",
-        "summary": info.get("summary") or first.strip() or route.name,
+        "summary": detail.summary or first.strip() or route.name,
     }
     if rest.strip():
         op["description"] = rest.strip()
-    params = [
-        {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-        for name in _PARAM.findall(path)
-    ]
+    path_params = _PARAM.findall(path)
+    params = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+              for name in path_params]
+    params += [{"name": q.name, "in": "query", "required": q.required, "schema": q.schema,
+                **({"description": q.description} if q.description else {})}
+               for q in detail.query]
     if params:
         op["parameters"] = params
-    if info.get("request") is not None:
+    if detail.request is not None:
         op["requestBody"] = {
             "required": True,
-            "content": {"application/json": {"schema": info["request"].model_json_schema()}},
+            "content": {"application/json": {"schema": _schema(detail.request, schemas)}},
         }
     ok: dict[str, Any] = {"description": "OK"}
-    if info.get("stream"):
-        ok["content"] = {"text/event-stream": {"schema": {"type": "string"}}}
-    elif info.get("response") is not None:
-        ok["content"] = {"application/json": {"schema": info["response"].model_json_schema()}}
-    responses: dict[str, Any] = {"200": ok, "401": {"description": "Missing or wrong token"}}
-    for status, text in (info.get("responses") or {}).items():
-        responses[str(status)] = {"description": text}
-    op["responses"] = responses
+    if detail.events is not None:
+        ok["content"] = {"text/event-stream": {"schema": event_schema(detail.events)}}
+    elif detail.media is not None:
+        ok["content"] = {detail.media: {"schema": {"type": "string"}}}
+    elif detail.response is not None:
+        ok["content"] = {"application/json": {"schema": _schema(detail.response, schemas)}}
+    op["responses"] = {str(detail.status): ok, **_errors(method, path_params, detail)}
     return op
+
+
+def _errors(method: str, path_params: list[str], detail: _Detail) -> dict[str, Any]:
+    """Every error status the operation can answer with, each with the error body."""
+    why: dict[int, str] = {401: "Missing or wrong launch token",
+                           500: "Failed on our side; the log file has the details"}
+    if method in WRITES:
+        why[403] = "A request from another origin or site"
+    if path_params:
+        why[404] = "Nothing has that id"
+    if detail.request is not None or detail.query:
+        why[400] = "The request is not right (the message says what to send)"
+    if detail.request is not None:
+        why[413] = "The body is over the route's size limit"
+    why.update(detail.responses)
+    body = {"application/json": {"schema": {"$ref": _REF.format(model="Error")}}}
+    return {str(status): {"description": text, "content": body}
+            for status, text in sorted(why.items())}

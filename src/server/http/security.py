@@ -2,6 +2,8 @@
 
 A pure ASGI middleware (not ``BaseHTTPMiddleware``) so SSE streams pass through untouched.
 Order of checks: Host (DNS rebinding) -> Origin (CSRF) -> token bootstrap -> token on /api.
+A header that must be single (Host, Origin) is refused when it comes twice. The bootstrap's
+redirect is built from the raw request target and is always a same-origin path.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import hmac
 import json
 import logging
 from collections.abc import Iterable
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, unquote_to_bytes
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -101,15 +103,23 @@ class SecurityMiddleware:
     # --- checks -----------------------------------------------------------------------------
 
     def _deny(self, scope: Scope, headers: Headers) -> tuple[int, dict[str, str]] | None:
-        host = headers.get("host", "").strip().lower()
+        hosts = headers.getlist("host")
+        if len(hosts) > 1:
+            return 400, _error("bad_request", "More than one Host header.")
+        host = hosts[0].strip().lower() if hosts else ""
         if not host:
             return 400, _error("bad_request", "Missing Host header.")
         if host not in self._hosts:
             # 421: this server does not serve that name (a DNS-rebinding page lands here).
             return 421, _error("misdirected", "This server only answers on its loopback address.")
         method = scope.get("method", "GET")
+        origins = headers.getlist("origin")
+        if len(origins) > 1:
+            # Which one would a proxy or a browser have meant? Checking only the first would
+            # let a second, foreign one through to anything that reads the last.
+            return 403, _error("forbidden", "More than one Origin header: refused.")
         if scope["type"] == "websocket" or method not in SAFE_METHODS:
-            origin = headers.get("origin")
+            origin = origins[0] if origins else None
             if origin is not None and origin.lower() not in self._origins:
                 return 403, _error("forbidden", "Cross-origin requests are refused.")
             if headers.get("sec-fetch-site", "") == "cross-site":
@@ -143,14 +153,10 @@ class SecurityMiddleware:
         if not self._matches(given):
             await _reject(scope, send, 401, _error("unauthorized", "Wrong launch token."))
             return
-        rest = urlencode([(k, v) for k, v in pairs if k != TOKEN_QUERY])
-        path = scope.get("path", "/")
-        if not path.startswith("/") or path.startswith("//"):
-            path = "/"  # "//host" would be a redirect off the app
-        location = path + (f"?{rest}" if rest else "")
+        location = same_origin_target(scope)
         cookie = f"{self._cookie}={given}; Path=/; HttpOnly; SameSite=Strict"
         headers = [
-            (b"location", location.encode("latin-1")),
+            (b"location", location),
             (b"set-cookie", cookie.encode("latin-1")),
             (b"cache-control", b"no-store"),
             (b"content-length", b"0"),
@@ -162,6 +168,29 @@ class SecurityMiddleware:
 
 
 # --- helpers ----------------------------------------------------------------------------------
+
+# Characters a path or query may carry as they are (RFC 3986 pchar, "/" and "?", and "%" of the
+# escapes already there); every other byte — a backslash, a space, a control, non-ASCII — is
+# percent-encoded, so no browser can read the target as another host ("/\\evil.example").
+_PATH_SAFE = "/-._~!$&'()*+,;=:@%"
+_QUERY_SAFE = _PATH_SAFE + "?"
+
+
+def same_origin_target(scope: Scope) -> bytes:
+    """Where ``GET /path?token=T`` sends the browser: the same path and query without the
+    token, built from the raw request target (never the decoded path) as a path-absolute
+    reference — "/" when the path could name another origin ("//host")."""
+    raw: bytes = scope.get("raw_path") or scope.get("path", "/").encode("utf-8")
+    path = quote(raw.split(b"?", 1)[0], safe=_PATH_SAFE)
+    if not path.startswith("/") or path.startswith("//"):
+        path = "/"
+    kept = [
+        quote(part, safe=_QUERY_SAFE)
+        for part in scope.get("query_string", b"").split(b"&")
+        if part and unquote_to_bytes(part.split(b"=", 1)[0].replace(b"+", b" ")) != TOKEN_QUERY.encode()
+    ]
+    return (path + ("?" + "&".join(kept) if kept else "")).encode("ascii")
+
 
 
 def _is_api(scope: Scope) -> bool:

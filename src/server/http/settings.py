@@ -5,45 +5,60 @@ effort / server address, the saved key names with a mask (``…abcd``), the prov
 configured model still needs a key for. ``PUT /api/settings/models`` changes roles;
 ``PUT /api/settings/keys`` ``{"name", "value"}`` saves a key in the secret store and
 ``DELETE /api/settings/keys`` ``{"name"}`` forgets it; ``POST /api/settings/test`` ``{"role"}``
-makes one tiny model call for that role and says plainly whether it worked.
+makes one tiny model call for that role and says plainly whether it worked;
+``PUT /api/settings/privacy`` ``{"scrub_local"}`` says whether prompts to a model on this machine
+are scrubbed of personal data too (hosted providers always are);
+``PUT /api/settings/review`` ``{"new_cards_per_day"?, "reviews_per_day"?, "desired_retention"?}``
+sets the spaced-review caps; ``PUT /api/settings/timeouts`` ``{"hosted_s"?, "local_s"?}`` how
+long a model call waits for bytes (a model on this computer may need minutes to load).
+A key is named by its provider (``openai``) or by a server's address (``http://host:1234/v1``,
+kept in its normal form, ``core.contracts.servers``).
 A key's value goes into the secret store and never comes back out through this API.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import re
 import time
-from typing import Any, cast
-from urllib.parse import urlsplit
+from typing import Any, cast, get_args
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+from studyhall.core.contracts.api_keys import clean_key_name
 from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.servers import (
+    ServerAddress,
+    normal_address,
+    parse_server_address,
+    wait_seconds,
+    without_credentials,
+)
 from studyhall.core.contracts.settings import (
     MODEL_ROLES,
     Effort,
     ModelRole,
+    Privacy,
     RoleModel,
     Settings,
+    Timeouts,
 )
-from studyhall.core.errors import InvalidInput, ModelError, StudyhallError
-from studyhall.server.http.errors import error_body, status_for
+from studyhall.core.errors import InvalidInput, ModelError
+from studyhall.core.guardrails.policy import is_local, scrubs
+from studyhall.server.http.bodies import read_model
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.model_ready import env_key_providers, missing_key
+from studyhall.server.runtime.model_ready import env_key_names, env_key_providers, missing_key
 from studyhall.server.services import Services
 
-EFFORTS: tuple[Effort, ...] = ("minimal", "low", "medium", "high")
+EFFORTS: tuple[Effort, ...] = get_args(Effort)
 # Providers offered in the key list (any other litellm provider name can be typed in).
 PROVIDERS = ("openai", "anthropic", "openrouter", "gemini", "mistral", "groq", "deepseek", "xai")
 # A provider name, or a server address (keys for a hosted id on a custom base live under it).
 _KEY_NAME = re.compile(r"^[A-Za-z0-9_.:/-]{1,200}$")
 MIN_KEY, MAX_KEY = 8, 4096
-TEST_TIMEOUT = 45.0
+TEST_MARGIN = 5.0  # the test waits this much longer than the model call itself may
 TEST_PROMPT = "This is a connection test. Reply with the single word: ok"
 
 
@@ -70,37 +85,54 @@ class TestIn(BaseModel):
     role: str = "teacher"
 
 
+class TimeoutsIn(BaseModel):
+    """Seconds a model call waits for bytes; a field left out keeps its value."""
+
+    hosted_s: float | None = Field(default=None, ge=1, le=3600)
+    local_s: float | None = Field(default=None, ge=1, le=7200)
+
+
+class PrivacyIn(BaseModel):
+    scrub_local: bool
+
+
+class ReviewIn(BaseModel):
+    """The review caps; a field left out keeps its value. Bounds as in ``Settings``."""
+
+    new_cards_per_day: int | None = Field(default=None, ge=0, le=1000, strict=True)
+    reviews_per_day: int | None = Field(default=None, ge=1, le=10_000, strict=True)
+    desired_retention: float | None = Field(default=None, ge=0.7, le=0.97)
+
+
 def mask(value: str) -> str:
     """Enough to recognise a key, never enough to use it: its last four characters at most."""
     return f"…{value[-4:]}" if len(value) >= 16 else "saved"
 
 
-def _parse(model: type[BaseModel], raw: bytes) -> Any:
-    try:
-        return model.model_validate(json.loads(raw or b"{}"))
-    except ValueError as e:  # json errors and ValidationError alike
-        if isinstance(e, ValidationError):
-            detail = "; ".join(
-                f"{'.'.join(str(x) for x in err['loc']) or 'body'}: {err['msg']}"
-                for err in e.errors())
-        else:
-            detail = "the body is not valid JSON"
-        raise InvalidInput(f"The settings were not saved: {detail}.") from e
+NOT_SAVED = "The settings were not saved"
 
 
-def _check_base(url: str | None) -> str | None:
+def key_name_of(typed: str) -> str:
+    """The name a typed key name is saved under: a provider's lower-case name, or a server
+    address in its normal form (refused when it is neither)."""
+    if "://" in typed:
+        name = normal_address(typed)
+        if name is None or len(name) > 200 or any(c.isspace() or ord(c) < 0x20 for c in name):
+            raise InvalidInput("That server address is not an http(s) URL. Type it as in the "
+                               "role's Server address, e.g. http://127.0.0.1:1234/v1.")
+        return name
+    name = clean_key_name(typed)
+    if not _KEY_NAME.match(name):
+        raise InvalidInput("Name the key by its provider, e.g. openai, anthropic or "
+                           "openrouter, or by a server address such as "
+                           "http://127.0.0.1:1234/v1.")
+    return name
+
+
+def _check_base(url: str | None) -> ServerAddress | None:
     if url is None or not url.strip():
         return None
-    url = url.strip()
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise InvalidInput(f"The server address {url!r} is not an http(s) URL, e.g. "
-                           "http://localhost:11434 for Ollama.")
-    return url.rstrip("/")
-
-
-def _error(error: StudyhallError) -> JSONResponse:
-    return JSONResponse(error_body(error), status_code=status_for(error))
+    return parse_server_address(url)  # credentials in it come back apart, as a secret
 
 
 def routes(services: Services) -> list[BaseRoute]:
@@ -119,13 +151,17 @@ def routes(services: Services) -> list[BaseRoute]:
         settings = settings_store.load()
         keys = _keys()
         saved = {k["name"] for k in keys}
-        env = sorted(k for k, v in os.environ.items() if k.endswith("_API_KEY") and v)
+        env = env_key_names()
         env_providers = env_key_providers()
-        roles, needed = [], set()
+        roles, needed, servers = [], set(), set()
         for role in MODEL_ROLES:
             chosen = settings.model_for(role)
+            # An address saved with "user:key@" in it (before they were moved out) shows none.
+            shown = without_credentials(chosen.api_base) if chosen.api_base else None
             roles.append({"role": role, "model": chosen.model, "effort": chosen.effort,
-                          "api_base": chosen.api_base})
+                          "api_base": shown})
+            if shown and (address := normal_address(shown)):
+                servers.add(address)  # a server a key may be saved for
             # The same rule the import and the labeler use to skip a model with no key.
             lacking = missing_key(chosen, saved, env_providers)
             if lacking is not None:
@@ -139,95 +175,134 @@ def routes(services: Services) -> list[BaseRoute]:
             "keys": keys,
             "env_keys": env,  # names only: a value from the environment is never shown
             "needed_keys": sorted(needed),
+            "key_servers": sorted(servers),  # the role servers' addresses, as keys are named
+            "timeouts": settings.timeouts.model_dump(),
+            # Hosted providers are always scrubbed; a local server only with scrub_local.
+            "privacy": {
+                **settings.privacy.model_dump(),
+                "local_roles": [r for r in MODEL_ROLES if is_local(settings.model_for(r))],
+                "unscrubbed_roles": [r for r in MODEL_ROLES if not scrubs(settings, r)],
+            },
+            "review": {"new_cards_per_day": settings.new_cards_per_day,
+                       "reviews_per_day": settings.reviews_per_day,
+                       "desired_retention": settings.desired_retention},
         }
 
     async def get_settings(request: Request) -> Response:
         """The Settings screen: data dir, models per role, saved keys (masked), keys still
         needed by a configured model."""
-        try:
-            return JSONResponse(await asyncio.to_thread(_view))
-        except StudyhallError as e:
-            return _error(e)
+        return JSONResponse(await asyncio.to_thread(_view))
 
     @describe(summary="Set the model, effort and server address of some roles",
               request=ModelsIn, responses={400: "A role or value is not valid"})
     async def put_models(request: Request) -> Response:
         """Change the listed roles; the others keep their models."""
-        try:
-            body: ModelsIn = _parse(ModelsIn, await request.body())
-            unknown = sorted(set(body.models) - set(MODEL_ROLES))
-            if unknown:
-                raise InvalidInput(f"Unknown role(s): {', '.join(unknown)}. Roles are: "
-                                   f"{', '.join(MODEL_ROLES)}.")
-            current = settings_store.load()
-            models = dict(current.models)
-            for role, value in body.models.items():
-                models[cast(ModelRole, role)] = RoleModel(  # checked against MODEL_ROLES above
-                    model=value.model.strip(), effort=value.effort,
-                    api_base=_check_base(value.api_base))
-            updated = Settings.model_validate({**current.model_dump(), "models": models})
-            await asyncio.to_thread(settings_store.save, updated)
-            return JSONResponse(await asyncio.to_thread(_view))
-        except StudyhallError as e:
-            return _error(e)
+        body: ModelsIn = await read_model(request, ModelsIn, refused=NOT_SAVED)
+        unknown = sorted(set(body.models) - set(MODEL_ROLES))
+        if unknown:
+            raise InvalidInput(f"Unknown role(s): {', '.join(unknown)}. Roles are: "
+                               f"{', '.join(MODEL_ROLES)}.")
+        current = settings_store.load()
+        models = dict(current.models)
+        keys: dict[str, str] = {}  # credentials typed into an address: saved as its key
+        for role, value in body.models.items():
+            base = _check_base(value.api_base)
+            if base is not None and base.secret is not None:
+                keys[clean_key_name(base.url)] = base.secret
+            models[cast(ModelRole, role)] = RoleModel(  # checked against MODEL_ROLES above
+                model=value.model.strip(), effort=value.effort,
+                api_base=base.url if base is not None else None)
+        updated = Settings.model_validate({**current.model_dump(), "models": models})
+        for name, secret in keys.items():
+            await asyncio.to_thread(secrets.set, name, secret)
+        await asyncio.to_thread(settings_store.save, updated)
+        return JSONResponse(await asyncio.to_thread(_view))
 
     @describe(summary="Save an API key (stored in the OS keyring or a 0600 file)",
               request=KeyIn, responses={400: "Bad name or key"})
     async def put_key(request: Request) -> Response:
         """Save the key for a provider; the answer shows it masked, never whole."""
-        try:
-            body: KeyIn = _parse(KeyIn, await request.body())
-            name, value = body.name.strip().lower(), body.value.strip()
-            if not _KEY_NAME.match(name):
-                raise InvalidInput("Name the key by its provider, e.g. openai, anthropic or "
-                                   "openrouter.")
-            if len(value) < MIN_KEY or any(c.isspace() for c in value):
-                raise InvalidInput("That does not look like an API key (too short, or it has "
-                                   "spaces). Paste the whole key from your provider's dashboard.")
-            await asyncio.to_thread(secrets.set, name, value)
-            return JSONResponse(await asyncio.to_thread(_view))
-        except StudyhallError as e:
-            return _error(e)
+        body: KeyIn = await read_model(request, KeyIn, refused=NOT_SAVED)
+        name, value = key_name_of(body.name), body.value.strip()
+        if len(value) < MIN_KEY or any(c.isspace() for c in value):
+            raise InvalidInput("That does not look like an API key (too short, or it has "
+                               "spaces). Paste the whole key from your provider's dashboard.")
+        await asyncio.to_thread(secrets.set, name, value)
+        return JSONResponse(await asyncio.to_thread(_view))
 
     @describe(summary="Forget a saved API key", request=KeyName)
     async def delete_key(request: Request) -> Response:
         """Remove a key from the secret store (unknown names are a no-op)."""
-        try:
-            body: KeyName = _parse(KeyName, await request.body())
-            name = body.name.strip().lower()
-            if name in await asyncio.to_thread(secrets.names):
-                await asyncio.to_thread(secrets.delete, name)
-            return JSONResponse(await asyncio.to_thread(_view))
-        except StudyhallError as e:
-            return _error(e)
+        body: KeyName = await read_model(request, KeyName, refused=NOT_SAVED)
+        name = normal_address(body.name) or clean_key_name(body.name)
+        if name in await asyncio.to_thread(secrets.names):
+            await asyncio.to_thread(secrets.delete, name)
+        return JSONResponse(await asyncio.to_thread(_view))
+
+    @describe(summary="Scrub personal data for a model on this machine too (hosted: always)",
+              request=PrivacyIn, responses={400: "Not a boolean"})
+    async def put_privacy(request: Request) -> Response:
+        """Whether prompts to a local server are scrubbed of personal data as well."""
+        body: PrivacyIn = await read_model(request, PrivacyIn, refused=NOT_SAVED)
+        current = settings_store.load()
+        updated = current.model_copy(update={"privacy": Privacy(scrub_local=body.scrub_local)})
+        await asyncio.to_thread(settings_store.save, updated)
+        return JSONResponse(await asyncio.to_thread(_view))
+
+    @describe(summary="Set the review caps: new cards and reviews per day, desired retention",
+              request=ReviewIn, responses={400: "A value is out of range"})
+    async def put_review(request: Request) -> Response:
+        """Change the listed caps (new cards/day 0–1000, reviews/day 1–10000, desired
+        retention 0.70–0.97); the others keep their values."""
+        body: ReviewIn = await read_model(
+            request, ReviewIn, refused=NOT_SAVED,
+            hint="New cards per day is a whole number from 0 to 1000, reviews per day from 1 "
+                 "to 10000, desired retention from 0.70 to 0.97.")
+        current = settings_store.load()
+        updated = current.model_copy(update=body.model_dump(exclude_none=True))
+        await asyncio.to_thread(settings_store.save, updated)
+        return JSONResponse(await asyncio.to_thread(_view))
+
+    @describe(summary="Set how long a model call waits for bytes (hosted, local)",
+              request=TimeoutsIn, responses={400: "A value is out of range"})
+    async def put_timeouts(request: Request) -> Response:
+        """Change the listed waits (hosted 1–3600 s, local 1–7200 s); the others keep theirs."""
+        body: TimeoutsIn = await read_model(
+            request, TimeoutsIn, refused=NOT_SAVED,
+            hint="A hosted provider's wait is 1 to 3600 seconds, a local server's 1 to 7200.")
+        current = settings_store.load()
+        timeouts = Timeouts.model_validate(
+            {**current.timeouts.model_dump(), **body.model_dump(exclude_none=True)})
+        updated = current.model_copy(update={"timeouts": timeouts})
+        await asyncio.to_thread(settings_store.save, updated)
+        return JSONResponse(await asyncio.to_thread(_view))
 
     @describe(summary="Test a role's model with one tiny call", request=TestIn)
     async def test_connection(request: Request) -> Response:
         """One short model call for the role; ``{"ok", "model", "reply", "ms"}`` or
         ``{"ok": false, "kind", "message"}`` saying what to fix."""
-        try:
-            body: TestIn = _parse(TestIn, await request.body())
-            if body.role not in MODEL_ROLES:
-                raise InvalidInput(f"Unknown role {body.role!r}.")
-            if services.chat_model is None:
-                raise InvalidInput("No model is wired in this build.")
-        except StudyhallError as e:
-            return _error(e)
-        role = cast(ModelRole, body.role)  # checked against MODEL_ROLES above
-        model = settings_store.load().model_for(role)
+        body: TestIn = await read_model(request, TestIn)
+        if body.role not in MODEL_ROLES:
+            raise InvalidInput(f"Unknown role {body.role!r}.")
+        role = body.role  # a ModelRole now: checked against MODEL_ROLES above
+        settings = settings_store.load()
+        model = settings.model_for(role)
+        # As long as the role's own calls may wait (a cold local model is not a failure).
+        wait = wait_seconds(model, settings.timeouts) + TEST_MARGIN
         request_ = ModelRequest(role=role,
                                 messages=({"role": "user", "content": TEST_PROMPT},))
         started = time.monotonic()
         try:
-            reply = await asyncio.wait_for(_collect(services, request_), TEST_TIMEOUT)
+            reply = await asyncio.wait_for(_collect(services, request_), wait)
         except ModelError as e:
             return JSONResponse({"ok": False, "role": body.role, "model": model.model,
                                  "kind": e.kind, "message": str(e)})
         except TimeoutError:
             return JSONResponse({"ok": False, "role": body.role, "model": model.model,
                                  "kind": "timeout", "message":
-                                 f"No answer from {model.model} within {TEST_TIMEOUT:.0f} s. "
-                                 "Check the server address or try again."})
+                                 f"No answer from {model.model} within {wait:.0f} s. "
+                                 "Check the server address, or allow more time under "
+                                 "Timeouts."})
         return JSONResponse({"ok": True, "role": body.role, "model": model.model,
                              "reply": reply[:200],
                              "ms": round((time.monotonic() - started) * 1000)})
@@ -238,11 +313,14 @@ def routes(services: Services) -> list[BaseRoute]:
         Route("/api/settings/keys", put_key, methods=["PUT"], name="put_settings_key"),
         Route("/api/settings/keys", delete_key, methods=["DELETE"], name="delete_settings_key"),
         Route("/api/settings/test", test_connection, methods=["POST"], name="test_settings"),
+        Route("/api/settings/privacy", put_privacy, methods=["PUT"], name="put_settings_privacy"),
+        Route("/api/settings/review", put_review, methods=["PUT"], name="put_settings_review"),
+        Route("/api/settings/timeouts", put_timeouts, methods=["PUT"],
+              name="put_settings_timeouts"),
     ]
 
 
 async def _collect(services: Services, request: ModelRequest) -> str:
-    assert services.chat_model is not None
     parts: list[str] = []
     async for event in services.chat_model.stream(request):
         if isinstance(event, TextDelta):

@@ -2,29 +2,26 @@
 with per-run tokens and cost (absent stays null, never 0), live updates and true abort.
 
 Jobs come from the job runner (records + live usage of the running ones); other runs from
-every run registry the app holds (anything in ``services.extras`` with ``runs``/``get``/
-``abort``: the extraction scheduler, the notes importer), so a new kind of run appears here
-without this module changing.
+the run registries the composition root hands in (anything with ``runs``/``get``/``abort``: the
+extraction scheduler, the import runner), so a new kind of run appears here without this module
+changing. On shutdown every live stream ends.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import AsyncIterator, Iterator
-from typing import Any, Protocol
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Protocol
 
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import NotFound
 from studyhall.core.ports.storage import JobStore
-from studyhall.core.workbench.kinds import headline
+from studyhall.core.workbench.kinds import job_title
 from studyhall.server.runtime.jobs import JobRunner
-from studyhall.server.runtime.workbench import job_runner
-from studyhall.server.services import Services
 
 RECENT = 20
-HEARTBEAT_SECONDS = 15.0
 
 
 class RunRegistry(Protocol):
@@ -46,7 +43,7 @@ def job_view(job: Job, live: Usage | None = None) -> dict[str, Any]:
         "kind": "job",
         "job_kind": job.kind,
         "chat_id": job.chat_id,
-        "label": headline(job.kind, job.input),
+        "label": job_title(job.kind, job.input),
         "status": status,
         "outcome": job.outcome,
         "attempts": job.attempts,
@@ -77,19 +74,25 @@ def _total(views: list[dict[str, Any]], key: str) -> float | int | None:
     return sum(known) if known else None
 
 
+@dataclass(frozen=True)
+class ActivityUpdate:
+    """The whole feed, sent as the ``activity`` event whenever it changes."""
+
+    name: ClassVar[str] = "activity"
+    data: dict[str, Any]
+
+
 class ActivityFeed:
-    def __init__(self, services: Services, jobs: JobRunner, job_store: JobStore) -> None:
-        self._services = services
+    def __init__(self, jobs: JobRunner, job_store: JobStore,
+                 registries: Sequence[RunRegistry]) -> None:
         self._jobs = jobs
         self._store = job_store
+        self._registries = tuple(registries)
         self._event = asyncio.Event()
         self._closed = False
 
-    def registries(self) -> Iterator[RunRegistry]:
-        for value in list(self._services.extras.values()):
-            if value is not self._jobs and all(
-                    callable(getattr(value, name, None)) for name in ("runs", "get", "abort")):
-                yield value
+    def registries(self) -> tuple[RunRegistry, ...]:
+        return self._registries
 
     def snapshot(self) -> dict[str, Any]:
         running: list[dict[str, Any]] = []
@@ -147,44 +150,27 @@ class ActivityFeed:
         self._closed = True
         self.notify()
 
-    async def updates(self, *, poll: float = 1.0, limit: int | None = None) -> AsyncIterator[str]:
-        """SSE chunks: the snapshot whenever it changes (checked on every notification and every
-        ``poll`` seconds, for runs that do not notify), a comment as a heartbeat."""
-        last, sent, quiet = None, 0, 0.0
+    async def shutdown(self) -> None:
+        """The app's shutdown step: every live stream ends (the server need not wait for it)."""
+        self.close()
+
+    async def updates(self, *, poll: float = 1.0,
+                      limit: int | None = None) -> AsyncIterator[ActivityUpdate]:
+        """The snapshot whenever it changes (checked on every notification and every ``poll``
+        seconds, for runs that do not notify); ends after ``limit`` updates or on shutdown."""
+        last: dict[str, Any] | None = None
+        sent = 0
         while not self._closed:
-            body = json.dumps(self.snapshot(), ensure_ascii=False, separators=(",", ":"))
-            if body != last:
-                last, quiet = body, 0.0
-                yield f"event: activity\ndata: {body}\n\n"
+            snapshot = self.snapshot()
+            if snapshot != last:
+                last = snapshot
+                yield ActivityUpdate(snapshot)
                 sent += 1
                 if limit is not None and sent >= limit:
                     return
-            elif quiet >= HEARTBEAT_SECONDS:
-                quiet = 0.0
-                yield ": still here\n\n"
             event = self._event
             try:
                 await asyncio.wait_for(event.wait(), poll)
             except TimeoutError:
-                quiet += poll
+                pass
 
-
-def activity_feed(services: Services) -> ActivityFeed:
-    """The app's one feed (built with the job runner on first use)."""
-    feed = services.extras.get("activity")
-    if isinstance(feed, ActivityFeed):
-        return feed
-    runner = job_runner(services)
-    assert services.job_store is not None
-    feed = ActivityFeed(services, runner, services.job_store)
-    runner.on_change = feed.notify
-    services.extras["activity"] = feed
-    services.on_shutdown.append(_closer(feed))
-    return feed
-
-
-def _closer(feed: ActivityFeed) -> Any:
-    async def close() -> None:
-        feed.close()
-
-    return close

@@ -12,35 +12,41 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from studyhall.core.agents.answerer import AnswerDelta, citable, source_view, stream_answer
 from studyhall.core.agents.reranker import ModelReranker
 from studyhall.core.agents.rewriter import ModelRewriter
+from studyhall.core.contracts.asking import AskRequest
 from studyhall.core.contracts.search import Chunk
-from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
+from studyhall.core.errors import ModelError, ModelNotConfigured, NotFound
 from studyhall.core.library.retrieval.chunking import Position
 from studyhall.core.library.retrieval.hybrid import Retrieval, Retriever
 from studyhall.core.library.retrieval.rewriting import Turn
 from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.ask")
-Event = tuple[str, dict[str, Any]]
+
+
+class AskEvent(NamedTuple):
+    """One event of the ask stream as data: its SSE name and JSON payload (the route encodes it;
+    the CLI reads the same values)."""
+
+    name: str
+    data: dict[str, Any]
 
 
 def retriever_for(services: Services, *, grade: bool = True, rewrite: bool | None = None) -> Retriever:
     """The retriever over the app's ports; ``grade`` / ``rewrite`` let a configured model grade
     passages and rewrite follow-ups (``rewrite`` follows ``grade`` unless given)."""
-    if services.search_index is None:
-        raise StudyhallError("The search index is not available in this build.")
     model = services.chat_model
     rewrite = grade if rewrite is None else rewrite
     return Retriever(
         index=services.search_index,
-        embedder=services.embedder or services.local_encoder,
+        embedder=services.embedder,
         scorer=services.passage_scorer,
-        grader=ModelReranker(model) if grade and model is not None else None,
-        rewriter=ModelRewriter(model) if rewrite and model is not None else None,
+        grader=ModelReranker(model) if grade else None,
+        rewriter=ModelRewriter(model) if rewrite else None,
     )
 
 
@@ -50,17 +56,17 @@ def moment_view(chunk: Chunk) -> dict[str, Any]:
             "title": chunk.title, "heading": chunk.heading}
 
 
-def sources_event(retrieval: Retrieval) -> Event:
+def sources_event(retrieval: Retrieval) -> AskEvent:
     chunks = citable(retrieval)
     rewrite = retrieval.rewrite
-    return "sources", {
+    return AskEvent("sources", {
         "case": retrieval.case,
         "graded": retrieval.graded,
         "sources": [source_view(n, c) for n, c in enumerate(chunks, start=1)],
         # The standalone query a follow-up was also searched as (None: searched as asked).
         "rewritten": rewrite.text if rewrite is not None else None,
         "notices": [{"kind": n.kind, "message": n.message} for n in retrieval.notices],
-    }
+    })
 
 
 def _log(retrieval: Retrieval) -> None:
@@ -76,28 +82,43 @@ def _log(retrieval: Retrieval) -> None:
             log.warning("ask: %s", notice.message)
 
 
+def position_of(services: Services, request: AskRequest) -> Position | None:
+    """Where the question is asked from (``None``: nowhere in particular). A source the index
+    holds no passage of is ``NotFound``, for the CLI and the HTTP route alike. Reads the index:
+    call it off the event loop."""
+    if request.source_id is None:
+        return None
+    if not services.search_index.chunks(request.source_id):
+        raise NotFound(
+            f"No imported source {request.source_id!r} has passages to ask from. "
+            "`studyhall sources --json` (GET /api/sources) lists the imported sources' ids."
+        )
+    return Position(request.source_id, t=request.t, page=request.page)
+
+
 async def ask_events(services: Services, question: str, position: Position | None = None,
-                     *, use_model: bool = True, history: Sequence[Turn] = ()) -> AsyncIterator[Event]:
+                     *, use_model: bool = True, history: Sequence[Turn] = ()) -> AsyncIterator[AskEvent]:
     retriever = retriever_for(services, grade=use_model)
     retrieval = await retriever.retrieve(question, position, history)
     _log(retrieval)
     yield sources_event(retrieval)
     if retrieval.navigate is not None:
-        yield "navigate", moment_view(retrieval.navigate)
+        yield AskEvent("navigate", moment_view(retrieval.navigate))
     if retrieval.suggest:
-        yield "suggest", {"moments": [moment_view(c) for c in retrieval.suggest]}
+        yield AskEvent("suggest", {"moments": [moment_view(c) for c in retrieval.suggest]})
     base = {"case": retrieval.case, "ranked": retrieval.ranked_links()}
-    if not use_model or services.chat_model is None:
-        yield "finish", {**base, "answered": False, "reason": "no model requested"}
+    if not use_model:
+        yield AskEvent("finish", {**base, "answered": False, "reason": "no model requested"})
         return
     try:
         async for part in stream_answer(services.chat_model, retrieval, history):
             if isinstance(part, AnswerDelta):
-                yield "text-delta", {"text": part.text}
+                yield AskEvent("text-delta", {"text": part.text})
             else:
-                yield "finish", {**base, "answered": True, "cited": list(part.cited),
-                                 "removed_markers": part.removed_markers}
+                yield AskEvent("finish", {**base, "answered": True, "cited": list(part.cited),
+                                          "removed_markers": part.removed_markers})
     except ModelNotConfigured as e:
-        yield "finish", {**base, "answered": False, "reason": str(e)}
+        yield AskEvent("finish", {**base, "answered": False, "reason": str(e)})
     except ModelError as e:
-        yield "error", {"error": type(e).__name__, "kind": e.kind, "role": e.role, "message": str(e)}
+        yield AskEvent("error", {"error": type(e).__name__, "kind": e.kind, "role": e.role,
+                                 "message": str(e)})

@@ -6,7 +6,8 @@
 - A run extracts the greedy batches of the oldest uncovered views; each batch merges (and
   checkpoints) on its own, as merge id ``<run_id>.b<n>``.
 - ``abort`` cancels the run's task — the model call in flight is cancelled and the batch in
-  flight writes nothing (its merge has not started: merges never await).
+  flight writes nothing (its merge has not started: merges never await). Shutdown does the
+  same to every run (each is a task of the app's supervisor).
 - The registry keeps every run's progress and outcome for the activity feed.
 - After a run that merged anything, ``after_merge`` runs (the app schedules the graph upkeep:
   new nodes get vectors, clusters and positions without waiting for the next import).
@@ -25,19 +26,21 @@ from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import PROMPT_NAME as EXTRACTOR_PROMPT
 from studyhall.core.agents.extractor import ModelExtractor
-from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.errors import NotFound, StudyhallError
-from studyhall.core.library.extraction.batching import plan_batches
-from studyhall.core.library.extraction.coverage import View, chat_views, covered_fingerprints
+from studyhall.core.library.extraction.coverage import View, chat_views
 from studyhall.core.library.extraction.coverage import uncovered_tokens as count_uncovered
-from studyhall.core.library.extraction.findings import Auditor, Extractor, add_usage
+from studyhall.core.library.extraction.merge_base import SharedGraph
 from studyhall.core.library.extraction.merger import MergePlan
-from studyhall.core.library.extraction.pipeline import CachedLexicalFinder, Stage, run_batch
+from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind, Stage
+from studyhall.core.library.extraction.source_kinds import chat_transcript
+from studyhall.core.library.extraction.tally import plan_usage
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, GraphStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.run_book import RunBook
+from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.extraction")
 
@@ -47,11 +50,10 @@ KEEP_FINISHED = 50
 
 @dataclass(frozen=True)
 class SourcePlan:
-    """What a run over one source extracts with: its views now, and the judging stages."""
+    """What a run over one source extracts: its views now, and the kind of source they are."""
 
     views: Callable[[], Sequence[View]]
-    extractor: Extractor
-    auditor: Auditor
+    kind: SourceKind
 
 
 @dataclass
@@ -106,11 +108,11 @@ class ExtractionScheduler:
         clock: Clock,
         ids: Ids,
         prompt: Callable[[str], str],
+        supervisor: Supervisor,
         reader: GraphReader | None = None,
         after_merge: Callable[[], object] | None = None,
     ) -> None:
         self._chats = chat_store
-        self._graph = graph_store
         self._settings = settings_store
         self._model = chat_model
         self._clock = clock
@@ -118,8 +120,10 @@ class ExtractionScheduler:
         self._prompt = prompt
         self.reader = reader or GraphReader(graph_store)
         self._after_merge = after_merge
-        self._closing = False  # shutting down: no follow-up work is started
-        self._finder = CachedLexicalFinder()
+        self._supervisor = supervisor  # runs every run; once it closes, no follow-up starts
+        self._pipeline = ExtractionPipeline(
+            store=graph_store, base=SharedGraph(graph_store, self.reader.snapshot), clock=clock,
+            ids=ids)
         self._book = RunBook[ExtractionRun]("extraction run", KEEP_FINISHED)
         self._active: dict[str, ExtractionRun] = {}  # source id -> its run in flight
 
@@ -133,12 +137,12 @@ class ExtractionScheduler:
 
     def chat_plan(self, chat_id: str) -> SourcePlan:
         self.chat_views(chat_id)  # an unknown chat fails here, not inside the run
-        return SourcePlan(lambda: self.chat_views(chat_id),
-                          ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
-                          ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)))
+        return SourcePlan(lambda: self.chat_views(chat_id), chat_transcript(
+            ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
+            ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT))))
 
     def covered(self, source_id: str) -> set[str]:
-        return covered_fingerprints(self._graph.coverage(source_id).records, self.reader.runs())
+        return self._pipeline.covered(source_id)
 
     def uncovered_tokens(self, chat_id: str) -> int:
         return count_uncovered(self.chat_views(chat_id), self.covered(chat_id))
@@ -168,7 +172,7 @@ class ExtractionScheduler:
         run = ExtractionRun(id=self._ids.new("run"), source_id=source_id, reason=reason,
                             started_at=self._clock.now())
         self._active[source_id] = run
-        run.task = asyncio.get_running_loop().create_task(self._execute(run, plan))
+        run.task = self._supervisor.spawn(f"extraction {run.id}", self._execute(run, plan))
         run.task.add_done_callback(lambda _task: self._settle(run))
         self._book.add(run)
         return run
@@ -186,14 +190,6 @@ class ExtractionScheduler:
         """Cancel a running run; False when it is unknown or already finished."""
         return self._book.abort(run_id)
 
-    async def shutdown(self) -> None:
-        self._closing = True
-        tasks = [r.task for r in self._active.values() if r.task is not None]
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks)
-
     # --- the run ----------------------------------------------------------------------------
 
     async def _execute(self, run: ExtractionRun, plan: SourcePlan) -> None:
@@ -203,14 +199,12 @@ class ExtractionScheduler:
             # Warm the fold off the event loop (a cold read of a large graph takes seconds);
             # the batches' own reads then fold only what was appended since.
             await asyncio.to_thread(self.reader.snapshot)
-            batches = plan_batches(plan.views(), self.covered(run.source_id), chunk)
+            batches = self._pipeline.batches(plan.views(), plan.kind, chunk)
             run.batches_total = len(batches)
             log.info("%s %s: %d batch(es) for %s", tag, run.reason, len(batches), run.source_id)
             for n, batch in enumerate(batches, start=1):
-                merged = await run_batch(
-                    batch, run_id=f"{run.id}.b{n}", extractor=plan.extractor,
-                    auditor=plan.auditor, store=self._graph, snapshot=self.reader.snapshot,
-                    clock=self._clock, finder=self._finder, on_stage=run.enter)
+                merged = await self._pipeline.run_batch(
+                    batch, plan.kind, run_id=f"{run.id}.b{n}", on_stage=run.enter)
                 self._account(run, merged, tag)
             run.status = "done"
         except asyncio.CancelledError:
@@ -229,7 +223,7 @@ class ExtractionScheduler:
             log.exception("%s failed: %s", tag, type(e).__name__)
         finally:
             self._settle(run)
-            if run.batches_done and not self._closing:
+            if run.batches_done and not self._supervisor.closing:
                 self._follow_up(run, tag)
 
     def _follow_up(self, run: ExtractionRun, tag: str) -> None:
@@ -259,8 +253,4 @@ class ExtractionScheduler:
         run.drops += [str(d) for d in merged.drops]
         for drop in merged.drops:
             log.info("%s dropped %s", tag, drop)
-        cp = merged.checkpoint
-        if cp is not None:
-            run.usage = add_usage(run.usage, Usage(input_tokens=cp.input_tokens,
-                                                   output_tokens=cp.output_tokens,
-                                                   cost_usd=cp.cost_usd))
+        run.usage = add_usage(run.usage, plan_usage(merged))

@@ -3,7 +3,8 @@
 All of it is derived and recomputable, so every step is non-fatal: an embedder that cannot load
 leaves search on its text fallback; a labeler that fails leaves term labels. Heavy numeric work
 (clustering, layout) runs in worker threads. One refresh at a time; ``schedule`` coalesces
-requests from imports and extraction runs into one background refresh.
+requests from imports and extraction runs into one background refresh, a task of the app's
+supervisor; shutdown cancels it and loses nothing (everything here is derived).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from studyhall.core.library.upkeep.vector_cache import Vector, VectorCache
 from studyhall.core.ports.models import ChatModel, Embedder
 from studyhall.core.ports.storage import GraphStore
 from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.upkeep")
 
@@ -76,6 +78,7 @@ class GraphUpkeep:
         embedder: Embedder | None,
         chat_model: ChatModel | None,
         prompt: Callable[[str], str],
+        supervisor: Supervisor,
         model_usable: Callable[[], bool] = lambda: True,
     ) -> None:
         self._store = graph_store
@@ -87,7 +90,7 @@ class GraphUpkeep:
         self._cache: VectorCache | None = None
         self._lock = asyncio.Lock()
         self._waiting: asyncio.Task[UpkeepReport] | None = None  # scheduled, not started yet
-        self._tasks: set[asyncio.Task[UpkeepReport]] = set()
+        self._supervisor = supervisor
 
     def cache(self) -> VectorCache | None:
         """The vector cache of the embedder's current model (a new one if the model changed)."""
@@ -128,10 +131,7 @@ class GraphUpkeep:
         """Start a background refresh unless one is already waiting to start. A refresh that
         has started may have read the graph before the latest merge, so it is not joined."""
         if self._waiting is None or self._waiting.done():
-            task = asyncio.get_running_loop().create_task(self._background())
-            self._waiting = task
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            self._waiting = self._supervisor.spawn("graph upkeep", self._background())
         return self._waiting
 
     async def _background(self) -> UpkeepReport:
@@ -145,19 +145,6 @@ class GraphUpkeep:
         except Exception as e:  # derived data: a failed refresh is logged, the next one retries
             log.exception("[upkeep] refresh failed")
             return UpkeepReport(problems=[f"The graph upkeep failed ({type(e).__name__})."])
-
-    async def idle(self) -> None:
-        """Wait until no background refresh is scheduled or running (tests, benchmarks)."""
-        while self._tasks:
-            await asyncio.wait(list(self._tasks))
-
-    async def shutdown(self) -> None:
-        """Stop background refreshes (each step is recomputable: nothing is lost)."""
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks)
 
     async def refresh(
         self, progress: Progress | None = None, *, layout: bool = True

@@ -17,7 +17,7 @@ from studyhall.core.agents.grounding import (
     select_facts,
 )
 from studyhall.server.runtime.asking import retriever_for
-from studyhall.server.runtime.library import graph_reader
+from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.jobs")
@@ -25,18 +25,19 @@ log = logging.getLogger("studyhall.jobs")
 MAX_PASSAGES = 6
 
 
-async def gather_grounding(services: Services, chat_id: str, query: str) -> Grounding:
+async def gather_grounding(
+    services: Services, reader: GraphReader, chat_id: str, query: str
+) -> Grounding:
     facts: tuple[GraphFact, ...] = ()
-    if services.graph_store is not None:
-        try:
-            snapshot = await asyncio.to_thread(graph_reader(services).snapshot)  # folds: CPU
-            nodes = [NodeInfo(n.id, n.text, n.state, tuple(n.sources)) for n in snapshot.nodes]
-            facts = select_facts(query, chat_id, nodes)
-        except Exception as e:  # noqa: BLE001 — grounding is a help, never a failure
-            log.warning("[chat %s] graph grounding skipped: %s: %s", chat_id, type(e).__name__, e)
+    try:
+        snapshot = await asyncio.to_thread(reader.snapshot)  # a cold read folds: CPU
+        nodes = [NodeInfo(n.id, n.text, n.state, tuple(n.sources)) for n in snapshot.nodes]
+        facts = select_facts(query, chat_id, nodes)
+    except Exception as e:  # noqa: BLE001 — grounding is a help, never a failure
+        log.warning("[chat %s] graph grounding skipped: %s: %s", chat_id, type(e).__name__, e)
     passages: tuple[Passage, ...] = ()
     index = services.search_index
-    if index is not None and query.strip():
+    if query.strip():
         try:
             if await asyncio.to_thread(index.size) > 0:
                 retrieval = await retriever_for(services, grade=False).retrieve(query)

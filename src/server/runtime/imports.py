@@ -2,11 +2,11 @@
 
 Order, and why:
   scan the vault -> read and parse every note (bad files skipped with a reason)
-  -> resolve links over the whole vault (Obsidian's rules) -> per note, in path order, extract
-  the sections whose view is not covered yet and merge them (``NoteMerger``: groups of notes
-  per run, checkpoint last) -> link edges between notes, once every note's nodes exist (their
-  views belong to one per-vault links source) -> embeddings (in the background as nodes
-  appear), clusters, layout (``GraphUpkeep``) -> the sources index.
+  -> resolve links over the whole vault (Obsidian's rules) -> per note, in path order, run the
+  sections whose view is not covered yet through the extraction pipeline (model-free notes are
+  planned into group runs, checkpoint last) -> link edges between notes, once every note's
+  nodes exist (their views belong to one per-vault links source) -> embeddings, clusters,
+  layout (``GraphUpkeep``) -> the sources index.
 Coverage is the only record of what is done, so an import killed at any point and run again
 extracts exactly what the first one had not merged, and ends at the same graph as one clean
 run. An unchanged vault extracts nothing; a changed section re-extracts only itself.
@@ -28,27 +28,26 @@ from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.contracts.material import NoteFile, SkippedFile
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
-from studyhall.core.library.extraction.batching import Batch, make_batches
-from studyhall.core.library.extraction.coverage import View, make_view
-from studyhall.core.library.extraction.evidence import normalize_ws
-from studyhall.core.library.extraction.findings import (
-    AuditorOutput,
-    ExtractorOutput,
-    KeepAllAuditor,
+from studyhall.core.library.extraction.coverage import View
+from studyhall.core.library.extraction.link_extractor import LinkingNote, note_link_views
+from studyhall.core.library.extraction.merge_base import TrackedGraph
+from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind
+from studyhall.core.library.extraction.source_kinds import (
+    note_links,
+    notes_by_model,
+    notes_by_structure,
 )
 from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
+from studyhall.core.library.extraction.tally import MergeTally
 from studyhall.core.library.sources.note_links import (
-    EvidenceIndex,
     NoteRef,
     ResolvedLink,
-    link_edges,
     link_report,
     resolve_links,
 )
 from studyhall.core.library.sources.notes import NoteDoc, VaultIndex, parse_note
 from studyhall.core.library.sources.notes.vault_index import NoteOutcome, source_records
 from studyhall.core.library.sources.notes.views import (
-    links_message_id,
     links_source_id,
     note_source_id,
     note_views,
@@ -61,7 +60,6 @@ from studyhall.core.ports.storage import GraphStore, SettingsStore, SourceStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.import_report import ImportProgress, ImportReport, Mode, ProgressFn
-from studyhall.server.runtime.note_merge import NoteMerger, Tally
 
 log = logging.getLogger("studyhall.imports")
 
@@ -128,15 +126,22 @@ class NotesImporter:
         vault = root_name(scan.root)  # the material import names it by the same rule
         notes = await asyncio.to_thread(self._read_all, scan, vault, report, tell)
         report.notes = len(notes)
-        self._choose_extractor(mode, report)
+        # In a thread: whether a key is saved may ask the OS keyring (D-Bus can stall).
+        await asyncio.to_thread(self._choose_extractor, mode, report)
         # Off the event loop: the first read of a large graph folds it (seconds).
         snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
-        merger = NoteMerger(self._graph, self._clock, self._ids, snapshot, vault_run_source(vault))
-        tally = Tally()
+        pipeline = ExtractionPipeline(
+            store=self._graph,
+            base=TrackedGraph(self._graph, snapshot),
+            clock=self._clock,
+            ids=self._ids,
+            group_source=vault_run_source(vault),
+        )
+        tally = MergeTally()
         complete = False
         try:
-            await self._extract_all(notes, merger, tally, report, tell)
-            await self._link_all(notes, merger, tally, vault, tell)
+            await self._extract_all(notes, pipeline, tally, report, tell)
+            await self._link_all(notes, pipeline, tally, vault, tell)
             complete = True
         finally:
             # What was committed is recorded even when the import stops half-way (a model
@@ -182,6 +187,8 @@ class NotesImporter:
                 self._use_model = False
                 report.extractor_note = reason
         self._structural = StructuralExtractor()
+        self._by_structure = notes_by_structure(self._structural)
+        self._by_model: SourceKind | None = None  # built on the first note that uses it
         self._used: set[str] = set()
 
     # --- reading ----------------------------------------------------------------------------
@@ -213,17 +220,17 @@ class NotesImporter:
     async def _extract_all(
         self,
         notes: Sequence[_Note],
-        merger: NoteMerger,
-        tally: Tally,
+        pipeline: ExtractionPipeline,
+        tally: MergeTally,
         report: ImportReport,
         tell: ProgressFn,
     ) -> None:
         at = self._clock.now()
-        chunk = self._settings.load().chunk_tokens
-        waiting: list[_Note] = []  # planned into the open group, not committed yet
+        chunk = (await asyncio.to_thread(self._settings.load)).chunk_tokens
+        waiting: list[_Note] = []  # planned into the open group run, not committed yet
 
         def commit() -> None:
-            for plan in merger.commit_group():
+            for plan in pipeline.commit_group():
                 tally.add(plan)
             for done in waiting:
                 self._finish_note(done, report)
@@ -233,14 +240,13 @@ class NotesImporter:
             for n, note in enumerate(notes):
                 tell(ImportProgress("extracting", n, len(notes), note.file.path))
                 note.views = [sv.view for sv in note_views(note.doc, note.source_id, at)]
-                covered = merger.covered(note.source_id)
-                pending = [v for v in note.views if v.fingerprint not in covered]
+                pending = pipeline.uncovered(note.views)
                 if not pending:
                     self._finish_note(note, report)
                     continue
                 note.status = "imported"
                 try:
-                    if await self._extract_note(note, pending, chunk, merger, tally):
+                    if await self._extract_note(note, pending, chunk, pipeline, tally):
                         waiting.append(note)
                     else:
                         self._finish_note(note, report)
@@ -250,28 +256,29 @@ class NotesImporter:
                     note.status, note.reason = "skipped", f"extraction failed: {e}"
                     report.failed.append(SkippedFile(note.file.path, note.reason))
                     self._finish_note(note, report)
-                if merger.pending >= self._group_notes:
+                if pipeline.pending >= self._group_notes:
                     commit()
                 await asyncio.sleep(0)  # let the embedder and the server breathe
             commit()
         except BaseException:
-            merger.discard_group()  # planned but unwritten: the next import redoes it
+            pipeline.discard_group()  # planned but unwritten: the next import redoes it
             raise
         tell(ImportProgress("extracting", len(notes), len(notes)))
 
     async def _extract_note(
-        self, note: _Note, pending: list[View], chunk: int, merger: NoteMerger, tally: Tally
+        self,
+        note: _Note,
+        pending: list[View],
+        chunk: int,
+        pipeline: ExtractionPipeline,
+        tally: MergeTally,
     ) -> bool:
-        """Extract a note's uncovered views; True when it waits in the open group."""
+        """Extract a note's uncovered views; True when it waits in the open group run."""
         if self._use_model:
-            assert self._model is not None
-            extractor = ModelExtractor(self._model, self._prompt(NOTES_PROMPT))
-            auditor = ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT))
             try:
-                for batch in make_batches(pending, chunk):
-                    started = self._clock.now()
-                    found, audit, usage = await merger.findings(batch, extractor, auditor)
-                    tally.add(merger.commit_one(batch, found, audit, usage, started))
+                kind = self._model_kind()
+                for batch in kind.batching(pending, chunk):
+                    tally.add(await pipeline.run_batch(batch, kind))
                     self._used.add("model")
                 return False
             except ModelNotConfigured as e:
@@ -282,12 +289,22 @@ class NotesImporter:
                 self._note_fallback = f"The model was not used: {e}"
                 log.info("[import] falling back to the structural extractor: %s", e)
         self._structural.add_note(note.source_id, note.doc)
-        batch = Batch(note.source_id, tuple(pending))
-        found, audit, _ = await merger.findings(batch, self._structural, KeepAllAuditor())
-        self._structural.forget(note.source_id)
-        merger.plan_into_group(batch, found, audit)
+        try:
+            for batch in self._by_structure.batching(pending, chunk):
+                await pipeline.run_batch(batch, self._by_structure)
+        finally:
+            self._structural.forget(note.source_id)
         self._used.add("structural")
         return True
+
+    def _model_kind(self) -> SourceKind:
+        if self._by_model is None:
+            assert self._model is not None  # _use_model is never True without one
+            self._by_model = notes_by_model(
+                ModelExtractor(self._model, self._prompt(NOTES_PROMPT)),
+                ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
+            )
+        return self._by_model
 
     def _finish_note(self, note: _Note, report: ImportReport) -> None:
         note.done = True
@@ -302,61 +319,32 @@ class NotesImporter:
     # --- links between notes ----------------------------------------------------------------
 
     async def _link_all(
-        self, notes: Sequence[_Note], merger: NoteMerger, tally: Tally, vault: str, tell: ProgressFn
+        self,
+        notes: Sequence[_Note],
+        pipeline: ExtractionPipeline,
+        tally: MergeTally,
+        vault: str,
+        tell: ProgressFn,
     ) -> None:
         """Link edges, once every note's own nodes are in: one view per note under the vault's
         links source, merged in big batches (a note's view changes when its links do)."""
         tell(ImportProgress("linking", 0, len(notes)))
         snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
-        current = {
-            v.message_id: normalize_ws("\n".join(v.lines)) for note in notes for v in note.views
-        }
-        evidence = EvidenceIndex(
-            (
-                (node.id, e.message_id, e.quote)
-                for node in snapshot.nodes
-                for e in node.evidence
-                if e.message_id in current
-            ),
-            current,
-        )
-        by_path = {
-            note.file.path: NoteRef(note.source_id, note.doc)
+        linking = [
+            LinkingNote(NoteRef(note.source_id, note.doc), note.resolved, note.views)
             for note in notes
             if note.status != "skipped"
-        }
-        source = links_source_id(vault)
-        covered = merger.covered(source)
-        at = self._clock.now()
-        pending: list[tuple[View, list[tuple[str, str]]]] = []
-        for note in notes:
-            if note.status == "skipped":
-                continue
-            found = link_edges(by_path[note.file.path], note.resolved, by_path, evidence)
-            if not found:
-                continue
-            view = make_view(
-                source, links_message_id(note.source_id), "note-links", [e.line for e in found], at
-            )
-            if view.fingerprint not in covered:
-                pending.append((view, [(e.source, e.target) for e in found]))
-        for start in range(0, len(pending), LINK_VIEWS):
-            chunk = pending[start : start + LINK_VIEWS]
-            fresh = dict.fromkeys(
-                pair
-                for _, pairs in chunk
-                for pair in pairs
-                if (*pair, "supports") not in merger.edges
-            )
-            found = ExtractorOutput.model_validate(
-                {
-                    "propositions": [],
-                    "edges": [{"from": a, "to": b, "kind": "supports"} for a, b in fresh],
-                }
-            )
-            batch = Batch(source, tuple(view for view, _ in chunk))
-            tally.add(merger.commit_one(batch, found, AuditorOutput(verdicts=()), None, at))
-            tell(ImportProgress("linking", min(start + LINK_VIEWS, len(pending)), len(pending)))
+        ]
+        views, extractor = note_link_views(
+            linking, snapshot.nodes, links_source_id(vault), self._clock.now()
+        )
+        kind = note_links(extractor, LINK_VIEWS)
+        batches = pipeline.batches(views, kind, LINK_VIEWS)
+        total, done = sum(len(b.views) for b in batches), 0
+        for batch in batches:
+            tally.add(await pipeline.run_batch(batch, kind))
+            done += len(batch.views)
+            tell(ImportProgress("linking", done, total))
             await asyncio.sleep(0)
 
     # --- the sources index ------------------------------------------------------------------

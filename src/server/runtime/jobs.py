@@ -12,7 +12,8 @@
 - ``recover`` (start-up) re-runs jobs a crash interrupted (once), fails them on the second
   crash, and reconciles finished ones: never delivered twice, never silently lost.
 - ``abort`` cancels the job's task — and with it the model call in flight; the job is marked
-  aborted and nothing is delivered.
+  aborted and nothing is delivered. Shutdown (the supervisor cancelling every task) marks a
+  running job queued again, so the next start runs it (not counted as a crash).
 """
 
 from __future__ import annotations
@@ -22,11 +23,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from studyhall.core.agents.loop import add_usage
-from studyhall.core.classroom.steers import steer_part
 from studyhall.core.classroom.turn_state import owes_reply, pending_questions
-from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.contracts.jobs import Job, JobKind
+from studyhall.core.contracts.steers import job_steer_id, steer_part
 from studyhall.core.errors import BusyError, Conflict, JobFailed, NotFound, StudyhallError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, JobStore
@@ -36,12 +36,12 @@ from studyhall.core.workbench.delivery import (
     MAX_RESTARTS,
     TERMINAL,
     delivery_action,
-    job_steer_id,
     recovery_action,
     should_wake,
 )
 from studyhall.core.workbench.steer import job_steer
 from studyhall.server.runtime.job_work import MeteredModel, WorkDone
+from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.turns import TurnRunner
 
 log = logging.getLogger("studyhall.jobs")
@@ -54,7 +54,7 @@ UNEXPECTED = "The job failed unexpectedly (a bug); the log file has the details.
 
 class JobRunner:
     def __init__(self, *, job_store: JobStore, chat_store: ChatStore, turns: TurnRunner,
-                 model: ChatModel, work: Work, clock: Clock, ids: Ids,
+                 model: ChatModel, work: Work, clock: Clock, ids: Ids, supervisor: Supervisor,
                  max_running_per_chat: int = MAX_RUNNING_PER_CHAT,
                  max_restarts: int = MAX_RESTARTS,
                  on_change: Callable[[], None] | None = None) -> None:
@@ -65,18 +65,18 @@ class JobRunner:
         self._work = work
         self._clock = clock
         self._ids = ids
+        self._supervisor = supervisor
         self._max_running = max_running_per_chat
         self._max_restarts = max_restarts
         self.on_change = on_change
         # Test seam: called right before a delivered job flips (raise to simulate a crash).
         self.before_flip: Callable[[Job], None] | None = None
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}  # running job id -> its task (abort)
         self._chat_of: dict[str, str] = {}
         self._usage: dict[str, Usage | None] = {}
         self._aborting: set[str] = set()
         self._queued: set[str] = set()  # steer ids handed to the turn runner by this process
         self._locks: dict[str, asyncio.Lock] = {}
-        self._background: set[asyncio.Task[None]] = set()
 
     # --- starting ---------------------------------------------------------------------------
 
@@ -102,7 +102,7 @@ class JobRunner:
     def _launch(self, job: Job) -> None:
         self._chat_of[job.id] = job.chat_id
         self._usage[job.id] = job.usage  # a re-run keeps counting from what was spent
-        task = asyncio.get_running_loop().create_task(self._execute(job.id), name=f"job {job.id}")
+        task = self._supervisor.spawn(f"job {job.id}", self._execute(job.id))
         self._tasks[job.id] = task
         task.add_done_callback(lambda _t: self._forget(job.id))
         self._changed()
@@ -243,7 +243,11 @@ class JobRunner:
         if isinstance(chat_id, str):
             await self.reconcile(chat_id)
 
-    # --- start-up, abort, shutdown ----------------------------------------------------------
+    # --- start-up, abort ---------------------------------------------------------------------
+
+    async def startup(self) -> None:
+        """The app's start-up step (``started``): recovery."""
+        await self.recover()
 
     async def recover(self) -> None:
         """Start-up: re-run or fail interrupted jobs, deliver or flip finished ones."""
@@ -305,18 +309,6 @@ class JobRunner:
     def running_tasks(self) -> int:
         return len(self._tasks)
 
-    async def idle(self) -> None:
-        """Wait until no job and no delivery is in flight (tests, clean shutdown)."""
-        while self._tasks or self._background:
-            await asyncio.gather(*self._tasks.values(), *self._background, return_exceptions=True)
-
-    async def shutdown(self) -> None:
-        """Stop every job (each is queued again for the next start) and every delivery."""
-        pending = [*self._tasks.values(), *self._background]
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*pending, return_exceptions=True)
-
     # --- helpers ----------------------------------------------------------------------------
 
     def _in_background(self, chat_id: str, work: Awaitable[None]) -> None:
@@ -328,9 +320,7 @@ class JobRunner:
             except Exception as e:  # noqa: BLE001 — delivery retries at the next turn end / start-up
                 log.error("[chat %s] job delivery failed: %s: %s", chat_id, type(e).__name__, e)
 
-        task = asyncio.get_running_loop().create_task(contained(), name=f"deliver {chat_id}")
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._supervisor.spawn(f"deliver {chat_id}", contained())
 
     def _changed(self) -> None:
         if self.on_change is not None:

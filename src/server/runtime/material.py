@@ -1,35 +1,55 @@
-"""Course material through the import front door: ``import_course_material(services, path)``
-reads transcripts / PDFs / text (and indexes Markdown notes for retrieval), chunks them and
-updates the search index incrementally, embedding through the cache when one is wired.
+"""Course material through the import front door: ``CourseMaterial.run(path)`` reads
+transcripts / PDFs / text (and indexes Markdown notes for retrieval), chunks them and updates
+the search index incrementally, embedding through the app's one vector cache per model.
 
-The ``studyhall import`` command and ``POST /api/graph/import`` call this next to the notes
-import (notes keep their own ``Source`` records and graph extraction).
+The import runner (``studyhall import``, ``POST /api/graph/import``) calls it next to the notes
+import (notes keep their own ``Source`` records and graph extraction); ``studyhall eval`` too.
+Every file read and index write runs in a worker thread, never on the event loop.
 """
 
 from __future__ import annotations
 
-from studyhall.core.errors import StudyhallError
+import asyncio
+
 from studyhall.core.library.sources.material_import import (
     MaterialImporter,
     MaterialReport,
     Progress,
 )
 from studyhall.core.library.upkeep.vector_cache import VectorCache
-from studyhall.server.services import Services
+from studyhall.core.ports.models import Embedder
+from studyhall.core.ports.search import SearchIndex
+from studyhall.core.ports.sources import MaterialReader
+from studyhall.core.ports.storage import GraphStore, SourceStore
+from studyhall.core.ports.system import Clock
+from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 
 
-def material_importer(services: Services) -> MaterialImporter:
-    if services.search_index is None or services.material_reader is None or services.clock is None:
-        raise StudyhallError("Course material import is not wired in this build (server/app.py).")
-    embedder = services.embedder or services.local_encoder
-    cache = (VectorCache(embedder, services.graph_store)
-             if embedder is not None and services.graph_store is not None else None)
-    return MaterialImporter(
-        reader=services.material_reader, index=services.search_index, clock=services.clock,
-        sources=services.source_store, embedder=embedder, cache=cache,
-    )
+class CourseMaterial:
+    def __init__(self, *, reader: MaterialReader, index: SearchIndex, clock: Clock,
+                 sources: SourceStore, graph_store: GraphStore, embedder: Embedder,
+                 upkeep: GraphUpkeep) -> None:
+        self._reader = reader
+        self._index = index
+        self._clock = clock
+        self._sources = sources
+        self._graph = graph_store
+        self._embedder = embedder
+        self._upkeep = upkeep
 
+    def importer(self, *, embed: bool = True) -> MaterialImporter:
+        """An importer for one run; without ``embed`` passages are found by their words only.
+        An embedding model that cannot load fails here, with its reason."""
+        if not embed:
+            return MaterialImporter(reader=self._reader, index=self._index, clock=self._clock,
+                                    sources=self._sources, off_loop=asyncio.to_thread)
+        # The upkeep's cache: one per model per process, shared with the graph's vectors. When
+        # it has none (the model cannot load), a cache of our own raises the model's reason.
+        cache = self._upkeep.cache() or VectorCache(self._embedder, self._graph)
+        return MaterialImporter(reader=self._reader, index=self._index, clock=self._clock,
+                                sources=self._sources, embedder=self._embedder, cache=cache,
+                                off_loop=asyncio.to_thread)
 
-async def import_course_material(services: Services, path: str,
-                                 progress: Progress | None = None) -> MaterialReport:
-    return await material_importer(services).run(path, progress)
+    async def run(self, path: str, progress: Progress | None = None, *,
+                  embed: bool = True) -> MaterialReport:
+        return await self.importer(embed=embed).run(path, progress)

@@ -18,35 +18,43 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from studyhall.core.agents.quiz_request import quiz_aware
 from studyhall.core.agents.roster import agent_for
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.tools import Tool
-from studyhall.core.classroom.steers import (
-    claim_steers,
-    delivered_steer_ids,
-    pending_handoff,
-    steer_part,
-)
+from studyhall.core.agents.turn_events import Finish, MessageStart, Steer, ToolResult
+from studyhall.core.agents.turn_events import TextDelta as TurnTextDelta
+from studyhall.core.classroom.steers import claim_steers, pending_handoff
 from studyhall.core.classroom.turn_state import close_dangling, owes_reply, pending_client_calls
-from studyhall.core.contracts.chat import AgentRole, ChatRecord, Message, TextPart, ToolCallPart
+from studyhall.core.contracts.chat import (
+    MAX_MESSAGE_CHARS,
+    MAX_TOPIC_CHARS,
+    AgentRole,
+    ChatRecord,
+    DataPart,
+    Message,
+    TextPart,
+    ToolCallPart,
+)
+from studyhall.core.contracts.models import AS_WRITTEN_PART
+from studyhall.core.contracts.steers import delivered_steer_ids, steer_part
 from studyhall.core.errors import (
     BusyError,
     Conflict,
     InvalidInput,
     NotFound,
 )
+from studyhall.core.guardrails.intent import route
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime import events as ev
+from studyhall.server.runtime.after_turn import AfterTurn, TurnHook, TurnOutcome
+from studyhall.server.runtime.agent_turn import AgentTurnDeps, Turn, run_agent_turn
 from studyhall.server.runtime.answers import answer_output
-from studyhall.server.runtime.drive import DriveDeps, Turn, drive
-from studyhall.server.runtime.seams import AfterTurn, TurnHook, TurnOutcome
+from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.turns")
 
-MAX_TEXT = 20_000
-MAX_TOPIC = 200
 
 
 class TurnRunner:
@@ -59,28 +67,34 @@ class TurnRunner:
         clock: Clock,
         ids: Ids,
         prompt: Callable[[str], str],
+        supervisor: Supervisor,
         hooks: Sequence[TurnHook] = (),
+        no_key: Callable[[str], str | None] = lambda role: None,
     ) -> None:
         self._store = chat_store
         self._model = chat_model
+        self._supervisor = supervisor
         self._settings = settings_store
         self._clock = clock
         self._ids = ids
         self._prompt = prompt
-        # After-turn seams; ``hooks`` (on turn end) is where the library's trigger plugs in.
-        self.seams = AfterTurn(
-            chat_store=chat_store, chat_model=chat_model, clock=clock, prompt=prompt, hooks=hooks
+        # What runs after each turn; ``hooks`` is where the library's trigger plugs in.
+        self.after_turn = AfterTurn(
+            chat_store=chat_store, chat_model=chat_model, clock=clock, prompt=prompt,
+            supervisor=supervisor, hooks=hooks,
         )
-        self.hooks: list[TurnHook] = self.seams.hooks
-        self._deps = DriveDeps(
+        self.hooks: list[TurnHook] = self.after_turn.hooks
+        self._deps = AgentTurnDeps(
             model=chat_model, ids=ids, clock=clock, prompt=prompt, save=self._save,
             claim=self._claim, max_steps=lambda: settings_store.load().max_steps_per_turn,
-            agent_for=self._agent_for,
+            agent_for=self._agent_for, no_key=no_key,
         )
         self._turns: dict[str, Turn] = {}
         self._queued: dict[str, list[Message]] = {}
         # Tools other systems give an agent role (the workbench's job tools for the teacher).
         self._extra_tools: dict[str, tuple[Tool, ...]] = {}
+        # Tools another system wraps by name, for every agent that has them (quiz gating).
+        self._wrappers: dict[str, Callable[[Tool], Tool]] = {}
 
     # --- public API -------------------------------------------------------------------------
 
@@ -90,8 +104,10 @@ class TurnRunner:
             if not isinstance(topic, str):
                 raise InvalidInput('"topic" must be a string.')
             topic = " ".join(topic.split()) or None
-            if topic is not None and len(topic) > MAX_TOPIC:
-                raise InvalidInput(f"The topic is {len(topic)} characters; keep it under {MAX_TOPIC}.")
+            if topic is not None and len(topic) > MAX_TOPIC_CHARS:
+                raise InvalidInput(
+                    f"The topic is {len(topic)} characters; keep it under {MAX_TOPIC_CHARS}."
+                )
         now = self._clock.now()
         record = ChatRecord(
             id=self._ids.new("chat"), topic=topic, created_at=now, updated_at=now, messages=()
@@ -103,10 +119,20 @@ class TurnRunner:
         """Give the ``role`` agent more tools from the next turn on (e.g. the job tools)."""
         self._extra_tools[role] = (*self._extra_tools.get(role, ()), *tools)
 
+    def wrap_tool(self, name: str, wrap: Callable[[Tool], Tool]) -> None:
+        """Every agent's ``name`` tool becomes ``wrap(tool)`` from the next turn on (e.g. the
+        learner model's prerequisite gate around ``quiz``)."""
+        self._wrappers[name] = wrap
+
     def _agent_for(self, messages: Sequence[Message]) -> AgentSpec:
-        spec = agent_for(messages)
+        spec = quiz_aware(agent_for(messages))  # "quiz me" -> this agent quizzes now
         extra = self._extra_tools.get(spec.role)
-        return replace(spec, tools=(*spec.tools, *extra)) if extra else spec
+        if extra:
+            spec = replace(spec, tools=(*spec.tools, *extra))
+        if self._wrappers:
+            spec = replace(spec, tools=tuple(
+                self._wrappers[t.name](t) if t.name in self._wrappers else t for t in spec.tools))
+        return spec
 
     def running(self, chat_id: str) -> bool:
         return chat_id in self._turns
@@ -117,12 +143,17 @@ class TurnRunner:
             raise ValueError("queue_steer takes a steer message (one with a SteerPart)")
         self._queued.setdefault(chat_id, []).append(message)
 
-    async def send_message(self, chat_id: str, text: str, message_id: str | None = None) -> Turn:
-        """Persist the learner's message and start the turn that answers it."""
+    async def send_message(self, chat_id: str, text: str, message_id: str | None = None,
+                           as_written: bool = False) -> Turn:
+        """Persist the learner's message and start the turn that answers it. The intent
+        router decides first: a request clearly outside learning gets its canned reply with
+        no model call. ``as_written``: the guardrails send this text unscrubbed."""
         if not isinstance(text, str) or not text.strip():
             raise InvalidInput("The message is empty; write something to send.")
-        if len(text) > MAX_TEXT:
-            raise InvalidInput(f"The message is {len(text)} characters; the limit is {MAX_TEXT}.")
+        if len(text) > MAX_MESSAGE_CHARS:
+            raise InvalidInput(
+                f"The message is {len(text)} characters; the limit is {MAX_MESSAGE_CHARS}."
+            )
         record = self._record(chat_id)
         turn = self._begin(chat_id)
         try:
@@ -134,10 +165,11 @@ class TurnRunner:
                 outgoing: list[Message] = []
                 steers: list[Message] = []
             else:
+                marked = (DataPart(name=AS_WRITTEN_PART, data={}),) if as_written else ()
                 learner = Message(
                     id=message_id or self._ids.new("msg"),
                     role="user",
-                    parts=(TextPart(text=text),),
+                    parts=(TextPart(text=text), *marked),
                     created_at=self._clock.now(),
                 )
                 steers = self._claim(chat_id, messages)
@@ -145,10 +177,13 @@ class TurnRunner:
             if outgoing:
                 record = self._save(chat_id, outgoing)
                 for steer in steers:
-                    turn.emit(*ev.steer(steer))
+                    turn.emit(Steer.of(steer))
         except BaseException:
             self._end(chat_id)
             raise
+        decided = route(text)
+        if decided.reply is not None and owes_reply(record.messages):
+            return self._redirect(turn, record, decided.reply)
         return self._start(turn, record)
 
     async def answer(self, chat_id: str, tool_call_id: str, answer: Any) -> Turn:
@@ -165,12 +200,12 @@ class TurnRunner:
                 update={"parts": tuple(done if p is part else p for p in message.parts)}
             )
             record = self._save(chat_id, [updated])
-            turn.emit(*ev.tool_result(updated.id, done))
+            turn.emit(ToolResult(updated.id, done))
         except BaseException:
             self._end(chat_id)
             raise
         if pending_client_calls(updated):  # the other questions of that step still wait
-            turn.emit(*ev.finish("awaiting-answer", record.messages))
+            turn.emit(Finish.of("awaiting-answer", record.messages))
             self._finish(turn, TurnOutcome(chat_id, "awaiting-answer", None, ()))
             return turn
         return self._start(turn, record)
@@ -184,7 +219,7 @@ class TurnRunner:
             if steers:
                 record = self._save(chat_id, steers)
                 for steer in steers:
-                    turn.emit(*ev.steer(steer))
+                    turn.emit(Steer.of(steer))
             if not owes_reply(record.messages):
                 raise Conflict("Nothing to continue: the last turn is complete or waits for you.")
         except BaseException:
@@ -201,22 +236,6 @@ class TurnRunner:
         await asyncio.gather(turn.task, return_exceptions=True)
         return True
 
-    async def idle(self) -> None:
-        """Wait for every running turn and after-turn seam (tests, clean shutdown)."""
-        while True:
-            pending = [t.task for t in self._turns.values() if t.task]
-            if not pending:
-                break
-            await asyncio.gather(*pending, return_exceptions=True)
-        await self.seams.idle()
-
-    async def shutdown(self) -> None:
-        tasks = [t.task for t in self._turns.values() if t.task is not None]
-        for task in tasks:
-            task.cancel()  # each saves what was shown and marks unrun calls interrupted
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await self.seams.shutdown()
-
     # --- the turn ---------------------------------------------------------------------------
 
     def _begin(self, chat_id: str) -> Turn:
@@ -229,20 +248,40 @@ class TurnRunner:
     def _end(self, chat_id: str) -> None:
         self._turns.pop(chat_id, None)
 
+    def _redirect(self, turn: Turn, record: ChatRecord, reply: str) -> Turn:
+        """The router's canned reply, persisted as the agent's message and streamed; no
+        model is called, so no after-turn seam (title, extraction) runs either."""
+        try:
+            message = Message(
+                id=self._ids.new("msg"), role="assistant",
+                agent=self._agent_for(record.messages).role,
+                parts=(TextPart(text=reply),), created_at=self._clock.now(),
+            )
+            record = self._save(turn.chat_id, [message])
+            turn.emit(MessageStart.of(message))
+            turn.emit(TurnTextDelta(message.id, reply))
+            turn.emit(Finish.of("stop", record.messages))
+        finally:
+            turn.close()
+            self._end(turn.chat_id)
+        return turn
+
     def _start(self, turn: Turn, record: ChatRecord) -> Turn:
-        turn.task = asyncio.create_task(self._run(turn, record), name=f"turn {turn.chat_id}")
+        # A supervised task: shutdown cancels it, and it saves what was shown and marks the
+        # calls it did not run as interrupted.
+        turn.task = self._supervisor.spawn(f"turn {turn.chat_id}", self._run(turn, record))
         return turn
 
     async def _run(self, turn: Turn, record: ChatRecord) -> None:
         try:
-            await drive(turn, record, self._deps)
+            await run_agent_turn(turn, record, self._deps)
         finally:
             self._finish(turn, turn.outcome)
 
     def _finish(self, turn: Turn, outcome: TurnOutcome) -> None:
         """After-turn seams (never touching the response), then end the turn — always."""
         try:
-            self.seams.run(outcome)
+            self.after_turn.run(outcome)
         finally:
             turn.close()
             self._end(turn.chat_id)

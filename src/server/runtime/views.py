@@ -1,8 +1,9 @@
 """What the learner's client is shown of a chat: the record plus what is derived from it.
 
 Derived at read, never stored: the phase, the approved plan with node statuses, the pending
-questions, the folded usage. A question still waiting for an answer is shown as presented
-(shuffled, answer key removed); the raw arguments appear once it is answered.
+questions, the folded usage, the last turn's failure (read from its mark on the last message).
+A question still waiting for an answer is shown as presented (shuffled, answer key removed);
+the raw arguments appear once it is answered.
 """
 
 from __future__ import annotations
@@ -10,38 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from studyhall.core.agents.loop import add_usage
+from studyhall.core.classroom.part_view import part_view
+from studyhall.core.classroom.cut_turns import failure
 from studyhall.core.classroom.phases import derive_phase
-from studyhall.core.classroom.plan_parser import parse_plan
+from studyhall.core.classroom.plan_json import plan_json
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
-from studyhall.core.classroom.questions import present_quiz
 from studyhall.core.classroom.turn_state import pending_questions
-from studyhall.core.contracts.chat import ChatRecord, Message, ToolCallPart, Usage
-from studyhall.core.contracts.plan import Plan, PlanStatus
-
-
-def part_view(part: ToolCallPart) -> dict[str, Any]:
-    view: dict[str, Any] = {
-        "tool_call_id": part.tool_call_id,
-        "name": part.name,
-        "state": part.state,
-    }
-    pending = part.state == "input-available"
-    if part.name == "quiz" and part.state in ("input-available", "output-available"):
-        view["presented"] = _jsonable(present_quiz(part.tool_call_id, part.input))
-        if not pending:
-            view["input"] = part.input
-    else:
-        view["input"] = part.input
-    if part.name == "plan_init" and isinstance(part.input.get("mermaid"), str):
-        parsed = parse_plan(part.input["mermaid"])
-        if parsed.plan is not None:
-            view["plan"] = plan_json(parsed.plan)
-    if part.state == "output-available":
-        view["output"] = part.output
-    if part.error is not None:
-        view["error"] = part.error
-    return view
+from studyhall.core.contracts.chat import ChatRecord, Message, ToolCallPart, Usage, add_usage
 
 
 def message_view(message: Message) -> dict[str, Any]:
@@ -53,30 +29,11 @@ def message_view(message: Message) -> dict[str, Any]:
     return data
 
 
-def plan_json(plan: Plan, statuses: dict[str, PlanStatus] | None = None) -> dict[str, Any]:
-    nodes = []
-    for node in plan.nodes:
-        item: dict[str, Any] = {"id": node.id, "label": node.label, "shape": node.shape}
-        if node.group is not None:
-            item["group"] = node.group
-        if statuses is not None:
-            item["status"] = statuses.get(node.id, "upcoming")
-        nodes.append(item)
-    return {
-        "direction": plan.direction,
-        "nodes": nodes,
-        "edges": [
-            {"from": e.source, "to": e.target, "label": e.label, "kind": e.kind}
-            for e in plan.edges
-        ],
-    }
-
-
 def approved_plan_view(messages: Sequence[Message]) -> dict[str, Any] | None:
     approved = current_plan(list(messages))
     if approved is None:
         return None
-    view = plan_json(approved.plan, derive_plan_statuses(approved.plan, list(messages)))
+    view = plan_json(approved.plan, statuses=derive_plan_statuses(approved.plan, list(messages)))
     view["title"] = approved.title
     view["tool_call_id"] = approved.tool_call_id
     return view
@@ -107,9 +64,6 @@ def chat_view(record: ChatRecord, *, running: bool) -> dict[str, Any]:
         ],
         "usage": usage.model_dump(mode="json") if usage else None,
         "turn_running": running,
+        # Why the last turn failed, kept with the record: a reload still shows it.
+        "failure": None if running else failure(messages),
     }
-
-
-def _jsonable(value: Any) -> Any:
-    dump = getattr(value, "model_dump", None)
-    return dump(mode="json") if callable(dump) else value

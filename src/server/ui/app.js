@@ -12,6 +12,8 @@ import { refreshChats, refreshSettings } from "./js/store.js";
 import { mountHome } from "./js/home.js";
 import { mountSession } from "./js/session.js";
 import { mountSettings } from "./js/settings.js";
+import { mountReview } from "./js/review.js";
+import { mountStats } from "./js/stats.js";
 
 applyTheme();
 watchSystemTheme();
@@ -38,6 +40,8 @@ async function boot() {
   route(/^\/$/, mountHome);
   route(/^\/session\/(?<id>[A-Za-z0-9_-]+)$/, mountSession);
   route(/^\/settings$/, mountSettings);
+  route(/^\/review$/, mountReview);
+  route(/^\/stats$/, mountStats);
   mountSidebar(document.getElementById("sidebar"));
   mountActivity(document.getElementById("activity"));
   bindShortcuts(currentView);

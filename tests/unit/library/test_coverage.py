@@ -14,7 +14,7 @@ from studyhall.core.library.extraction.coverage import (
 )
 from studyhall.core.library.extraction.tokens import estimate_tokens
 
-from .fixtures import CHAT, at, quiz, session, text
+from tests.support.library_session import CHAT, at, quiz, session, text
 
 
 def test_view_is_the_text_lines_without_blank_lines():

@@ -228,8 +228,8 @@ def test_an_earlier_ledger_line_read_later_still_comes_first():
 # change visible: bump STATE_VERSION in fold_state.py (old caches are then ignored) and record
 # the new digest here.
 DERIVATION = ("graph/fold.py", "graph/fold_node.py", "graph/fold_state.py", "graph/trail.py",
-              "graph/view.py", "learner/mastery.py")
-DERIVATION_DIGEST = (1, "5728b8154180cac5")  # import paths moved (issue 13); same derivation
+              "graph/view.py", "learner/mastery.py", "learner/tracing.py")
+DERIVATION_DIGEST = (3, "cf7e670882b0a65f")  # quiz difficulty on the trail (issue 15)
 
 
 def derivation_digest() -> str:

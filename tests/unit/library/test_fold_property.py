@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from studyhall.core.library.graph.snapshot import GraphFold, Ledgers, fold_snapshot
 
-from .test_snapshot import cp, edge, obs, prop, quiz
+from tests.support.graph_events import cp, edge, obs, prop, quiz
 
 NODES = ["a", "b", "c"]
 RUNS = ["r1", "r2", "r3", "dead"]

@@ -12,7 +12,7 @@ from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorO
 from studyhall.core.library.extraction.merger import KnownGraph, merge_run, node_id_for, plan_merge
 from studyhall.core.library.graph.snapshot import graph_snapshot
 
-from .fixtures import CHAT, at, good_extraction, keep_all, session
+from tests.support.library_session import CHAT, at, good_extraction, keep_all, session
 
 
 def batch() -> Batch:

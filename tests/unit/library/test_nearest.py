@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from studyhall.core.library.extraction.findings import NodeRef
+from studyhall.core.library.extraction.merge_base import CachedLexicalFinder
 from studyhall.core.library.extraction.nearest import LexicalNeighbours
-from studyhall.core.library.extraction.pipeline import CachedLexicalFinder
 from studyhall.core.library.graph.snapshot import GraphFold, Ledgers
 
-from .test_snapshot import cp, prop
+from tests.support.graph_events import cp, prop
 
 NODES = [NodeRef("n1", "A derivative is the instantaneous rate of change of a function."),
          NodeRef("n2", "The integral of a rate of change gives the total change."),

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from studyhall.adapters.memory import FixedClock, InMemoryGraphStore
+from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, SequentialIds
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor, render_batch
 from studyhall.core.errors import ModelOutputInvalid
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import chat_views, covered_fingerprints, uncovered
 from studyhall.core.library.extraction.findings import KeepAllAuditor
-from studyhall.core.library.extraction.pipeline import run_batch
+from studyhall.core.library.extraction.merge_base import SharedGraph
+from studyhall.core.library.extraction.pipeline import ExtractionPipeline
+from studyhall.core.library.extraction.source_kinds import chat_transcript
 from studyhall.core.library.graph.snapshot import GraphFold, graph_snapshot, read_ledgers
 
-from .fixtures import CHAT, T0, ScriptedJson, good_extraction, keep_all, session
+from tests.support.chat_script import scripted
+from tests.support.library_session import CHAT, T0, good_extraction, keep_all, session
 
 
 def batch() -> Batch:
@@ -21,10 +24,12 @@ def batch() -> Batch:
 
 
 async def run(model, store, run_id="run_1", auditor=None):
-    return await run_batch(
-        batch(), run_id=run_id, extractor=ModelExtractor(model, "extract"),
-        auditor=auditor or ModelAuditor(model, "audit"), store=store,
-        snapshot=lambda: graph_snapshot(store), clock=FixedClock(T0))
+    pipeline = ExtractionPipeline(
+        store=store, base=SharedGraph(store, lambda: graph_snapshot(store)),
+        clock=FixedClock(T0), ids=SequentialIds())
+    kind = chat_transcript(ModelExtractor(model, "extract"),
+                           auditor or ModelAuditor(model, "audit"))
+    return await pipeline.run_batch(batch(), kind, run_id=run_id)
 
 
 def uncovered_ids(store) -> list[str]:
@@ -34,7 +39,7 @@ def uncovered_ids(store) -> list[str]:
 
 
 async def test_happy_path_writes_nodes_with_evidence_and_covers_the_batch():
-    model = ScriptedJson(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
+    model = scripted(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
     store = InMemoryGraphStore()
     plan = await run(model, store)
     snap = graph_snapshot(store)
@@ -51,7 +56,7 @@ async def test_happy_path_writes_nodes_with_evidence_and_covers_the_batch():
 
 
 async def test_extractor_sees_line_ids_and_never_the_plan_tree():
-    model = ScriptedJson(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
+    model = scripted(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")])
     await run(model, InMemoryGraphStore())
     prompt = model.requests[0].messages[-1]["content"]
     assert "m_2/1 | A derivative measures" in prompt
@@ -61,7 +66,7 @@ async def test_extractor_sees_line_ids_and_never_the_plan_tree():
 
 
 async def test_invalid_json_is_retried_once_with_the_error_shown():
-    model = ScriptedJson(extractor=["{not json", good_extraction()],
+    model = scripted(extractor=["{not json", good_extraction()],
                          auditor=[{"verdicts": "yes"}, keep_all("p1", "p2")])
     store = InMemoryGraphStore()
     await run(model, store)
@@ -79,7 +84,7 @@ async def test_malformed_output_twice_fails_cleanly_and_writes_nothing(role):
     entries[role] = bad
     store = InMemoryGraphStore()
     with pytest.raises(ModelOutputInvalid) as caught:
-        await run(ScriptedJson(**entries), store)
+        await run(scripted(**entries), store)
     assert caught.value.role == role
     assert f"The {role} model answered 2 times without valid structured output" in str(
         caught.value)
@@ -88,7 +93,7 @@ async def test_malformed_output_twice_fails_cleanly_and_writes_nothing(role):
 
 
 async def test_no_findings_means_no_auditor_call_but_the_batch_is_covered():
-    model = ScriptedJson(extractor=[{"propositions": [], "edges": []}])
+    model = scripted(extractor=[{"propositions": [], "edges": []}])
     store = InMemoryGraphStore()
     await run(model, store)
     assert model.calls("auditor") == 0
@@ -99,7 +104,7 @@ async def test_model_free_auditor_keeps_findings_for_the_merger_to_check():
     extraction = good_extraction()
     extraction["propositions"][1]["evidence"][0]["quote"] = "made up words"
     store = InMemoryGraphStore()
-    plan = await run(ScriptedJson(extractor=[extraction]), store, auditor=KeepAllAuditor())
+    plan = await run(scripted(extractor=[extraction]), store, auditor=KeepAllAuditor())
     assert [n.text for n in graph_snapshot(store).nodes] == [
         "A derivative is the instantaneous rate of change of a function."]
     assert {d.key for d in plan.drops} >= {"p2"}
@@ -125,7 +130,7 @@ class DiesAfter(InMemoryGraphStore):
 @pytest.mark.parametrize("fatal", ["append_propositions", "append_edges", "append_coverage"])
 async def test_kill_between_appends_is_ignored_and_the_next_run_converges(fatal):
     store = DiesAfter(fatal)
-    model = ScriptedJson(extractor=[good_extraction(), good_extraction()],
+    model = scripted(extractor=[good_extraction(), good_extraction()],
                          auditor=[keep_all("p1", "p2"), keep_all("p1", "p2")])
     with pytest.raises(KeyboardInterrupt):
         await run(model, store, run_id="run_dead")
@@ -156,7 +161,7 @@ async def test_rendered_batch_matches_the_fingerprinted_lines():
 
 async def test_linking_to_an_existing_node_adds_evidence_instead_of_a_duplicate():
     store = InMemoryGraphStore()
-    await run(ScriptedJson(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")]),
+    await run(scripted(extractor=[good_extraction()], auditor=[keep_all("p1", "p2")]),
               store, run_id="run_1")
     first = graph_snapshot(store)
     derivative = first.nodes[0].id
@@ -165,7 +170,7 @@ async def test_linking_to_an_existing_node_adds_evidence_instead_of_a_duplicate(
         {"key": "x", "text": "Derivatives give the instantaneous rate of change.",
          "evidence": [{"message_id": "m_1", "quote": "What is a derivative, really?"}]}],
         "edges": []}
-    model = ScriptedJson(extractor=[later], auditor=[keep_all("x", link={"x": derivative})])
+    model = scripted(extractor=[later], auditor=[keep_all("x", link={"x": derivative})])
     await run(model, store, run_id="run_2")
     assert '"id": "' + derivative in model.requests[-1].messages[-1]["content"]  # shown as near
     snap = graph_snapshot(store)

@@ -7,47 +7,16 @@ import xml.etree.ElementTree as ET
 
 from studyhall.core.contracts.graph import (
     Cluster,
-    EdgeAdded,
     Evidence,
     IdentityLinked,
     Position,
-    PropositionCreated,
-    QuizEvent,
-    RunCheckpoint,
-    UnderstandingObserved,
 )
 from studyhall.core.library.graph.export import snapshot_to_dict, snapshot_to_graphml
 from studyhall.core.library.graph.snapshot import GraphFold, Ledgers, fold_snapshot
 from studyhall.core.library.learner.mastery import score
 
-from .fixtures import CHAT, at
-
-
-def prop(node: str, run: str = "r1", text: str | None = None, minute: int = 0):
-    return PropositionCreated(id=f"prp_{node}_{run}", node_id=node, text=text or f"Fact {node}.",
-                              evidence=(Evidence(source_id=CHAT, message_id="m_1", quote="q"),),
-                              source_id=CHAT, run_id=run, at=at(minute))
-
-
-def quiz(node: str, verdict: str, minute: int, run: str = "r1", call: str = "c", q: int = 0):
-    return QuizEvent(id=f"quz_{node}_{call}_{q}_{run}", node_id=node, verdict=verdict,
-                     source_id=CHAT, tool_call_id=call, question_index=q, run_id=run,
-                     at=at(minute))
-
-
-def obs(node: str, level: str, minute: int, run: str = "r1"):
-    return UnderstandingObserved(id=f"obs_{node}_{level}_{minute}", node_id=node, level=level,
-                                 source_id=CHAT, message_ids=("m_1",), run_id=run, at=at(minute))
-
-
-def edge(a: str, b: str, kind: str = "follows", run: str = "r1"):
-    return EdgeAdded.model_validate({"id": f"edg_{a}_{b}_{kind}_{run}", "from": a, "to": b,
-                                     "relation": kind, "source_id": CHAT, "run_id": run,
-                                     "at": at(0)})
-
-
-def cp(run: str):
-    return RunCheckpoint(id=run, source_id=CHAT, started_at=at(0), finished_at=at(0))
+from tests.support.graph_events import cp, edge, obs, prop, quiz
+from tests.support.library_session import CHAT, at
 
 
 def state_of(snap, node):
@@ -76,7 +45,7 @@ def test_score_is_explainable_and_recent_evidence_weighs_more():
                       Signal(at(2), "quiz", "miss", "c/q2")])
     assert recovering.value is not None and slipping.value is not None
     assert recovering.value > slipping.value
-    assert recovering.explanation[0].startswith("score 0.59")
+    assert recovering.explanation[0].startswith("score 0.68")  # BKT (issue 15)
     assert any("quiz c/q2" in line and "correct" in line for line in recovering.explanation)
 
 
@@ -89,7 +58,7 @@ def test_prerequisites_gate_via_follows_edges():
     snap = fold_snapshot(ledgers)
     b = snap.gate("b")
     assert b is not None and not b.ready
-    assert b.blocking == (("a", 0.0),)
+    assert b.blocking == (("a", 0.2385),)  # one miss under BKT (issue 15)
     assert snap.gate("a") is None and snap.gate("c") is None
     ledgers2 = Ledgers(propositions=ledgers.propositions, edges=ledgers.edges,
                        quiz_events=[quiz("a", "correct", 1)], checkpoints=[cp("r1")])

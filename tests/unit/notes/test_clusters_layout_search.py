@@ -75,6 +75,26 @@ def test_nothing_below_the_threshold_is_clustered():
     assert cluster_vectors(vectors) == [("a", "c")]
 
 
+def test_identical_vectors_cluster_and_zero_vectors_never_do():
+    # Identical unit vectors can have a float32 cosine a hair above 1: never a negative distance.
+    same = unit(0.3, 0.5, 0.7)
+    vectors = {"a": same, "b": same, "c": same, "z": (0.0, 0.0, 0.0), "y": (0.0, 0.0, 0.0)}
+    assert cluster_vectors(vectors) == [("a", "b", "c")]
+
+
+def test_a_component_too_big_to_hold_is_clustered_in_id_ordered_slices(monkeypatch):
+    from studyhall.core.library.upkeep import clusters
+
+    vectors = blobs(seed=1, per=9, groups=1, noise=0.3)  # one component of 9
+    monkeypatch.setattr(clusters, "MAX_COMPONENT", 4)
+    ids = sorted(vectors)
+    expected = set()
+    for start in range(0, len(ids), 4):
+        part = {i: vectors[i] for i in ids[start : start + 4]}
+        expected |= average_linkage_reference(part, 0.6)
+    assert set(cluster_vectors(vectors)) == expected == {tuple(ids[:4]), tuple(ids[4:8])}
+
+
 def test_a_label_survives_while_most_of_its_core_survives():
     old = [
         Cluster(

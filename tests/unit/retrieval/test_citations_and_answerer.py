@@ -9,7 +9,7 @@ from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import ModelNotConfigured
 from studyhall.core.library.retrieval.hybrid import Hit, Retrieval
 
-from tests.support.course import TextModel
+from tests.support.chat_script import say, scripted
 
 
 def _chunk(n: int) -> Chunk:
@@ -47,7 +47,7 @@ def test_an_unclosed_bracket_is_released_as_text():
 
 
 async def test_match_answer_streams_checked_markers_and_reports_them():
-    model = TextModel(["Mark then sweep [1", "]. See also [7]."])
+    model = scripted(say("Mark then sweep [1", "]. See also [7]."))
     parts = [p async for p in stream_answer(model, _retrieval("MATCH", 2))]
     done = parts[-1]
     assert isinstance(done, AnswerDone)
@@ -59,7 +59,7 @@ async def test_match_answer_streams_checked_markers_and_reports_them():
 
 
 async def test_no_match_answer_says_so_and_carries_no_citation():
-    model = TextModel(["Closures capture variables [1]", " of their scope."])
+    model = scripted(say("Closures capture variables [1]", " of their scope."))
     parts = [p async for p in stream_answer(model, _retrieval("NO_MATCH", 0))]
     done = parts[-1]
     assert isinstance(done, AnswerDone)
@@ -70,5 +70,5 @@ async def test_no_match_answer_says_so_and_carries_no_citation():
 
 async def test_no_model_fails_before_any_text():
     with pytest.raises(ModelNotConfigured):
-        async for _ in stream_answer(TextModel(None), _retrieval("MATCH", 1)):
+        async for _ in stream_answer(scripted(), _retrieval("MATCH", 1)):  # no answer: no key
             pass

@@ -13,7 +13,7 @@ from studyhall.core.errors import ModelOutputInvalid
 from studyhall.core.library.retrieval.hybrid import Hit, Retrieval, Rewrite
 from studyhall.core.library.retrieval.rewriting import Turn, interleave, recent, rewrite_reason
 
-from tests.support.course import TextModel
+from tests.support.chat_script import say, scripted
 
 HISTORY = [Turn("user", "What is reference counting?"),
            Turn("assistant", "Each object counts the references to it [1].")]
@@ -106,11 +106,11 @@ def test_the_prompt_quotes_conversation_and_screen_as_data():
 
 
 async def test_the_model_rewriter_asks_once_and_fails_cleanly_on_a_malformed_answer():
-    good = TextModel(['{"query": "How does reference counting handle cycles?"}'])
+    good = scripted(say('{"query": "How does reference counting handle cycles?"}'))
     out = await ModelRewriter(good).rewrite("How does it handle cycles?", HISTORY, None, "reference")
     assert out == "How does reference counting handle cycles?"
     assert good.requests[0].role == "rewriter" and good.requests[0].response_schema is not None
-    bad = TextModel(["Sure! You mean reference counting."])
+    bad = scripted(say("Sure! You mean reference counting."))
     with pytest.raises(ModelOutputInvalid):
         await ModelRewriter(bad).rewrite("How does it handle cycles?", HISTORY, None, "reference")
     assert len(bad.requests) == 1  # no corrective retry: the question is searched anyway

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from studyhall.core.agents.labeler import MAX_TITLE, clean_title, title_messages
-from studyhall.core.classroom.steers import steer_message
+from studyhall.core.contracts.steers import steer_message
 
-from .builders import AT, assistant, text, user
+from tests.support.transcript import AT, assistant, text, user
 
 
 def test_clean_title() -> None:

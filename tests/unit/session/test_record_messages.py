@@ -7,9 +7,9 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 from studyhall.core.classroom.record_messages import to_provider_messages, tool_result_content
-from studyhall.core.classroom.steers import steer_message
+from studyhall.core.contracts.steers import steer_message
 
-from .builders import AT, assistant, call, data, text, user
+from tests.support.transcript import AT, assistant, call, data, text, user
 
 
 def test_plain_exchange_keeps_order_and_roles() -> None:

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from studyhall.core.classroom.steers import (
-    claim_steers,
-    completed_probe,
+from studyhall.core.classroom.steers import claim_steers, completed_probe, pending_handoff
+from studyhall.core.contracts.chat import DataPart, SteerPart
+from studyhall.core.contracts.steers import (
+    context_steer_id,
+    delivered_steer_ids,
     is_delivered,
     job_steer_id,
-    pending_handoff,
     probe_steer_id,
     steer_message,
+    steer_part,
 )
-from studyhall.core.contracts.chat import DataPart, SteerPart
 
-from .builders import AT, PROBE_ARGS, assistant, call, user
+from tests.support.transcript import AT, PROBE_ARGS, assistant, call, user
 
 
 def _steer(sid: str, text: str = "news"):
@@ -24,6 +25,24 @@ def test_steer_ids_are_deterministic() -> None:
     assert probe_steer_id("chat_1") == "steer_probe_chat_1"
     assert job_steer_id("job_9") == "steer_job_9"
     assert _steer("steer_job_9").id == "steer_job_9"
+
+
+def test_one_rule_builds_every_kind_of_steer_id_and_reads_it_back_from_the_transcript() -> None:
+    built = {
+        "handoff": probe_steer_id("chat_1"),
+        "context": context_steer_id("chat_1"),
+        "job": job_steer_id("job_1"),
+    }
+    assert built == {"handoff": "steer_probe_chat_1", "context": "steer_ctx_chat_1",
+                     "job": "steer_job_1"}
+    steers = [steer_message(sid, kind, "news", AT) for kind, sid in built.items()]
+    markers = [steer_part(m) for m in steers]
+    assert [(m.steer_id, m.kind) for m in markers if m] == [(s, k) for k, s in built.items()]
+    assert steer_part(user("u1", "hi")) is None
+    transcript = [user("u1", "hi"), *steers]
+    assert delivered_steer_ids(transcript) == set(built.values())
+    assert all(is_delivered(transcript, sid) for sid in built.values())
+    assert not is_delivered(transcript, job_steer_id("job_2"))
 
 
 def test_claim_skips_steers_already_in_the_transcript_and_duplicates() -> None:

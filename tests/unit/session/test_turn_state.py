@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from studyhall.core.classroom.steers import steer_message
 from studyhall.core.classroom.turn_state import (
     close_dangling,
     owes_reply,
     pending_client_calls,
     pending_questions,
 )
+from studyhall.core.contracts.steers import steer_message
 
-from .builders import AT, assistant, call, data, text, user
+from tests.support.transcript import AT, assistant, call, data, text, user
 
 
 def test_pending_client_calls_only_counts_waiting_questions() -> None:

@@ -13,30 +13,34 @@ from studyhall.adapters.memory import (
     InMemorySettingsStore,
     SequentialIds,
 )
-from studyhall.core.classroom.steers import job_steer_id, steer_message
 from studyhall.core.contracts.chat import ChatRecord, Message, SteerPart, ToolCallPart
+from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
+from studyhall.core.contracts.steers import job_steer_id, steer_message
 from studyhall.core.errors import BusyError, Conflict, InvalidInput, NotFound, StoreError
+from studyhall.server.runtime.after_turn import TurnOutcome
 from studyhall.server.runtime.prompts import load_prompt
-from studyhall.server.runtime.seams import TurnOutcome
+from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.turns import TurnRunner
 
-from .builders import AT, PROBE_ARGS, assistant, call, text, user
-from .fakes import FakeModel, say, tool
+from tests.support.chat_model import FunctionChatModel
+from tests.support.chat_script import Replies, say, scripted, tool
+from tests.support.transcript import AT, PROBE_ARGS, assistant, call, text, user
 
 QUIZ = {"questions": [{"prompt": "2+2?", "choices": ["3", "4"], "correct": [1]}]}
 PLAN = {"title": "Sums", "mermaid": "graph TD\n  A[Adding] --> B[Carrying]"}
 
 
 class Harness:
-    def __init__(self, model: FakeModel, settings: Settings | None = None,
+    def __init__(self, model: FunctionChatModel, settings: Settings | None = None,
                  store: Any = None) -> None:
         self.store = store or InMemoryChatStore()
         self.model = model
+        self.supervisor = Supervisor()
         self.runner = TurnRunner(
             chat_store=self.store, chat_model=model,
             settings_store=InMemorySettingsStore(settings), clock=FixedClock(),
-            ids=SequentialIds(), prompt=load_prompt,
+            ids=SequentialIds(), prompt=load_prompt, supervisor=self.supervisor,
         )
 
     def chat(self, *messages: Message) -> str:
@@ -46,7 +50,7 @@ class Harness:
 
     async def events(self, turn) -> list[tuple[str, dict[str, Any]]]:
         out = [(e.name, e.data) for e in [e async for e in turn.events()]]
-        await self.runner.idle()
+        await self.supervisor.idle()
         return out
 
     def messages(self) -> tuple[Message, ...]:
@@ -58,8 +62,7 @@ def _labeler(*titles: str) -> list[Any]:
 
 
 async def test_queued_steer_is_delivered_once_before_the_learner_message() -> None:
-    h = Harness(FakeModel(by_role={"prober": [say("Noted."), say("Sure.")],
-                                   "labeler": _labeler("Sums")}))
+    h = Harness(scripted(prober=[say("Noted."), say("Sure.")], labeler=_labeler("Sums")))
     chat = h.chat()
     steer = steer_message(job_steer_id("job_1"), "job", "Research done: carrying.", AT)
     h.runner.queue_steer(chat, steer)
@@ -80,7 +83,7 @@ async def test_queued_steer_is_delivered_once_before_the_learner_message() -> No
 
 
 async def test_handoff_lost_in_a_crash_is_claimed_on_the_next_turn() -> None:
-    h = Harness(FakeModel(by_role={"teacher": [say("Let's plan.")], "labeler": []}))
+    h = Harness(scripted(teacher=[say("Let's plan.")], labeler=[]))
     done = assistant("a1", text("Thanks."),
                      call("p1", "probe_done", output={"status": "filed"}, **PROBE_ARGS))
     chat = h.chat(user("u1", "hi"), done)  # crashed before the steer was written
@@ -94,11 +97,9 @@ async def test_handoff_lost_in_a_crash_is_claimed_on_the_next_turn() -> None:
 
 
 async def test_two_questions_in_one_step_wait_for_both_answers() -> None:
-    h = Harness(FakeModel(by_role={
-        "prober": [say(calls=[tool("quiz", QUIZ, "q1"),
+    h = Harness(scripted(prober=[say(calls=[tool("quiz", QUIZ, "q1"),
                               tool("ask_user_question", {"question": "Goal?"}, "k1")]),
-                   say("Thanks for both.")],
-        "labeler": []}))
+                   say("Thanks for both.")], labeler=[]))
     chat = h.chat()
     events = await h.events(await h.runner.send_message(chat, "hi"))
     assert events[-1][1]["pending"] == ["q1", "k1"]
@@ -114,7 +115,7 @@ async def test_two_questions_in_one_step_wait_for_both_answers() -> None:
 
 async def test_step_limit_comes_from_settings() -> None:
     bad = [say(calls=[tool("nope", {}, f"x{i}")]) for i in range(3)]
-    h = Harness(FakeModel(by_role={"prober": bad, "labeler": []}),
+    h = Harness(scripted(prober=bad, labeler=[]),
                 settings=Settings(max_steps_per_turn=2))
     chat = h.chat()
     events = await h.events(await h.runner.send_message(chat, "hi"))
@@ -135,7 +136,7 @@ async def test_a_store_failure_ends_the_turn_with_an_error_event() -> None:
                 raise StoreError("No space left on the disk holding chats/. Free some space.")
             return super().save_messages(chat_id, messages, at)
 
-    h = Harness(FakeModel(by_role={"prober": [say("Hello")], "labeler": []}), store=FullDisk())
+    h = Harness(scripted(prober=[say("Hello")], labeler=[]), store=FullDisk())
     chat = h.chat()
     events = await h.events(await h.runner.send_message(chat, "hi"))
     assert events[-1][0] == "error" and events[-1][1]["kind"] == "store"
@@ -145,7 +146,7 @@ async def test_a_store_failure_ends_the_turn_with_an_error_event() -> None:
 
 
 async def test_an_unexpected_bug_is_contained(caplog: pytest.LogCaptureFixture) -> None:
-    h = Harness(FakeModel(by_role={"prober": [RuntimeError("adapter bug")], "labeler": []}))
+    h = Harness(scripted(prober=[RuntimeError("adapter bug")], labeler=[]))
     chat = h.chat()
     with caplog.at_level(logging.ERROR, "studyhall.turns"):
         events = await h.events(await h.runner.send_message(chat, "hi"))
@@ -158,7 +159,7 @@ async def test_an_unexpected_bug_is_contained(caplog: pytest.LogCaptureFixture) 
 async def test_seams_are_contained_and_hooks_see_the_outcome(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    h = Harness(FakeModel(by_role={"prober": [say("Hi")], "labeler": [RuntimeError("down")]}))
+    h = Harness(scripted(prober=[say("Hi")], labeler=[RuntimeError("down")]))
     seen: list[TurnOutcome] = []
 
     async def record_outcome(outcome: TurnOutcome) -> None:
@@ -180,8 +181,7 @@ async def test_seams_are_contained_and_hooks_see_the_outcome(
 
 
 async def test_retried_send_with_the_same_id_is_not_appended_twice() -> None:
-    h = Harness(FakeModel(by_role={"prober": [RuntimeError("boom"), say("Hello")],
-                                   "labeler": []}))
+    h = Harness(scripted(prober=[RuntimeError("boom"), say("Hello")], labeler=[]))
     chat = h.chat()
     await h.events(await h.runner.send_message(chat, "hi", "client_1"))
     await h.events(await h.runner.send_message(chat, "hi", "client_1"))
@@ -193,7 +193,7 @@ async def test_retried_send_with_the_same_id_is_not_appended_twice() -> None:
 
 
 async def test_requests_are_checked_and_never_leave_the_chat_locked() -> None:
-    h = Harness(FakeModel(by_role={"prober": [], "labeler": []}))
+    h = Harness(scripted(prober=[], labeler=[]))
     with pytest.raises(NotFound):
         await h.runner.send_message("chat_nope", "hi")
     chat = h.chat()
@@ -208,15 +208,20 @@ async def test_requests_are_checked_and_never_leave_the_chat_locked() -> None:
 
 
 async def test_busy_and_shutdown_saves_what_was_shown() -> None:
-    model = FakeModel(by_role={"prober": [say("Half")], "labeler": []})
-    model.gate = asyncio.Event()
+    gate, replies = asyncio.Event(), Replies(prober=[say("Half")], labeler=[])
+
+    async def held(request: ModelRequest) -> list[ModelEvent]:
+        await gate.wait()  # the model never answers: the turn is busy until shutdown
+        return replies(request)
+
+    model = FunctionChatModel(held)
     h = Harness(model)
     chat = h.chat()
     turn = await h.runner.send_message(chat, "hi")
     await asyncio.sleep(0.01)
     with pytest.raises(BusyError):
         await h.runner.send_message(chat, "again")
-    await h.runner.shutdown()
+    await h.supervisor.aclose()
     events = [(e.name, e.data) async for e in turn.events()]
     assert events[-1] == ("finish", {"reason": "stopped", "phase": "probe", "pending": []})
     assert not h.runner.running(chat)
@@ -227,7 +232,7 @@ async def test_teacher_prompt_carries_the_plan_progress() -> None:
     approved = assistant("a2", call("pl", "plan_init", output={"approve": True}, **PLAN),
                          agent="teacher")
     done = assistant("a1", call("p1", "probe_done", output={}, **PROBE_ARGS))
-    h = Harness(FakeModel(by_role={"teacher": [say("On we go.")], "labeler": []}))
+    h = Harness(scripted(teacher=[say("On we go.")], labeler=[]))
     chat = h.chat(user("u1", "hi"), done,
                   steer_message("steer_probe_chat_1", "handoff", "over to you", AT), approved)
     await h.events(await h.runner.send_message(chat, "next?"))

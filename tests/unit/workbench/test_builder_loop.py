@@ -14,7 +14,8 @@ from studyhall.core.agents.writers import write_artifact
 from studyhall.core.contracts.sandbox import ImageRender, PageCheck
 from studyhall.core.errors import JobFailed, SandboxError
 
-from tests.unit.session.fakes import FakeModel, say
+from tests.support.chat_model import FunctionChatModel
+from tests.support.chat_script import say, scripted
 
 CLEAN = ('<!DOCTYPE html><html><head><title>Heap demo</title>'
          '<meta name="description" content="Push numbers and watch the heap fix itself.">'
@@ -40,12 +41,12 @@ class FakeSandbox:
         return self.renders.pop(0)
 
 
-def contents(model: FakeModel, n: int) -> list[str]:
+def contents(model: FunctionChatModel, n: int) -> list[str]:
     return [m["content"] for m in model.requests[n].messages]
 
 
 async def test_the_first_good_answer_is_taken() -> None:
-    model = FakeModel(say("fine answer"))
+    model = scripted(say("fine answer"))
 
     async def verify(value: str) -> list[str]:
         return []
@@ -56,7 +57,7 @@ async def test_the_first_good_answer_is_taken() -> None:
 
 
 async def test_a_demo_that_throws_is_sent_back_with_its_errors_then_delivered() -> None:
-    model = FakeModel(say(f"```html\n{BROKEN}\n```"), say(f"Fixed:\n```html\n{CLEAN}\n```"))
+    model = scripted(say(f"```html\n{BROKEN}\n```"), say(f"Fixed:\n```html\n{CLEAN}\n```"))
     sandbox = FakeSandbox([PageCheck(page_errors=("boom is not defined",)), PageCheck()])
     built = await build_demo(model, sandbox, "You build demos.",
                              {"concept": "heaps", "brief": "push numbers"})
@@ -71,7 +72,7 @@ async def test_a_demo_that_throws_is_sent_back_with_its_errors_then_delivered() 
 
 
 async def test_a_demo_that_never_passes_fails_after_the_bound_and_is_not_delivered() -> None:
-    model = FakeModel(*[say(f"```html\n{BROKEN}\n```")] * 3)
+    model = scripted(*[say(f"```html\n{BROKEN}\n```")] * 3)
     checks = [PageCheck(console_errors=("bad",), blocked=("https://cdn.example/x.js",))] * 3
     with pytest.raises(JobFailed) as failed:
         await build_demo(model, FakeSandbox(list(checks)), "p", {"concept": "c", "brief": "b"})
@@ -81,7 +82,7 @@ async def test_a_demo_that_never_passes_fails_after_the_bound_and_is_not_deliver
 
 
 async def test_an_answer_without_a_document_counts_as_a_failed_round() -> None:
-    model = FakeModel(say("I think a slider would be nice."), say(CLEAN))
+    model = scripted(say("I think a slider would be nice."), say(CLEAN))
     sandbox = FakeSandbox([PageCheck()])
     built = await build_demo(model, sandbox, "p", {"concept": "c", "brief": "b"})
     assert built.attempts == 2 and len(sandbox.seen) == 1
@@ -94,12 +95,12 @@ async def test_a_missing_browser_fails_the_job_with_what_to_do() -> None:
             raise SandboxError("Chromium is not installed")
 
     with pytest.raises(SandboxError, match="not installed"):
-        await build_demo(FakeModel(say(CLEAN)), NoBrowser(), "p", {"concept": "c", "brief": "b"})
+        await build_demo(scripted(say(CLEAN)), NoBrowser(), "p", {"concept": "c", "brief": "b"})
 
 
 async def test_an_unsafe_svg_is_refused_before_drawing_and_a_blank_one_after() -> None:
     unsafe = SVG.replace("<circle", "<script>x()</script><circle")
-    model = FakeModel(say(f"```svg\n{unsafe}\n```"), say(SVG), say(SVG))
+    model = scripted(say(f"```svg\n{unsafe}\n```"), say(SVG), say(SVG))
     sandbox = FakeSandbox(renders=[ImageRender(10, 10, 1, 0.0), ImageRender(10, 10, 3, 0.4)])
     built = await make_visual(model, sandbox, "p", {"subject": "a heap"})
     assert built.attempts == 3 and len(sandbox.seen) == 2  # the unsafe one was never drawn
@@ -112,7 +113,7 @@ async def test_an_unsafe_svg_is_refused_before_drawing_and_a_blank_one_after() -
 async def test_flashcards_with_an_unknown_node_go_back_then_pass() -> None:
     bad = '{"title": "Heaps", "cards": [{"front": "What is a heap?", "back": "A tree.", "node_id": "n_9"}, {"front": "Root?", "back": "The max.", "node_id": null}, {"front": "Insert cost?", "back": "log n"}]}'
     good = bad.replace('"n_9"', '"n_1"')
-    model = FakeModel(say(bad), say(f"```json\n{good}\n```"))
+    model = scripted(say(bad), say(f"```json\n{good}\n```"))
     grounding = Grounding(facts=(GraphFact("n_1", "A heap is a complete tree.", "shaky"),))
     built = await write_artifact(model, "You write cards.", "flashcards",
                                  {"topic": "heaps", "count": 3}, grounding)
@@ -124,7 +125,7 @@ async def test_flashcards_with_an_unknown_node_go_back_then_pass() -> None:
 
 
 async def test_a_writer_answer_that_is_not_json_of_the_shape_is_corrected() -> None:
-    model = FakeModel(say("not json"), say('{"title": "x"}'),
+    model = scripted(say("not json"), say('{"title": "x"}'),
                       say('{"title": "Heaps", "markdown": "# Heaps\\nA heap is a complete binary tree kept in an array."}'))
     built = await write_artifact(model, "p", "notes", {"topic": "heaps"}, Grounding())
     assert built.attempts == 3
@@ -134,7 +135,7 @@ async def test_a_writer_answer_that_is_not_json_of_the_shape_is_corrected() -> N
 
 async def test_research_keeps_real_citations_and_removes_invented_ones() -> None:
     answer = "Heaps live in arrays [1]. Some say otherwise [4]."
-    model = FakeModel(say(answer))
+    model = scripted(say(answer))
     grounding = Grounding(passages=(Passage(1, "notes/heaps.md#arrays", "Heaps", "arrays..."),
                                     Passage(2, "l2.vtt#t=30", "Lecture 2", "trees...")))
     built = await research(model, "You research.", {"question": "Why arrays?"}, grounding)

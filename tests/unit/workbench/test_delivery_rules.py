@@ -6,14 +6,13 @@ from datetime import UTC, datetime
 
 import pytest
 from studyhall.core.classroom.record_messages import to_provider_messages
-from studyhall.core.classroom.steers import job_steer_id as classroom_job_steer_id
-from studyhall.core.classroom.steers import steer_part
+from studyhall.core.classroom.steers import claim_steers
 from studyhall.core.contracts.chat import DataPart, Message, TextPart
 from studyhall.core.contracts.jobs import Job
+from studyhall.core.contracts.steers import job_steer_id, steer_part
 from studyhall.core.workbench.delivery import (
     delivery_action,
     is_delivered,
-    job_steer_id,
     recovery_action,
     should_wake,
 )
@@ -38,7 +37,10 @@ def learner(mid: str) -> Message:
 
 
 def test_the_steer_id_is_the_one_the_classroom_claims_by() -> None:
-    assert job_steer_id("job_1") == classroom_job_steer_id("job_1") == "steer_job_1"
+    steer = job_steer(finished(), AT)
+    assert steer.id == job_steer_id("job_1") == "steer_job_1"
+    assert claim_steers([], [steer]) == [steer]
+    assert claim_steers([steer], [steer]) == []  # once in the transcript, never claimed again
 
 
 def test_a_finished_job_is_a_user_role_steer_with_text_for_the_model_and_data_for_the_ui() -> None:

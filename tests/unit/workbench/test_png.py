@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import io
 import struct
 import zlib
 
 import pytest
-from studyhall.adapters.sandbox.png import _paeth, colour_stats, decode_png
+from PIL import Image
+from studyhall.adapters.sandbox.png import colour_stats, decode_png
+
+
+def _paeth(a: int, b: int, c: int) -> int:
+    p = a + b - c
+    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+    if pa <= pb and pa <= pc:
+        return a
+    return b if pb <= pc else c
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -68,3 +78,36 @@ def test_a_truncated_image_is_refused() -> None:
     bad = good[:8] + _chunk(b"IHDR", header) + good[8 + 25:]
     with pytest.raises(ValueError, match="truncated"):
         decode_png(bad)
+
+
+def test_a_truncated_interlaced_image_is_refused() -> None:
+    # Adam7 rows are shorter than the image's: the size the header promises counts each pass.
+    width, height = 9, 7
+    image = Image.frombytes("L", (width, height), bytes(range(width * height)))
+    raw = bytearray()
+    for x0, y0, dx, dy in ((0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4),
+                           (1, 0, 2, 2), (0, 1, 1, 2)):
+        for y in range(y0, height, dy):
+            row = bytes(image.getpixel((x, y)) for x in range(x0, width, dx))
+            if row:
+                raw += b"\x00" + row
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 1)
+
+    def png(pixels: bytes) -> bytes:
+        return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) +
+                _chunk(b"IDAT", zlib.compress(pixels)) + _chunk(b"IEND", b""))
+
+    assert decode_png(png(bytes(raw))) == (width, height, 1, image.tobytes())
+    with pytest.raises(ValueError, match="truncated"):
+        decode_png(png(bytes(raw[:-1])))
+
+
+def test_a_palette_picture_is_counted_by_its_colours() -> None:
+    image = Image.new("P", (10, 10), 0)
+    image.putpalette([255, 255, 255, 200, 0, 0, 255, 255, 255])  # entries 0 and 2: both white
+    for x in range(5):
+        image.putpixel((x, 0), 1)
+    image.putpixel((9, 9), 2)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    assert colour_stats(out.getvalue()) == (10, 10, 2, 0.05)

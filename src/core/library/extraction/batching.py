@@ -1,8 +1,9 @@
-"""Greedy token-budgeted batches of the oldest uncovered views.
+"""Batches: what one extractor call reads, cut from the oldest uncovered views of a source.
 
-A batch is what one extractor call reads. Views stay in transcript order and are never split:
-a single view larger than the budget becomes a batch of its own (cutting a message would
-break the evidence it can back).
+Views stay in transcript order and are never split (cutting a message would break the evidence
+it can back). Each source kind picks its rule: greedy token-budgeted batches (a model reads
+them: a single view larger than the budget becomes a batch of its own), the whole source as one
+batch (the model-free note extractor reads a note at once), or a fixed number of views.
 """
 
 from __future__ import annotations
@@ -44,6 +45,19 @@ def make_batches(views: Sequence[View], chunk_tokens: int) -> list[Batch]:
     if current:
         batches.append(Batch(current[0].source_id, tuple(current)))
     return batches
+
+
+def whole_source(views: Sequence[View]) -> list[Batch]:
+    """Every view as one batch (no budget: nothing but a model reads by the token)."""
+    return [Batch(views[0].source_id, tuple(views))] if views else []
+
+
+def batches_of(views: Sequence[View], count: int) -> list[Batch]:
+    """Batches of ``count`` views each, in order."""
+    if count < 1:
+        raise ValueError("count must be positive")
+    return [Batch(views[i].source_id, tuple(views[i : i + count]))
+            for i in range(0, len(views), count)]
 
 
 def plan_batches(views: Sequence[View], covered: set[str], chunk_tokens: int) -> list[Batch]:

@@ -120,20 +120,3 @@ class KeepAllAuditor:
             for p in findings.propositions
         )
         return Audit(AuditorOutput(verdicts=verdicts))
-
-
-def add_usage(*usages: Usage | None) -> Usage | None:
-    """Sum usages; a field stays None unless some call reported it (absence is not zero)."""
-    present = [u for u in usages if u is not None]
-    if not present:
-        return None
-
-    def total(values: list[Any]) -> Any:
-        known = [v for v in values if v is not None]
-        return sum(known) if known else None
-
-    return Usage(
-        input_tokens=total([u.input_tokens for u in present]),
-        output_tokens=total([u.output_tokens for u in present]),
-        cost_usd=total([u.cost_usd for u in present]),
-    )

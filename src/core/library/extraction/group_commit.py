@@ -5,7 +5,8 @@ graph that already holds the earlier plans' nodes, all with the same run id. The
 like one merge: every ledger's records in one append each, each source's coverage, and the
 single checkpoint LAST — so a crash anywhere before it leaves nothing that counts, and the next
 import re-plans exactly those notes. Finding keys must be unique across the plans (the
-importer suffixes them with the source id), since record ids derive from run id and key.
+pipeline suffixes them with the source id: ``rekey``), since record ids derive from run id
+and key.
 """
 
 from __future__ import annotations
@@ -13,28 +14,41 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.chat import add_usage
 from studyhall.core.contracts.graph import RunCheckpoint
-from studyhall.core.library.extraction.findings import add_usage
+from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorOutput
 from studyhall.core.library.extraction.merger import MergePlan
+from studyhall.core.library.extraction.tally import plan_usage
 from studyhall.core.ports.storage import GraphStore
+
+
+def rekey(
+    findings: ExtractorOutput, audit: AuditorOutput, suffix: str
+) -> tuple[ExtractorOutput, AuditorOutput]:
+    """Keys made unique per source (record ids of a group run derive from run id and key)."""
+    keys = {p.key for p in findings.propositions}
+
+    def ref(k: str) -> str:
+        return f"{k}@{suffix}" if k in keys else k
+
+    found = ExtractorOutput.model_validate(
+        {
+            "propositions": [
+                p.model_copy(update={"key": ref(p.key)}) for p in findings.propositions
+            ],
+            "edges": [
+                {"from": ref(e.source), "to": ref(e.target), "kind": e.kind} for e in findings.edges
+            ],
+        }
+    )
+    verdicts = tuple(v.model_copy(update={"key": ref(v.key)}) for v in audit.verdicts)
+    return found, audit.model_copy(update={"verdicts": verdicts})
 
 
 def group_checkpoint(
     plans: Sequence[MergePlan], run_id: str, source_id: str, started_at: datetime, at: datetime
 ) -> RunCheckpoint:
-    usage: Usage | None = None
-    for plan in plans:
-        cp = plan.checkpoint
-        if cp is not None:
-            usage = add_usage(
-                usage,
-                Usage(
-                    input_tokens=cp.input_tokens,
-                    output_tokens=cp.output_tokens,
-                    cost_usd=cp.cost_usd,
-                ),
-            )
+    usage = add_usage(*(plan_usage(plan) for plan in plans))
     return RunCheckpoint(
         id=run_id,
         source_id=source_id,

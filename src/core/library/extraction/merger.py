@@ -175,7 +175,7 @@ class _Planner:
                              node_id),
                 node_id=node_id, verdict=result.verdict, source_id=self.source_id,
                 tool_call_id=result.tool_call_id, question_index=result.question_index,
-                run_id=self.run_id, at=result.at))
+                run_id=self.run_id, at=result.at, difficulty=result.difficulty))
 
     def edge(self, source: str, target: str, kind: str, seen: set[tuple[str, str, str]]) -> None:
         label = f"{source}->{target}"

@@ -1,87 +1,216 @@
-"""One batch through the pipeline: extractor → auditor → merger.
+"""The extraction pipeline, one for every kind of source: extract → audit → plan → commit.
 
-Written only against ports, so chat extraction and notes import share it (the notes importer
-passes its own extractor, and ``KeepAllAuditor`` when there is no model). Every model call
-happens before the merge; the merge itself has no ``await`` between reading the known graph
-and writing the checkpoint, so cancelling a run (abort) can only ever land before anything is
-written, and no other coroutine can merge in between.
+A source kind (``source_kinds``: a chat transcript, notes, the links between notes) plugs in
+how its uncovered views are cut into batches and which extractor and auditor judge them; the
+stages are the same for all. A batch is committed as its own run (a paid model answer is never
+lost to a later failure), or — for a grouped kind, the model-free bulk import — planned into the
+open group run that ``commit_group`` writes at once, with few disk syncs.
+
+Every model call happens before the plan; planning and committing never await, so cancelling a
+run (abort) can only land before anything of the batch in flight is written, and no other
+coroutine can merge in between.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
+from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.library.extraction.coverage import View
 from studyhall.core.library.extraction.findings import (
-    Audit,
     Auditor,
     AuditorOutput,
     Extractor,
+    ExtractorOutput,
+    KeepAllAuditor,
     NodeRef,
-    add_usage,
 )
+from studyhall.core.library.extraction.group_commit import commit_group, group_checkpoint, rekey
+from studyhall.core.library.extraction.merge_base import MergeBase
 from studyhall.core.library.extraction.merger import MergePlan, commit_merge, plan_merge
-from studyhall.core.library.extraction.nearest import LexicalNeighbours, NeighbourFinder
-from studyhall.core.library.graph.snapshot import GraphSnapshot
 from studyhall.core.ports.storage import GraphStore
-from studyhall.core.ports.system import Clock
+from studyhall.core.ports.system import Clock, Ids
 
 Stage = Literal["extracting", "auditing", "merging"]
 NEIGHBOURS_PER_FINDING = 5
 
-
-def lexical_finder(snapshot: GraphSnapshot) -> NeighbourFinder:
-    return LexicalNeighbours([NodeRef(n.id, n.text) for n in snapshot.nodes])
-
-
-class CachedLexicalFinder:
-    """``lexical_finder`` that reuses its index while the graph's nodes are unchanged (an
-    incremental fold hands back the same nodes tuple until something new is merged)."""
-
-    def __init__(self) -> None:
-        self._nodes: tuple[object, ...] | None = None
-        self._finder: NeighbourFinder | None = None
-
-    def __call__(self, snapshot: GraphSnapshot) -> NeighbourFinder:
-        if self._finder is None or snapshot.nodes is not self._nodes:
-            self._nodes, self._finder = snapshot.nodes, lexical_finder(snapshot)
-        return self._finder
+# Uncovered views (one source's, in order) and a token budget -> the batches to extract.
+Batching = Callable[[Sequence[View], int], list[Batch]]
 
 
-async def run_batch(
-    batch: Batch,
-    *,
-    run_id: str,
-    extractor: Extractor,
-    auditor: Auditor,
-    store: GraphStore,
-    snapshot: Callable[[], GraphSnapshot],
-    clock: Clock,
-    finder: Callable[[GraphSnapshot], NeighbourFinder] = lexical_finder,
-    on_stage: Callable[[Stage], None] | None = None,
-) -> MergePlan:
-    """Extract, audit and merge one batch; returns the merge plan that was committed.
+@dataclass(frozen=True)
+class SourceKind:
+    """How one kind of source goes through the pipeline."""
 
-    Raises whatever the model stages raise (``ModelError`` incl. invalid output); in that case
-    nothing has been written."""
-    started = clock.now()
-    stage = on_stage or (lambda _stage: None)
-    stage("extracting")
-    extraction = await extractor.extract(batch)
-    findings = extraction.output
-    if findings.propositions:
+    name: str
+    batching: Batching
+    extractor: Extractor
+    auditor: Auditor
+    grouped: bool = False  # plan into the open group run instead of committing each batch
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A batch's findings as the auditor left them, and what the model calls cost."""
+
+    findings: ExtractorOutput
+    audit: AuditorOutput
+    usage: Usage | None
+
+
+def without_known_edges(
+    findings: ExtractorOutput, known_edges: frozenset[tuple[str, str, str]]
+) -> ExtractorOutput:
+    """Edges the graph already has, left out: a re-extracted note section re-states its place
+    in the note, which is not a finding (so it is not reported as dropped either). Model-free
+    keys are node ids, so the comparison is exact; model keys never match a node id."""
+    edges = tuple(e for e in findings.edges if (e.source, e.target, e.kind) not in known_edges)
+    if len(edges) == len(findings.edges):
+        return findings
+    return findings.model_copy(update={"edges": edges})
+
+
+class ExtractionPipeline:
+    """Runs batches of any source kind through the stages, against one ``MergeBase``."""
+
+    def __init__(
+        self,
+        *,
+        store: GraphStore,
+        base: MergeBase,
+        clock: Clock,
+        ids: Ids,
+        group_source: str | None = None,
+    ) -> None:
+        self._store, self._base, self._clock, self._ids = store, base, clock, ids
+        # What a group run's checkpoint names as its source (e.g. the vault of many notes).
+        self._group_source = group_source
+        self._group: list[MergePlan] = []
+        self._group_run: str | None = None
+        self._group_started: datetime | None = None
+
+    # --- coverage and batching ---------------------------------------------------------------
+
+    def covered(self, source_id: str) -> set[str]:
+        return self._base.covered(source_id)
+
+    def uncovered(self, views: Sequence[View]) -> list[View]:
+        """The fingerprint diff, oldest first (views of one or more sources)."""
+        covered: dict[str, set[str]] = {}
+        out: list[View] = []
+        for view in views:
+            seen = covered.get(view.source_id)
+            if seen is None:
+                seen = covered[view.source_id] = self._base.covered(view.source_id)
+            if view.fingerprint not in seen:
+                out.append(view)
+        return out
+
+    def batches(self, views: Sequence[View], kind: SourceKind, budget: int) -> list[Batch]:
+        """The batches a run over these views extracts now: the uncovered ones, cut by the
+        kind's rule."""
+        return kind.batching(self.uncovered(views), budget)
+
+    # --- the stages ----------------------------------------------------------------------------
+
+    async def run_batch(
+        self,
+        batch: Batch,
+        kind: SourceKind,
+        *,
+        run_id: str | None = None,
+        on_stage: Callable[[Stage], None] | None = None,
+    ) -> MergePlan:
+        """Extract, audit and plan one batch, then commit it as run ``run_id`` (a new id when
+        None) — or, for a grouped kind, add it to the open group run.
+
+        Raises whatever the model stages raise (``ModelError`` incl. invalid output); in that
+        case nothing of this batch has been planned or written."""
+        started = self._clock.now()
+        stage = on_stage or _no_stage
+        judged = await self.judge(batch, kind, stage)
+        stage("merging")
+        # From here to the checkpoint nothing awaits: the merge is atomic for this event loop.
+        if kind.grouped:
+            return self._plan_into_group(batch, judged)
+        run = run_id or self._ids.new("run")
+        plan = self._plan(batch, judged, run, started, unique_keys=False)
+        commit_merge(plan, self._store)
+        self._base.committed(run)
+        self._base.planned(plan)
+        return plan
+
+    async def judge(
+        self, batch: Batch, kind: SourceKind, stage: Callable[[Stage], None] | None = None
+    ) -> Judged:
+        """The model stages: the extractor proposes, the auditor keeps or drops and judges
+        identity against the nearest existing nodes. Nothing is written."""
+        stage = stage or _no_stage
+        stage("extracting")
+        extraction = await kind.extractor.extract(batch)
+        findings = extraction.output
+        if not findings.propositions:  # nothing to judge: no auditor call
+            return Judged(findings, AuditorOutput(verdicts=()), extraction.usage)
         stage("auditing")
-        found = await finder(snapshot()).nearest(
-            [p.text for p in findings.propositions], NEIGHBOURS_PER_FINDING)
-        neighbours = {p.key: refs for p, refs in zip(findings.propositions, found)}
-        audit = await auditor.audit(batch, findings, neighbours)
-    else:
-        audit = Audit(AuditorOutput(verdicts=()))  # nothing to judge: no auditor call
-    stage("merging")
-    # From here to the checkpoint nothing awaits: the merge is atomic for this event loop.
-    plan = plan_merge(batch, findings, audit.output, snapshot().known(), run_id=run_id,
-                      started_at=started, at=clock.now(),
-                      usage=add_usage(extraction.usage, audit.usage))
-    commit_merge(plan, store)
-    return plan
+        neighbours: dict[str, Sequence[NodeRef]] = {}
+        if not isinstance(kind.auditor, KeepAllAuditor):  # it judges nothing against them
+            near = await self._base.neighbours().nearest(
+                [p.text for p in findings.propositions], NEIGHBOURS_PER_FINDING
+            )
+            neighbours = {p.key: refs for p, refs in zip(findings.propositions, near)}
+        audit = await kind.auditor.audit(batch, findings, neighbours)
+        return Judged(findings, audit.output, add_usage(extraction.usage, audit.usage))
+
+    def _plan(
+        self, batch: Batch, judged: Judged, run_id: str, started: datetime, *, unique_keys: bool
+    ) -> MergePlan:
+        known = self._base.known()
+        findings = without_known_edges(judged.findings, known.edges)
+        audit = judged.audit
+        if unique_keys:
+            findings, audit = rekey(findings, audit, batch.source_id)
+        return plan_merge(batch, findings, audit, known, run_id=run_id, started_at=started,
+                          at=self._clock.now(), usage=judged.usage)
+
+    # --- the group run -------------------------------------------------------------------------
+
+    def _plan_into_group(self, batch: Batch, judged: Judged) -> MergePlan:
+        if self._group_run is None or self._group_started is None:
+            self._group_run = self._ids.new("run")
+            self._group_started = self._clock.now()
+        plan = self._plan(batch, judged, self._group_run, self._group_started, unique_keys=True)
+        self._base.planned(plan)
+        self._group.append(plan)
+        return plan
+
+    @property
+    def pending(self) -> int:
+        """Batches planned into the open group run and not written yet."""
+        return len(self._group)
+
+    def commit_group(self) -> list[MergePlan]:
+        """Write the open group run, checkpoint last (no await inside: atomic for the event
+        loop); returns its plans."""
+        plans, run_id, started = self._group, self._group_run, self._group_started
+        if not plans or run_id is None or started is None:
+            return []
+        first = plans[0].checkpoint
+        source = self._group_source or (first.source_id if first else "")
+        checkpoint = group_checkpoint(plans, run_id, source, started, self._clock.now())
+        commit_group(plans, checkpoint, self._store)
+        self._base.committed(run_id)
+        self._group, self._group_run, self._group_started = [], None, None
+        return plans
+
+    def discard_group(self) -> None:
+        """Forget planned, unwritten work (an abort). The merge base still holds its nodes,
+        so the pipeline is not used again after."""
+        self._group, self._group_run, self._group_started = [], None, None
+
+
+def _no_stage(_stage: Stage) -> None:
+    return None

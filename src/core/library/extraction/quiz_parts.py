@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 from studyhall.core.contracts.chat import ToolCallPart
-from studyhall.core.contracts.graph import QuizVerdict
+from studyhall.core.contracts.graph import QuizDifficulty, QuizVerdict
 from studyhall.core.contracts.quiz import QuizOutput
 
 
@@ -26,6 +26,7 @@ class QuizResult:
     question_index: int  # 0-based
     verdict: QuizVerdict
     at: datetime
+    difficulty: QuizDifficulty | None = None  # as the quiz's question gave it
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,10 @@ def _graded(part: ToolCallPart) -> QuizOutput | None:
         return None
 
 
+def _difficulty(value: Any) -> QuizDifficulty | None:
+    return value if value in ("easy", "medium", "hard") else None
+
+
 _WORDS = {"correct": "correct", "miss": "missed", "dont-know": "said they don't know"}
 
 
@@ -97,7 +102,8 @@ def _render_quiz(part: ToolCallPart, default_at: datetime) -> RenderedPart:
             continue
         detail = f" (answered: {_one_line(result.response)})" if result.response else ""
         rendered.lines.append(f"  learner: {_WORDS[result.verdict]}{detail}")
-        rendered.quizzes.append(QuizResult(ref, part.tool_call_id, index, result.verdict, at))
+        rendered.quizzes.append(QuizResult(ref, part.tool_call_id, index, result.verdict, at,
+                                           _difficulty(question.get("difficulty"))))
     return rendered
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from studyhall.core.contracts.search import VectorLike
 from studyhall.core.library.extraction.tokens import estimate_text_tokens
-from studyhall.core.library.upkeep.vector_cache import VectorLike
 
 TOP_K = 12
 TOKEN_BUDGET = 600
@@ -60,8 +60,9 @@ def select_context(
     return chosen
 
 
-def render_context(topic: str, chosen: Sequence[ContextNode]) -> str:
-    """The steer's model-facing text."""
+def render_context(topic: str, chosen: Sequence[ContextNode], after: Sequence[str] = ()) -> str:
+    """The steer's model-facing text; ``after``: lines that follow the propositions (the
+    learner's weak and due concepts near the topic)."""
     intro = (
         f"Context from the learner's knowledge graph for this session's topic ({topic}). "
         "These are propositions the learner has met before, nearest to the topic first, with "
@@ -72,4 +73,5 @@ def render_context(topic: str, chosen: Sequence[ContextNode]) -> str:
     for node in chosen:
         state = f" [{node.state}]" if node.state else ""
         lines.append(f"- {node.text}{state}")
+    lines.extend(after)
     return "\n".join(lines)

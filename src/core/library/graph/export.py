@@ -37,7 +37,7 @@ def node_head(node: SnapshotNode) -> dict[str, Any]:
         ],
         "quiz": [
             {"verdict": q[1], "at": iso(q[2]), "source_id": q[3], "tool_call_id": q[4],
-             "question_index": q[5]}
+             "question_index": q[5], "difficulty": q[7] or None}
             for q in quiz
         ],
         "observations": [
@@ -79,7 +79,7 @@ def cluster_dicts(snapshot: GraphSnapshot) -> Iterator[dict[str, Any]]:
 
 
 def snapshot_to_dict(snapshot: GraphSnapshot) -> dict[str, Any]:
-    """The graph as data; ``graph_body.GraphBody`` encodes the same for ``GET /api/graph``."""
+    """The graph as data; the server's ``GraphBody`` encodes the same for ``GET /api/graph``."""
     cluster_of = {nid: c.id for c in snapshot.clusters for nid in c.node_ids}
     positions, gates = snapshot.positions, gates_of(snapshot)
     return {

@@ -147,7 +147,7 @@ class GraphFold:
     def _quiz(self, record: QuizEvent, seq: int) -> None:
         self._touch(record.node_id).answer((
             record.id, record.verdict, aware(record.at), record.source_id, record.tool_call_id,
-            record.question_index, record.run_id))
+            record.question_index, record.run_id, record.difficulty or ""))
 
     def _observation(self, record: UnderstandingObserved, seq: int) -> None:
         self._touch(record.node_id).observe((

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from studyhall.core.contracts.search import VectorLike
 from studyhall.core.library.extraction.nearest import words
-from studyhall.core.library.upkeep.vector_cache import VectorLike
 
 MIN_SEMANTIC = 0.25  # below this cosine a neighbour is noise for MiniLM-sized models
 

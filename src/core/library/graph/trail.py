@@ -24,8 +24,8 @@ def origin(rank: int, seq: int, position: int) -> Origin:
     return (rank << _RANK_SHIFT) | (seq << _SEQ_SHIFT) | position
 # source_id, message_id, quote, run_id, at, origin
 EvidenceRow = tuple[str, str, str, str, datetime, Origin]
-# id, verdict, at, source_id, tool_call_id, question_index, run_id
-QuizRow = tuple[str, str, datetime, str, str, int, str]
+# id, verdict, at, source_id, tool_call_id, question_index, run_id, difficulty ("": not given)
+QuizRow = tuple[str, str, datetime, str, str, int, str, str]
 # id, level, at, source_id, message_ids, run_id
 ObservationRow = tuple[str, str, datetime, str, tuple[str, ...], str]
 # evidence, quiz, observations, and the first mention of each of the node's sources (aligned
@@ -34,7 +34,6 @@ Trail = tuple[
     tuple[EvidenceRow, ...], tuple[QuizRow, ...], tuple[ObservationRow, ...], tuple[Origin, ...]
 ]
 
-EMPTY: Trail = ((), (), (), ())
 _MARSHAL_VERSION = 4  # refs to repeated objects: shared strings are stored once
 
 
@@ -48,7 +47,7 @@ def pack_trail(trail: Trail) -> bytes:
     return marshal.dumps(
         (
             tuple((e[0], e[1], e[2], e[3], e[4].isoformat(), e[5]) for e in evidence),
-            tuple((q[0], q[1], q[2].isoformat(), q[3], q[4], q[5], q[6]) for q in quiz),
+            tuple((q[0], q[1], q[2].isoformat(), q[3], q[4], q[5], q[6], q[7]) for q in quiz),
             tuple((o[0], o[1], o[2].isoformat(), o[3], o[4], o[5]) for o in observations),
             source_keys,
         ),
@@ -62,7 +61,7 @@ def unpack_trail(blob: bytes) -> Trail:
         when = parse_cache()
         return (
             tuple((s, m, q, r, when(a), _int(o)) for s, m, q, r, a, o in evidence),
-            tuple((i, v, when(a), s, c, n, r) for i, v, a, s, c, n, r in quiz),
+            tuple((i, v, when(a), s, c, n, r, d) for i, v, a, s, c, n, r, d in quiz),
             tuple((i, lv, when(a), s, tuple(ms), r) for i, lv, a, s, ms, r in observations),
             tuple(_int(k) for k in source_keys),
         )

@@ -60,6 +60,7 @@ class QuizEntry(NamedTuple):
     tool_call_id: str
     question_index: int
     run_id: str
+    difficulty: str  # easy / medium / hard; "" when the question did not say
 
 
 class ObservationEntry(NamedTuple):
@@ -160,7 +161,7 @@ class SnapshotNode:
 
 def signals_of(quiz: Iterable[QuizRow], observations: Iterable[ObservationRow]) -> list[Signal]:
     """A node's mastery signals: its graded answers and its observations."""
-    signals = [Signal(q[2], "quiz", q[1], f"{q[4]}/q{q[5] + 1}") for q in quiz]
+    signals = [Signal(q[2], "quiz", q[1], f"{q[4]}/q{q[5] + 1}", q[7]) for q in quiz]
     signals += [Signal(o[2], "observation", o[1], o[0]) for o in observations]
     return signals
 

@@ -1,64 +1,86 @@
 """Mastery: a per-concept score with the explanation of where it came from, the derived
-understanding state, and prerequisite gating over ``follows`` edges.
+understanding state, a topic's mastery from its parts, and prerequisite gating over ``follows``
+edges.
 
-Thresholds follow seed 000 §7: a concept is solid at ≥ 0.8; no hard questions on a concept
-until each prerequisite is ≥ 0.7. The score is a recency-weighted mean: graded quiz answers
-weigh more than the extractor's observations (code-checked beats model-judged), and each
-older signal counts 0.7× the one after it, so recovering from early mistakes is visible.
-Nothing here is stored — it is derived from the ledgers at every read.
+The score is P(known) from Bayesian knowledge tracing over the concept's evidence, oldest first
+(``tracing.py`` says which model and why): graded quiz answers, the extractor's observations of
+a session, review grades and the teacher's validated observations. Thresholds follow seed 000
+§7: a concept is solid at ≥ 0.8; no hard questions on a concept until each prerequisite is
+≥ 0.7. Nothing here is stored — it is derived from the ledgers at every read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, NamedTuple
 
+from studyhall.core.library.learner.tracing import PRIOR, emission, trace
+
 SOLID_AT = 0.8
 GATE_BELOW = 0.7
-DECAY = 0.7
-QUIZ_WEIGHT = 1.0
-OBSERVATION_WEIGHT = 0.5
 
 State = Literal["solid", "shaky", "not-tried", "corrected-misconception"]
+SignalKind = Literal["quiz", "observation", "review", "teacher"]
 
-_VALUES: dict[str, float] = {
-    # graded quiz verdicts
-    "correct": 1.0,
-    "miss": 0.0,
-    "dont-know": 0.0,
-    # extractor observations (the closed scale)
-    "solid": 1.0,
-    "partial": 0.5,
-    "confused": 0.2,
-    "misconception": 0.0,
-}
-_POSITIVE = {"correct", "solid"}
+# Evidence that the learner has it right (a later one after a misconception corrects it).
+_POSITIVE = frozenset({"correct", "solid", "corrected", "hard", "good", "easy"})
+_SAID = {"miss": "wrong", "dont-know": "I don't know", "again": "forgot (again)"}
 
 
 class Signal(NamedTuple):
-    """One piece of evidence about a concept: a graded answer or an observation.
+    """One piece of evidence about a concept: a graded answer, an observation or a review grade.
 
     A tuple so ordering is plain tuple order (time first) and building 100k of them is cheap.
     """
 
     at: datetime
-    kind: Literal["quiz", "observation"]
-    label: str  # the verdict or the understanding level
+    kind: SignalKind
+    label: str  # the verdict, the understanding level or the grade
     ref: str  # the quiz ref or the record id, for the explanation
+    difficulty: str = ""  # a quiz question's: easy / medium / hard ("" when not given)
+    note: str = ""  # what the teacher saw (teacher observations)
+
+    def describe(self) -> str:
+        """The event in a few words: "quiz c/q2 on Dec 1: wrong", "review on Dec 3: good"."""
+        said = _SAID.get(self.label, self.label)
+        day = f"on {self.at:%b} {self.at.day}"
+        if self.kind == "quiz":
+            hard = f", a {self.difficulty} question" if self.difficulty else ""
+            return f"quiz {self.ref} {day}{hard}: {said}"
+        if self.kind == "observation":
+            return f"session observation {day}: {said}"
+        if self.kind == "teacher":
+            return f"teacher observation {day}: {said}" + (f" — {self.note}" if self.note else "")
+        return f"review {day}: {said}"
+
+
+class Step(NamedTuple):
+    """One event and what it changed."""
+
+    signal: Signal
+    before: float
+    after: float
 
 
 class Score(NamedTuple):
     value: float | None  # None: never tried — absence is not zero
     state: State
     signals: tuple[Signal, ...] = ()  # oldest first
+    trace: tuple[float, ...] = ()  # P(known) after each signal (unrounded), oldest first
+
+    def steps(self) -> Iterator[Step]:
+        """Every event with the score before and after it, newest first."""
+        for index in range(len(self.signals) - 1, -1, -1):
+            before = self.trace[index - 1] if index else PRIOR
+            yield Step(self.signals[index], before, self.trace[index])
 
     @property
     def explanation(self) -> tuple[str, ...]:
         """Where the score came from, newest signal first (built only when asked for)."""
         if self.value is None:
-            return ("no quiz answers or observations yet",)
+            return ("no quiz answers, observations or reviews yet",)
         if self.state == "corrected-misconception":
             verdict = "a misconception was corrected by later evidence"
         elif self.state == "solid":
@@ -66,15 +88,9 @@ class Score(NamedTuple):
         else:
             verdict = f"< {SOLID_AT:.1f} is shaky"
         lines = [f"score {self.value:.2f}: {verdict}"]
-        for age, signal in enumerate(reversed(self.signals)):
-            lines.append(f"{signal.kind} {signal.ref} on {signal.at:%Y-%m-%d}: {signal.label} "
-                         f"(value {_VALUES.get(signal.label, 0.0):.1f}, "
-                         f"weight {_weight(signal, age):.2f})")
+        for s in self.steps():
+            lines.append(f"{s.signal.describe()} → {s.after:.2f} (was {s.before:.2f})")
         return tuple(lines)
-
-
-def _weight(signal: Signal, age: int) -> float:
-    return (QUIZ_WEIGHT if signal.kind == "quiz" else OBSERVATION_WEIGHT) * DECAY**age
 
 
 _NOT_TRIED = Score(None, "not-tried")
@@ -84,25 +100,50 @@ def score(signals: Iterable[Signal]) -> Score:
     ordered = sorted(signals)
     if not ordered:
         return _NOT_TRIED
-    total = weight_sum = 0.0
-    last_wrong = -1
-    decay = 1.0
-    for index in range(len(ordered) - 1, -1, -1):  # newest first: weights decay with age
-        signal = ordered[index]
-        weight = (QUIZ_WEIGHT if signal.kind == "quiz" else OBSERVATION_WEIGHT) * decay
-        total += weight * _VALUES.get(signal.label, 0.0)
-        weight_sum += weight
-        decay *= DECAY
-        if last_wrong < 0 and signal.label == "misconception":
-            last_wrong = index
-    value = total / weight_sum
+    path = trace(emission(s.kind, s.label, s.difficulty) for s in ordered)
+    value = path[-1]
+    last_wrong = max((i for i, s in enumerate(ordered) if s.label == "misconception"),
+                     default=-1)
     if 0 <= last_wrong < len(ordered) - 1 and ordered[-1].label in _POSITIVE:
         state: State = "corrected-misconception"
     elif value >= SOLID_AT:
         state = "solid"
     else:
         state = "shaky"
-    return Score(round(value, 4), state, tuple(ordered))
+    return Score(round(value, 4), state, tuple(ordered), path)
+
+
+def state_of(value: float | None) -> State:
+    """The state a bare value stands for (no history: a misconception cannot show)."""
+    if value is None:
+        return "not-tried"
+    return "solid" if value >= SOLID_AT else "shaky"
+
+
+class TopicScore(NamedTuple):
+    value: float | None
+    state: State
+    parts: int
+    tried: int
+
+
+def topic_score(parts: Sequence[Score]) -> TopicScore:
+    """A topic's mastery from its parts: the mean of their scores, a part not yet tried counting
+    as the prior (unknown is not zero, nor known). A topic is solid only when every part is —
+    one solid part cannot hide an untried one — and shows a corrected misconception if a part
+    does."""
+    tried = [p for p in parts if p.value is not None]
+    if not tried:
+        return TopicScore(None, "not-tried", len(parts), 0)
+    value = sum(p.value if p.value is not None else PRIOR for p in parts) / len(parts)
+    state: State
+    if any(p.state == "corrected-misconception" for p in parts):
+        state = "corrected-misconception"
+    elif len(tried) == len(parts) and all(p.state == "solid" for p in parts):
+        state = "solid"
+    else:
+        state = "shaky"
+    return TopicScore(round(value, 4), state, len(parts), len(tried))
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def parse_questions(text: str) -> list[EvalQuestion]:
             if not isinstance(gold, list) or not all(isinstance(g, str) for g in gold):
                 raise ValueError("gold must be a list of paths")
             if not isinstance(answerable, bool):
-                raise ValueError("answerable must be true or false")
+                raise TypeError("answerable must be true or false")  # reported as ValueError
         except (json.JSONDecodeError, KeyError, TypeError, ValueError) as e:
             raise ValueError(f"line {n}: {e}") from e
         out.append(EvalQuestion(question.strip(), tuple(gold), answerable))
@@ -101,9 +101,6 @@ class Metrics:
     coverage_accuracy: float
     false_citations: int
     unanswerable: int
-
-    def as_dict(self) -> dict[str, float | int]:
-        return {k: round(v, 4) if isinstance(v, float) else v for k, v in self.__dict__.items()}
 
 
 def metrics(outcomes: Sequence[EvalOutcome]) -> Metrics:

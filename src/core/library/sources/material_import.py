@@ -25,7 +25,7 @@ from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader
 from studyhall.core.ports.storage import SourceStore
-from studyhall.core.ports.system import Clock
+from studyhall.core.ports.system import Clock, OffLoop, in_place
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
 
@@ -64,39 +64,50 @@ class MaterialImporter:
     embedder: Embedder | None = None
     cache: VectorCache | None = None
     record_notes: bool = False
+    # Every scan, read and index or record write goes through it: the app passes
+    # ``asyncio.to_thread``, so a slow disk (or a file that never ends) cannot stall the loop.
+    off_loop: OffLoop = in_place
 
     async def run(self, path: str, progress: Progress | None = None) -> MaterialReport:
-        scan = self.reader.scan(path)
+        off = self.off_loop
+        scan = await off(self.reader.scan, path)
         root_name = name_of_root(scan.root)
         report = MaterialReport(skipped=list(scan.skipped))
+        if self.cache is not None:
+            await off(self.cache.get, "")  # the first look loads the model's vectors from disk
         seen: set[str] = set()
         for n, rel in enumerate(scan.files, start=1):
             kind = _kind_of(rel)
             source_id = material_source_id(kind, root_name, rel)
             seen.add(source_id)
-            read = self.reader.read(scan.root, rel)
+            read = await off(self.reader.read, scan.root, rel)
             if isinstance(read, SkippedFile):
                 report.skipped.append(read)
-                self.index.remove(source_id)
-                self._record(source_id, rel, scan.root, kind, "skipped", reason=read.reason)
+                await off(self._skip, source_id, rel, scan.root, kind, read.reason)
             else:
                 await self._one(source_id, scan.root, read, report)
             if progress is not None:
                 progress(n, len(scan.files), rel)
         if self.cache is not None:
-            self.cache.save()
+            await off(self.cache.save)
         if not scan.single_file:
-            self._forget_missing(scan.root, scan.target, seen, report)
+            await off(self._forget_missing, scan.root, scan.target, seen, report)
         return report
+
+    def _skip(self, source_id: str, path: str, root: str, kind: str, reason: str) -> None:
+        self.index.remove(source_id)
+        self._record(source_id, path, root, kind, "skipped", reason=reason)
 
     async def _one(self, source_id: str, root: str, file: MaterialFile, report: MaterialReport) -> None:
         chunks = chunk_material(source_id, file)
         changed = await index_chunks(self.index, source_id, file.content_hash, chunks,
-                                     embedder=self.embedder, cache=self.cache)
+                                     embedder=self.embedder, cache=self.cache,
+                                     off_loop=self.off_loop)
         report.chunks += len(chunks)
         (report.imported if changed else report.unchanged).append(file.path)
-        self._record(source_id, file.path, root, file.kind, "imported" if changed else "unchanged",
-                     content_hash=file.content_hash, size=file.size, media=file.media)
+        await self.off_loop(self._record, source_id, file.path, root, file.kind,
+                            "imported" if changed else "unchanged",
+                            content_hash=file.content_hash, size=file.size, media=file.media)
 
     def _record(self, source_id: str, path: str, root: str, kind: str, status: str, **extra: object) -> None:
         if self.sources is None or (kind == "note" and not self.record_notes):

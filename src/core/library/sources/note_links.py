@@ -54,7 +54,6 @@ class EvidenceIndex:
 
     def __init__(self, entries: Iterable[tuple[str, str, str]], current: Mapping[str, str]) -> None:
         self._by_message: dict[str, list[tuple[str, str]]] = {}
-        self._current = current
         for node_id, message_id, quote in entries:
             text = current.get(message_id)
             if text is not None and normalize_ws(quote) in text:

@@ -3,9 +3,11 @@ with labels that survive re-clustering while most of their core survives.
 
 Exact and deterministic. Every merge of average linkage joins two groups with at least one pair
 above the threshold, so a final cluster lies inside one connected component of the "similarity
-≥ threshold" graph: components are found first (blocked matrix products), then each is
-clustered with the nearest-neighbour chain, which for a reducible linkage such as the average
-gives the same partition as the greedy algorithm in O(m²).
+≥ threshold" graph: components are found first (blocked matrix products over the upper
+triangle, never the whole square), then each is clustered by scipy's average linkage (its
+nearest-neighbour chain, in C), cut where the next merge's average similarity falls below the
+threshold. Only a component's condensed distances are ever held, so memory stays bounded by
+``MAX_COMPONENT`` however many nodes the graph has.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import numpy.typing as npt
 from studyhall.core.contracts.graph import Cluster
+from studyhall.core.contracts.search import VectorLike
 from studyhall.core.library.extraction.nearest import words
-from studyhall.core.library.upkeep.vector_cache import VectorLike
 
 THRESHOLD = 0.6
 MIN_SIZE = 2
@@ -37,8 +39,9 @@ def _unit(matrix: Matrix) -> Matrix:
 
 
 def _components(x: Matrix, threshold: float) -> list[list[int]]:
-    """Connected components: one pass of blocked products, each block's pairs united at once
-    by a vectorized union-find (hook the larger root under the smaller, then jump pointers)."""
+    """Connected components: one pass of blocked products over the upper triangle, each block's
+    pairs united at once by a vectorized union-find (hook the larger root under the smaller,
+    then jump pointers)."""
     n = x.shape[0]
     parent = np.arange(n, dtype=np.int64)
 
@@ -51,10 +54,12 @@ def _components(x: Matrix, threshold: float) -> list[list[int]]:
             parent = jumped
 
     for start in range(0, n, _BLOCK):
-        rows, cols = np.nonzero(x[start : start + _BLOCK] @ x.T >= threshold)
-        rows = rows + start
+        # Rows start… against columns start…: the pairs below the diagonal were seen already.
+        near = x[start : start + _BLOCK] @ x[start:].T >= threshold
+        # Flat then split: several times faster than a 2-D ``nonzero`` on a wide block.
+        rows, cols = np.divmod(np.flatnonzero(near), near.shape[1])
         keep = cols > rows
-        rows, cols = rows[keep], cols[keep]
+        rows, cols = rows[keep] + start, cols[keep] + start
         while rows.size:
             compress()
             a, b = parent[rows], parent[cols]
@@ -71,51 +76,37 @@ def _components(x: Matrix, threshold: float) -> list[list[int]]:
     return sorted(groups.values(), key=lambda g: g[0])
 
 
-def _average_linkage(x: Matrix, threshold: float) -> list[list[int]]:
-    """Nearest-neighbour chain over one component; merges stop below the threshold."""
+def _cosine_distances(x: Matrix) -> npt.NDArray[np.float64]:
+    """Condensed ``1 - cosine`` of unit rows, as scipy's ``pdist`` orders it, filled by blocks of
+    rows (BLAS products over the upper triangle; the square matrix is never held)."""
     m = x.shape[0]
-    if m == 1:
+    out = np.empty(m * (m - 1) // 2)
+    at = 0
+    for start in range(0, m, _BLOCK):
+        block = x[start : start + _BLOCK] @ x[start:].T
+        for k in range(block.shape[0]):
+            row = block[k, k + 1 :]
+            out[at : at + row.size] = row
+            at += row.size
+    # In float64, so that 1 - s ≤ 1 - t exactly when s ≥ t (both lie in [0.5, 2]).
+    np.subtract(1.0, out, out=out)
+    np.maximum(out, 0.0, out=out)  # a float32 cosine of 1.0000001 is no negative distance
+    return out
+
+
+def _average_linkage(x: Matrix, threshold: float) -> list[list[int]]:
+    """Average linkage over one component, merging while the average similarity is ≥ the
+    threshold (the linkage is monotone, so cutting its tree at that height is the same)."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    if x.shape[0] == 1:
         return [[0]]
-    sim = (x @ x.T).astype(np.float64)
-    np.fill_diagonal(sim, -np.inf)
-    size = np.ones(m)
-    members: dict[int, list[int]] = {i: [i] for i in range(m)}
-    active = np.ones(m, dtype=bool)
-    done: list[list[int]] = []
-    chain: list[int] = []
-    while active.sum() > 1:
-        if not chain:
-            chain.append(int(np.flatnonzero(active)[0]))
-        a = chain[-1]
-        row = np.where(active, sim[a], -np.inf)
-        b = int(np.argmax(row))
-        # Ties go to the previous chain element, so the chain always ends in a reciprocal pair.
-        if len(chain) > 1 and row[chain[-2]] >= row[b]:
-            b = chain[-2]
-        if len(chain) < 2 or b != chain[-2]:
-            chain.append(b)
-            continue
-        chain.pop()
-        chain.pop()
-        if sim[a, b] < threshold:
-            # Reciprocal nearest neighbours below the threshold: neither can ever join anything
-            # at or above it (an average never exceeds its largest term). Both are final.
-            for i in (a, b):
-                active[i] = False
-                done.append(members.pop(i))
-            continue
-        keep, gone = min(a, b), max(a, b)
-        merged = (size[keep] * sim[keep] + size[gone] * sim[gone]) / (size[keep] + size[gone])
-        sim[keep, :] = merged
-        sim[:, keep] = merged
-        sim[keep, keep] = -np.inf
-        sim[gone, :] = -np.inf
-        sim[:, gone] = -np.inf
-        size[keep] += size[gone]
-        active[gone] = False
-        members[keep].extend(members.pop(gone))
-    done.extend(members.values())
-    return done
+    tree = linkage(_cosine_distances(x), method="average")
+    labels = fcluster(tree, t=1.0 - threshold, criterion="distance")
+    groups: dict[int, list[int]] = {}
+    for i, label in enumerate(labels.tolist()):
+        groups.setdefault(label, []).append(i)
+    return list(groups.values())
 
 
 def cluster_vectors(

@@ -24,8 +24,6 @@ if TYPE_CHECKING:
 
 # Aliases spelled as strings: numpy is imported on first use (``_f32``), not when the app starts.
 Vector: TypeAlias = "npt.NDArray[np.float32]"
-# What vector-consuming code accepts: the cache's arrays, or plain sequences (tests, the port).
-VectorLike: TypeAlias = "Sequence[float] | npt.NDArray[Any]"
 BATCH = 512  # texts per embedder call: big enough for the encoder to sort by length
 
 

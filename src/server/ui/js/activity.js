@@ -126,8 +126,8 @@ const JOB_NOUNS = { research: "Research", demo: "Demo", visual: "Diagram", notes
 function labelOf(kind, raw) {
   if (kind === "import") return `Importing ${String(raw.path || "").split("/").filter(Boolean).pop() || "notes"}`;
   if (kind === "extraction") return "Adding a session to the graph";
-  const noun = JOB_NOUNS[raw.job_kind] || raw.job_kind || "Job";
-  return `${noun}: ${raw.label || raw.title || ""}`;
+  // The server names it in full ("Making flashcards: Obsidian internal links").
+  return raw.label || raw.title || JOB_NOUNS[raw.job_kind] || "Job";
 }
 
 async function poll() {
@@ -179,7 +179,7 @@ function summary() {
   }
   const costs = items.map((i) => i.cost).filter((c) => typeof c === "number");
   const cost = costs.length ? money(costs.reduce((a, b) => a + b, 0)) : null;
-  if (cost) parts.push(cost);
+  if (cost) parts.push(`${cost} model cost of this work`);  // the same words as a session's dock
   return { text: parts.length ? parts.join(" · ") : "Nothing running", busy: running.length > 0 };
 }
 

@@ -8,14 +8,20 @@ import { renderMarkdown } from "./markdown.js";
 const NOUNS = { research: "Research", demo: "Demo", visual: "Diagram", notes: "Notes",
   flashcards: "Flashcards", study_plan: "Study plan" };
 
+const DOING = { research: "Researching", demo: "Building a demo", visual: "Drawing a diagram",
+  notes: "Writing notes", flashcards: "Making flashcards", study_plan: "Planning your study" };
+
 export function jobChip(job, delivered = false) {
-  const noun = (NOUNS[job.kind] || job.kind).toLowerCase();
+  // The title reads "Flashcards: Obsidian internal links"; the chip says what is happening to it.
+  const title = job.title || "";
+  const subject = title.includes(": ") ? title.slice(title.indexOf(": ") + 2) : title;
+  const noun = NOUNS[job.kind] || job.kind;
+  const line = (head) => (subject ? `${head}: ${subject}` : head);
   if (delivered) {
-    return h("p.job-chip.done", { dataset: { jobId: job.job_id } },
-      `✓ ${NOUNS[job.kind] || job.kind} ready below: ${job.title || ""}`);
+    return h("p.job-chip.done", { dataset: { jobId: job.job_id } }, `✓ ${line(noun)} — ready below`);
   }
   return h("p.job-chip", { dataset: { jobId: job.job_id } },
-    h("span.spinner", { "aria-hidden": "true" }), ` Preparing a ${noun}: ${job.title || ""}`);
+    h("span.spinner", { "aria-hidden": "true" }), ` ${line(DOING[job.kind] || `Preparing ${noun.toLowerCase()}`)}`);
 }
 
 export function artifactCard(a) {

@@ -1,10 +1,12 @@
-// The dock on Home: the selected proposition — its state and why, what it builds on, and the
-// evidence trail (which session or note line, which quiz, when). With nothing selected: a
+// The dock on Home: the selected proposition — its state, its mastery explained and its review
+// card ("Review now"), what it builds on, and the evidence trail (which session or note line,
+// which quiz, when). With nothing selected: a
 // short guide and the graph's totals.
 
 import { api } from "./api.js";
 import { formatDate, h, plural, replace, stateBadge, stateGlyph, STATE_LABELS } from "./dom.js";
 import { state } from "./store.js";
+import { masterySection } from "./node-mastery.js";
 
 let sources = null;  // source id -> imported file path, fetched once
 
@@ -72,10 +74,7 @@ export async function renderNodePanel(dock, node, data, focus) {
   replace(dock, h("article.dock-section.node-panel", { "aria-label": "Selected proposition" },
     stateBadge(node.state),
     h("h2.node-text", node.text),
-    node.score !== null && node.score !== undefined
-      ? h("details.why", h("summary", `Score ${node.score.toFixed(2)} — why?`),
-        h("ul.explanation", (node.explanation || []).map((line) => h("li", line))))
-      : h("p.muted.small", "Not tried yet: no quiz answers or observations."),
+    masterySection(node.id),
     node.blocked_by && node.blocked_by.length
       ? h("p.gate", "Harder questions wait on: ",
         node.blocked_by.map((b) => byId.get(b.id)?.text || b.id).join("; "))

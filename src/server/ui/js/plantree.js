@@ -18,14 +18,14 @@ export function renderSessionDock(dock, chat, { onExtract } = {}) {
     }, label))),
     h("section.plan-panel", { "aria-label": "Plan" },
       h("h2.dock-title", plan ? plan.title || "Plan" : "Plan"),
-      plan ? planTree(plan) : h("p.muted.small", chat.phase === "probe"
+      plan && !plan.proposed ? planTree(plan) : plan ? null : h("p.muted.small", chat.phase === "probe"
         ? "After a few questions the teacher proposes a plan: the ideas to learn, in order."
         : "The teacher is preparing a plan."),
-      plan?.proposed ? h("p.muted.small", "Proposed — approve it or ask for changes under the transcript.") : null),
+      plan?.proposed ? h("p.muted.small", "Proposed — its steps are under the transcript: approve them or ask for changes.") : null),
     h("section.session-facts",
       h("button.small", { type: "button", onclick: onExtract, title: "Add what this session showed to your knowledge graph" }, "Add to graph"),
       h("p.muted.small.coverage", ""),
-      cost ? h("p.muted.small", `Cost so far ${cost}`) : null),
+      cost ? h("p.muted.small", `${cost} model cost of this session`) : null),
   ));
 }
 

@@ -5,7 +5,7 @@
 
 import { h, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
-import { resultBlock } from "./transcript.js";
+import { inlineMarkdown, resultBlock } from "./transcript.js";
 import { planApproval } from "./plan-approval.js";
 
 export class QuestionDock {
@@ -62,7 +62,9 @@ export class QuestionDock {
     // Bring the keyboard to the question, unless the learner is typing elsewhere on purpose.
     const active = document.activeElement;
     if (!active || active === document.body || active.classList.contains("composer-input") || active.closest(".question-dock")) {
-      this.host.querySelector(".choice, .answer-input, button.primary")?.focus({ preventScroll: true });
+      // The region, not its first choice: nothing looks picked before the learner picks.
+      const target = pending.name === "quiz" ? this.host.querySelector(".dock-inner") : this.host.querySelector(".answer-input, button.primary");
+      target?.focus({ preventScroll: true });
     }
   }
 
@@ -102,14 +104,28 @@ export class QuestionDock {
   renderQuiz() {
     const total = this.questions.length;
     const blocks = this.questions.map((q, qi) => this.questionBlock(q, qi));
-    replace(this.host, h("div.dock-inner", { role: "region", "aria-label": "Quiz" },
+    // Several questions: one at a time (the dock stays short at 1024×700), with a step line.
+    this.stepper = total > 1 ? h("div.quiz-steps",
+      h("button.small.step-back", { type: "button", onclick: () => this.focusQuestion(this.current - 1, true) }, "← Back"),
+      h("span.step-count.muted.small", { "aria-live": "polite" }),
+      h("button.small.step-next", { type: "button", onclick: () => this.focusQuestion(this.current + 1, true) }, "Next →")) : null;
+    replace(this.host, h("div.dock-inner", { role: "region", "aria-label": "Quiz", tabindex: "-1", class: total > 1 ? "one-at-a-time" : "" },
       h("p.dock-kicker", total > 1 ? `${total} questions` : "Question"),
       blocks,
       h("p.dock-error.form-error", { role: "alert", hidden: true }),
-      this.actions("Check answer" + (total > 1 ? "s" : ""), () => this.submitQuiz()),
+      h("div.dock-foot", this.stepper, this.actions("Check answer" + (total > 1 ? "s" : ""), () => this.submitQuiz())),
       h("p.keys.muted.small", h("kbd", "1"), "–", h("kbd", "9"), " choose · ", h("kbd", "Enter"),
         " check · ", h("kbd", "?"), " I don't know")));
+    this.syncSteps();
     this.setBusy(this.busy);
+  }
+
+  syncSteps() {
+    if (!this.stepper) return;
+    const n = this.questions.length;
+    this.stepper.querySelector(".step-count").textContent = `Question ${this.current + 1} of ${n}`;
+    this.stepper.querySelector(".step-back").disabled = this.current === 0;
+    this.stepper.querySelector(".step-next").disabled = this.current === n - 1;
   }
 
   questionBlock(q, qi) {
@@ -128,7 +144,7 @@ export class QuestionDock {
           "aria-checked": chosen.has(ci) ? "true" : "false",
           dataset: { choice: ci },
           onclick: () => this.choose(qi, ci),
-        }, h("span.choice-key", String(ci + 1)), h("span.choice-text", text)))));
+        }, h("span.choice-key", String(ci + 1)), inlineMarkdown(text, "span.choice-text")))));
       if (many) block.append(h("p.muted.small", "Choose every answer that applies."));
     } else {
       const input = h("input.answer-input", {
@@ -156,10 +172,12 @@ export class QuestionDock {
     return block;
   }
 
-  focusQuestion(qi) {
-    if (this.current === qi) return;
+  focusQuestion(qi, moveFocus = false) {
+    if (this.current === qi || qi < 0 || qi >= this.questions.length) return;
     this.current = qi;
     this.host.querySelectorAll("fieldset.question").forEach((f, i) => f.classList.toggle("current", i === qi));
+    this.syncSteps();
+    if (moveFocus) this.host.querySelector("fieldset.question.current .choice, fieldset.question.current input")?.focus({ preventScroll: true });
   }
 
   choose(qi, ci) {
@@ -178,7 +196,7 @@ export class QuestionDock {
     }
     this.answers[qi] = set.size ? { choices: set } : null;
     this.refreshQuestion(qi);
-    if (q.select !== "many" && qi < this.questions.length - 1) this.focusQuestion(qi + 1);
+    if (q.select !== "many" && qi < this.questions.length - 1) this.advance(qi);
   }
 
   dontKnow(qi) {
@@ -190,7 +208,16 @@ export class QuestionDock {
     }
     this.answers[qi] = this.answers[qi]?.dont_know ? null : { dont_know: true };
     this.refreshQuestion(qi);
-    if (this.answers[qi] && qi < this.questions.length - 1) this.focusQuestion(qi + 1);
+    if (this.answers[qi] && qi < this.questions.length - 1) this.advance(qi);
+  }
+
+  /** After an answer: the next question, once the learner has seen their pick register. */
+  advance(qi) {
+    const focused = this.host.contains(document.activeElement) && document.activeElement !== this.host.querySelector(".dock-inner");
+    clearTimeout(this.advanceTimer);
+    this.advanceTimer = setTimeout(() => {
+      if (this.kind === "quiz" && this.current === qi) this.focusQuestion(qi + 1, focused);
+    }, 250);
   }
 
   refreshQuestion(qi) {
@@ -252,18 +279,18 @@ export class QuestionDock {
         this.enter();
       }
     });
-    replace(this.host, h("div.dock-inner", { role: "region", "aria-label": "Question" },
+    replace(this.host, h("div.dock-inner", { role: "region", "aria-label": "Question", tabindex: "-1" },
       h("p.dock-kicker", "Question"), prompt,
       options.length ? h("div.choices", { role: "radiogroup" }, options.map((text, i) => h("button.choice", {
         type: "button", role: "radio", "aria-checked": "false", dataset: { choice: i },
         onclick: () => this.choose(0, i),
-      }, h("span.choice-key", String(i + 1)), h("span.choice-text", text)))) : null,
+      }, h("span.choice-key", String(i + 1)), inlineMarkdown(text, "span.choice-text")))) : null,
       this.textarea,
       h("button.dont-know", { type: "button", "aria-pressed": "false", onclick: () => this.dontKnow(0) }, "I don't know"),
       h("p.dock-error.form-error", { role: "alert", hidden: true }),
       this.actions("Send answer", () => this.submitAsk())));
     this.setBusy(this.busy);
-    (this.textarea && !options.length ? this.textarea : this.host.querySelector(".choice"))?.focus({ preventScroll: true });
+    (this.textarea && !options.length ? this.textarea : this.host.querySelector(".dock-inner"))?.focus({ preventScroll: true });
   }
 
   askChoose(i) {

@@ -23,7 +23,12 @@ export async function mountSession({ main, dock }, params, query) {
   const dockHost = h("div.question-dock", { hidden: true });
   const input = h("textarea.composer-input", { rows: 1, "aria-label": "Message to the teacher", placeholder: "Write to the teacher…", maxlength: "20000" });
   const send = h("button.primary.send", { type: "submit" }, "Send");
-  const composer = h("form.composer", input, h("div.composer-actions", stopButton, send));
+  // "Send as written": this one message skips the privacy scrubber (see Settings → Privacy).
+  const asWritten = h("input.as-written", { type: "checkbox", id: "as-written" });
+  const asWrittenLabel = h("label.as-written-label.muted.small", { for: "as-written",
+    title: "Normally e-mails, phone numbers, names and the like are replaced by placeholders before a hosted model sees them. Tick this to send this message exactly as you wrote it." },
+    asWritten, " Send as written");
+  const composer = h("form.composer", input, h("div.composer-actions", asWrittenLabel, stopButton, send));
   const scroller = h("div.session-scroll", h("div.column", list));
   const status = h("p.turn-status.muted.small", { role: "status", "aria-live": "polite" });
   replace(main, h("section.session", { "aria-labelledby": "session-title" },
@@ -82,9 +87,17 @@ export async function mountSession({ main, dock }, params, query) {
   function renderDock() {
     renderSessionDock(dock, chat, { onExtract: extract });
     api.get(`/api/chats/${chatId}/coverage`).then((c) => {
-      setCoverage(dock, c.running ? "Adding to your graph…" : c.uncovered_tokens
-        ? `About ${c.uncovered_tokens} tokens not yet in your graph.` : "Everything here is in your graph.");
+      setCoverage(dock, coverageText(c));
     }).catch(() => {});
+  }
+
+  /** In exchanges, never tokens; "everything" only once something is in and nothing is left. */
+  function coverageText(c) {
+    if (c.running) return "Adding to your graph…";
+    const left = c.uncovered_exchanges ?? 0;
+    if (left === 1) return "One new exchange not yet in your graph.";
+    if (left > 1) return left <= 4 ? "A few new exchanges not yet in your graph." : `${left} exchanges not yet in your graph.`;
+    return c.covered_exchanges ? "Everything here is in your graph." : "Nothing here for your graph yet.";
   }
 
   let frame = 0;
@@ -195,18 +208,41 @@ export async function mountSession({ main, dock }, params, query) {
     watchActivity();
   }
 
-  function sendMessage(text) {
+  function sendMessage(text, asWrittenNow = false) {
     const id = newId("msg");
     chat.messages.push({ id, role: "user", agent: null, parts: [{ type: "text", text }], created_at: new Date().toISOString() });
     list.append(messageElement(chat.messages[chat.messages.length - 1], ctx));
     questions.clear();
     toBottom();
-    return run(`/api/chats/${chatId}/messages`, { text, id });
+    return run(`/api/chats/${chatId}/messages`, asWrittenNow ? { text, id, as_written: true } : { text, id });
   }
 
   function answer_(toolCallId, answer) {
     if (streaming) return;
+    settleLocally(toolCallId, answer);
     run(`/api/chats/${chatId}/answers`, { tool_call_id: toolCallId, answer });
+  }
+
+  /** The answer counts at once: the dock, the phase bar and the input hint stop waiting for
+   *  it before the teacher's reply streams (the server's record replaces this at the end). */
+  function settleLocally(toolCallId, answer) {
+    const pending = chat.pending?.find((p) => p.tool_call_id === toolCallId);
+    if (!pending) return;
+    chat.pending = chat.pending.filter((p) => p !== pending);
+    if (pending.name === "plan_init" && answer.approve === true && pending.plan) {
+      chat.phase = "teach";
+      chat.plan = { ...pending.plan, title: pending.input?.title || "Plan", tool_call_id: toolCallId,
+        nodes: pending.plan.nodes.map((n) => ({ ...n, status: "upcoming" })) };
+    }
+    for (const m of chat.messages) {
+      const part = m.parts.find((p) => p.type === "tool-call" && p.tool_call_id === toolCallId);
+      if (!part) continue;
+      if (pending.name !== "quiz") Object.assign(part, { state: "output-available", output: answer });
+      changed(m.id, true);
+    }
+    if (pending.name !== "quiz") questions.clear();  // a quiz's verdict shows in the dock
+    input.placeholder = chat.pending.length ? "Or write instead (skips the question)…" : "Write to the teacher…";
+    renderSessionDock(dock, chat, { onExtract: extract });
   }
 
   composer.addEventListener("submit", (e) => {
@@ -215,7 +251,9 @@ export async function mountSession({ main, dock }, params, query) {
     if (!text || streaming) return;
     input.value = "";
     autosize();
-    sendMessage(text);
+    const written = asWritten.checked;
+    asWritten.checked = false;  // per message: the next one is scrubbed again
+    sendMessage(text, written);
   });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {

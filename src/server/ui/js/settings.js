@@ -1,11 +1,12 @@
 // Settings: API keys per provider (saved to the secret store, shown masked — the page never
 // holds a saved key), the model and effort per role, a local server's address, a connection
-// test with a plain answer, and where the data lives.
+// test with a plain answer, privacy (scrubbing for a local server), and where the data lives.
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { refreshSettings, state } from "./store.js";
 import { toast } from "./toast.js";
+import { reviewSection } from "./settings-review.js";
 
 const ROLE_NAMES = {
   prober: "Prober — finds your level", teacher: "Teacher", researcher: "Researcher",
@@ -34,7 +35,9 @@ export async function mountSettings({ main, dock }, params, query) {
       h("h1", { id: "settings-title" }, "Settings"),
       query.get("first") ? h("p.lede.small", "Add a key for the provider your models use, then start a session.") : null,
       s.scripted ? h("p.note.small", "Scripted models are on (STUDYHALL_SCRIPT): every role answers from the script, no key is used.") : null,
-      keysSection(s, draw), modelsSection(s, draw), localSection(s, draw), testSection(s),
+      keysSection(s, draw), modelsSection(s, draw), localSection(s, draw), privacySection(s, draw),
+      reviewSection(s, draw),
+      testSection(s),
       h("section.settings-section", h("h2", "Data"),
         h("p.small", "Everything Studyhall keeps — sessions, the graph, imported notes' index — lives in:"),
         h("p", h("code.data-dir", s.data_dir))));
@@ -141,6 +144,30 @@ function localSection(s, redraw) {
     h("h2", { id: "local-title" }, "Local server"),
     h("p.muted.small", "Run every role on a model served on this computer (Ollama, LM Studio, vLLM). No key and no traffic leaves the machine."),
     form, error);
+}
+
+function privacySection(s, redraw) {
+  const box = h("input", { id: "scrub-local", type: "checkbox", checked: !!(s.privacy && s.privacy.scrub_local) });
+  const error = h("p.form-error", { role: "alert", hidden: true });
+  box.addEventListener("change", async () => {
+    try {
+      state.settings = await api.put("/api/settings/privacy", { scrub_local: box.checked });
+      toast(box.checked ? "Personal data is scrubbed for the local server too." : "A local server now gets your text as written.");
+      redraw();
+    } catch (err) {
+      box.checked = !box.checked;
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  const local = (s.privacy && s.privacy.local_roles || []).length;
+  return h("section.settings-section", { "aria-labelledby": "privacy-title" },
+    h("h2", { id: "privacy-title" }, "Privacy"),
+    h("p.small", "Before anything reaches a hosted model, e-mail addresses, phone numbers, card numbers, IBANs, SSNs, IP addresses, street addresses and names are replaced by placeholders such as <EMAIL_1>; you still read your own text in the answers. This is always on for hosted providers."),
+    h("p.small", "To send one message exactly as you wrote it, tick “Send as written” under the message box before sending."),
+    h("label.checkbox", { for: "scrub-local" }, box, " Scrub personal data for a model on this computer too"),
+    h("p.muted.small", local ? `${local} role(s) use a model on this computer.` : "No role uses a model on this computer now."),
+    error);
 }
 
 function testSection(s) {

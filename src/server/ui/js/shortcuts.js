@@ -12,6 +12,8 @@ const KEYS = [
   ["Enter", "Submit the answer / approve the plan"],
   ["?", "I don't know (in a question) · this list (elsewhere)"],
   ["0", "Whole graph (graph focused)"],
+  ["Space", "Show the answer (in a review)"],
+  ["1 – 4", "Again / Hard / Good / Easy (in a review)"],
   ["Esc", "Close a dialog or panel"],
 ];
 

@@ -1,13 +1,24 @@
-// The sidebar: Home, the sessions (newest first), new session, notes import, settings, theme.
+// The sidebar: Home, Review (N due today), Stats, the sessions (newest first), new session,
+// notes import, settings, theme.
 
 import { h, relativeTime, replace } from "./dom.js";
 import { currentRoute } from "./router.js";
-import { on, refreshChats, state } from "./store.js";
+import { on, refreshChats, refreshReviewCount, state } from "./store.js";
 import { openImport, openNewSession } from "./dialogs.js";
 import { cycleTheme, themeLabel } from "./theme.js";
 
 export function mountSidebar(nav) {
   const sessions = h("ul.session-list", { "aria-label": "Sessions" });
+  const reviewCount = h("span.nav-count", { hidden: true });
+  const reviewLink = h("a.nav-item.review-link", { href: "#/review", dataset: { route: "/review" } },
+    h("span.nav-icon", { "aria-hidden": "true" }, "↻"), "Review", reviewCount);
+  const drawReview = () => {
+    const n = state.reviewDue;
+    reviewCount.textContent = n ? String(n) : "";
+    reviewCount.hidden = !n;
+    reviewLink.setAttribute("aria-label", n ? `Review (${n} due today)` : "Review");
+    reviewLink.title = n ? `${n} due today` : "Nothing due today";
+  };
   const themeButton = h("button.nav-item.theme-toggle", { type: "button", onclick: () => {
     cycleTheme();
     themeButton.lastChild.textContent = themeLabel();
@@ -15,6 +26,8 @@ export function mountSidebar(nav) {
   replace(nav,
     h("div.brand", h("span.brand-mark", { "aria-hidden": "true" }), "Studyhall"),
     h("a.nav-item", { href: "#/", dataset: { route: "/" } }, h("span.nav-icon", { "aria-hidden": "true" }, "◉"), "Home"),
+    reviewLink,
+    h("a.nav-item", { href: "#/stats", dataset: { route: "/stats" } }, h("span.nav-icon", { "aria-hidden": "true" }, "∿"), "Stats"),
     h("button.nav-item.new-session", { type: "button", onclick: () => openNewSession(), title: "New session (n)" },
       h("span.nav-icon", { "aria-hidden": "true" }, "+"), "New session", h("kbd.nav-kbd", "n")),
     h("h2.nav-heading", { id: "sessions-heading" }, "Sessions"),
@@ -41,7 +54,12 @@ export function mountSidebar(nav) {
     }
   };
   on("chats", draw);
-  document.addEventListener("studyhall:route", draw);
+  on("review", drawReview);
+  document.addEventListener("studyhall:route", () => {
+    draw();
+    refreshReviewCount();  // a session's quiz or another window's grades may have changed it
+  });
   draw();
   refreshChats();
+  refreshReviewCount();
 }

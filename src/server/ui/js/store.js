@@ -9,6 +9,7 @@ export const state = {
   chats: [],
   settings: null,
   graphCount: null,  // nodes in the graph, once known (the welcome screen needs it)
+  reviewDue: null,  // cards in today's review queue, once known (the sidebar's "Review (N)")
 };
 
 export function on(event, fn) {
@@ -35,6 +36,18 @@ export async function refreshChats() {
     console.warn("could not list sessions", error);
   }
   return state.chats;
+}
+
+/** Today's review count; the sidebar shows it, the review screen refreshes it after a grade. */
+export async function refreshReviewCount() {
+  try {
+    const queue = await api.get("/api/review?limit=1");
+    state.reviewDue = queue.counts.due_today;
+    emit("review", state.reviewDue);
+  } catch (error) {
+    console.warn("could not count the reviews due", error);
+  }
+  return state.reviewDue;
 }
 
 export async function refreshSettings() {

@@ -113,6 +113,7 @@ function toolCard(part, message, ctx) {
 }
 
 function quizCard(part) {
+  if (part.rejected) return null;  // the server refused it: the learner never saw it
   const output = part.output;
   const pending = part.state === "input-available";
   const questions = part.presented?.questions || [];
@@ -136,13 +137,26 @@ export function resultBlock(r) {
   return h("div.result", { dataset: { verdict: r.verdict } },
     proseOf(r.prompt, "div.prose.quiz-prompt"),
     h("p.result-line",
-      h("span.verdict", { class: `verdict-${r.verdict}` }, VERDICT[r.verdict] || r.verdict),
-      r.response ? h("span.muted", ` You answered: ${r.response}`) : null),
-    r.verdict !== "correct" && r.expected?.length ? h("p.small", `Answer: ${r.expected.join(" | ")}`) : null,
+      h("span.verdict", { class: `verdict-${r.verdict}` }, VERDICT[r.verdict] || r.verdict)),
+    r.response ? labelled("You answered", r.response, "div.result-answer.muted") : null,
+    r.verdict !== "correct" && r.expected?.length ? labelled("Answer", r.expected.join(" | "), "div.result-answer") : null,
     r.explanation ? proseOf(r.explanation, "div.prose.small.verdict-explanation") : null);
 }
 
 export const VERDICT = { "correct": "✓ Correct", "miss": "✗ Not quite", "dont-know": "? You didn't know — that's fine" };
+
+/** Short Markdown (a choice, an answer) rendered inline: `code` and maths like the prompts. */
+export function inlineMarkdown(text, tag = "span.inline-md") {
+  const body = h(tag);
+  renderMarkdown(body, text);
+  const para = body.firstElementChild;
+  if (body.children.length === 1 && para?.tagName === "P") body.replaceChildren(...para.childNodes);
+  return body;
+}
+
+function labelled(label, text, tag) {
+  return h(tag, h("span.result-label", `${label}: `), inlineMarkdown(text));
+}
 
 function proseOf(text, tag = "div.prose") {
   const el = h(tag);
@@ -171,8 +185,9 @@ function planCard(part) {
   }
   const card = h("section.card.plan-card", { dataset: { toolCallId: part.tool_call_id, state: part.state } },
     h("p.card-kicker", "Plan"), h("h3", title));
-  if (part.plan) card.append(h("ol.plan-steps", part.plan.nodes.map((n) => h("li", n.label))));
+  // While it waits for approval the steps show once, in the dock below; not here as well.
   if (part.state === "input-available") card.append(h("p.muted.small", "Approve it or ask for changes below ↓"));
+  else if (part.plan) card.append(h("ol.plan-steps", part.plan.nodes.map((n) => h("li", n.label))));
   else if (part.output?.approve === true) card.append(h("p.small.ok", "✓ You approved this plan."));
   else if (part.output?.approve === false) card.append(h("p.small", `You asked for changes: “${part.output.comment || ""}”`));
   return card;

@@ -1,0 +1,13 @@
+"""``InMemoryLearnerStore``: the LearnerStore contract over lists (the file's shape guard)."""
+
+from __future__ import annotations
+
+from studyhall.adapters.memory.ledger import MemoryLedger
+from studyhall.adapters.store.learner import LearnerLedgerMethods
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+
+
+class InMemoryLearnerStore(LearnerLedgerMethods):
+    def __init__(self) -> None:
+        self._grades = MemoryLedger(ReviewGraded, "review grades")
+        self._observations = MemoryLedger(LearnerObserved, "learner observations")

@@ -1,0 +1,53 @@
+"""``JsonlLearnerStore``: the learner's append-only ledgers under ``learner/``.
+
+    reviews.jsonl        review grades (ReviewGraded)
+    observations.jsonl   the teacher's validated observations (LearnerObserved)
+
+Each is a ``JsonlLedger``: crash-safe appends (a torn line is skipped by readers, never glued to
+the next record), tolerant incremental reads, replayed ids ignored. The review service is the
+only writer; mastery and card state are derived from these in the core at every read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from studyhall.adapters.store.ledger import JsonlLedger
+from studyhall.adapters.store.ledger_methods import Ledger
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.ledger import LedgerRead
+
+
+class LearnerLedgerMethods:
+    """Mixin shared with the in-memory fake: the subclass sets the two ledgers."""
+
+    _grades: Ledger
+    _observations: Ledger
+
+    def append_grades(self, records: Sequence[ReviewGraded]) -> None:
+        self._grades.append(records)
+
+    def append_observations(self, records: Sequence[LearnerObserved]) -> None:
+        self._observations.append(records)
+
+    def grades(self) -> LedgerRead[ReviewGraded]:
+        return self._grades.read()
+
+    def observations(self) -> LedgerRead[LearnerObserved]:
+        return self._observations.read()
+
+
+class JsonlLearnerStore(LearnerLedgerMethods):
+    def __init__(self, root: Path) -> None:
+        self._root = Path(root)
+        name = self._root.name
+        self._grades: JsonlLedger[Any] = JsonlLedger(
+            self._root / "reviews.jsonl", ReviewGraded, label=f"{name}/reviews.jsonl")
+        self._observations: JsonlLedger[Any] = JsonlLedger(
+            self._root / "observations.jsonl", LearnerObserved,
+            label=f"{name}/observations.jsonl")
+
+    def __repr__(self) -> str:
+        return f"JsonlLearnerStore({str(self._root)!r})"

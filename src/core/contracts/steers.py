@@ -1,0 +1,60 @@
+"""Steer messages: each kind's deterministic id, how a steer is built, which a transcript holds.
+
+A steer's id is also its message id, so "was it delivered?" is a question about the transcript,
+answered the same before and after a restart: ``steer_probe_<chat_id>`` (the prober's hand-off),
+``steer_ctx_<chat_id>`` (the graph's context) and ``steer_<job_id>`` (a finished job; job ids
+start ``job_``, so no job steer can take another kind's id). The classroom and the workbench
+both deliver steers; this is the one rule they share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from studyhall.core.contracts.chat import DataPart, Message, SteerKind, SteerPart, TextPart
+
+
+def probe_steer_id(chat_id: str) -> str:
+    return f"steer_probe_{chat_id}"
+
+
+def context_steer_id(chat_id: str) -> str:
+    return f"steer_ctx_{chat_id}"
+
+
+def job_steer_id(job_id: str) -> str:
+    return f"steer_{job_id}"
+
+
+def steer_message(
+    steer_id: str,
+    kind: SteerKind,
+    text: str,
+    at: datetime,
+    *,
+    data_name: str | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> Message:
+    """A steer: the text is what the model reads; the optional data part is for the UI."""
+    parts: list[SteerPart | TextPart | DataPart] = [
+        SteerPart(steer_id=steer_id, kind=kind),
+        TextPart(text=text),
+    ]
+    if data is not None:
+        parts.append(DataPart(name=data_name or kind, data=dict(data)))
+    return Message(id=steer_id, role="user", parts=tuple(parts), created_at=at)
+
+
+def steer_part(message: Message) -> SteerPart | None:
+    """The marker that makes ``message`` a steer; None for any other message."""
+    return next((p for p in message.parts if isinstance(p, SteerPart)), None)
+
+
+def delivered_steer_ids(messages: Iterable[Message]) -> set[str]:
+    return {marker.steer_id for m in messages if (marker := steer_part(m)) is not None}
+
+
+def is_delivered(messages: Iterable[Message], steer_id: str) -> bool:
+    return steer_id in delivered_steer_ids(messages)

@@ -1,0 +1,139 @@
+"""The PII scrubber: find every entity, resolve overlaps, replace each distinct value with a
+stable placeholder (``<EMAIL_1>``), and put the values back with ``Placeholders.restore``.
+
+One ``Placeholders`` is one scope (a model call, a CLI run): the same value gets the same
+placeholder in every message of it, and numbers already written in the input as placeholder
+look-alikes are never reused, so restoring cannot turn the learner's literal "<EMAIL_1>" into
+somebody's address.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from studyhall.core.guardrails.addresses import find_addresses
+from studyhall.core.guardrails.findings import ENTITY_TYPES, Candidate, EntityType, Finding
+from studyhall.core.guardrails.people import find_people
+from studyhall.core.guardrails.structured import (
+    find_cards,
+    find_emails,
+    find_ibans,
+    find_ips,
+    find_phones,
+    find_ssns,
+)
+
+Detector = Callable[[str], list[Candidate]]
+# Earlier wins an overlap: checksummed identifiers before digit patterns before heuristics.
+DETECTORS: tuple[tuple[EntityType, Detector], ...] = (
+    ("EMAIL", find_emails),
+    ("IBAN", find_ibans),
+    ("CARD", find_cards),
+    ("SSN", find_ssns),
+    ("IP", find_ips),
+    ("PHONE", find_phones),
+    ("ADDRESS", find_addresses),
+    ("PERSON", find_people),
+)
+PLACEHOLDER = re.compile(r"<(" + "|".join(ENTITY_TYPES) + r")_(\d{1,6})>")
+
+
+def detect(text: str, types: Iterable[EntityType] = ENTITY_TYPES) -> list[Candidate]:
+    """Non-overlapping candidates, in text order."""
+    wanted = set(types)
+    taken: list[Candidate] = []
+    for kind, find in DETECTORS:
+        if kind not in wanted:
+            continue
+        for c in sorted(find(text), key=lambda c: (c.start, c.start - c.end)):
+            if c.end > c.start and not any(c.start < t.end and t.start < c.end for t in taken):
+                taken.append(c)
+    return sorted(taken, key=lambda c: c.start)
+
+
+def _key(kind: EntityType, value: str) -> str:
+    """Two spellings of one value share a placeholder (case of an e-mail, card spacing)."""
+    if kind in ("PHONE", "CARD", "SSN", "IBAN"):
+        return "".join(ch for ch in value.upper() if ch.isalnum())
+    if kind in ("EMAIL", "IP"):
+        return value.lower()
+    return " ".join(value.split())
+
+
+class Placeholders:
+    """Value <-> placeholder for one scope; ``reserve`` the input's look-alikes first."""
+
+    def __init__(self) -> None:
+        self._by_key: dict[tuple[EntityType, str], str] = {}
+        self._values: dict[str, str] = {}
+        self._counts: dict[str, int] = {}
+        self._reserved: set[str] = set()
+
+    def reserve(self, text: str) -> None:
+        self._reserved.update(m.group() for m in PLACEHOLDER.finditer(text))
+
+    def placeholder_for(self, kind: EntityType, value: str) -> str:
+        key = (kind, _key(kind, value))
+        found = self._by_key.get(key)
+        if found is not None:
+            return found
+        n = self._counts.get(kind, 0)
+        while True:
+            n += 1
+            token = f"<{kind}_{n}>"
+            if token not in self._reserved:
+                break
+        self._counts[kind] = n
+        self._by_key[key] = token
+        self._values[token] = value
+        return token
+
+    @property
+    def values(self) -> dict[str, str]:
+        """Placeholder -> the original text it stands for."""
+        return dict(self._values)
+
+    def __bool__(self) -> bool:
+        return bool(self._values)
+
+    def restore(self, text: str, *, json_escaped: bool = False) -> str:
+        """``text`` with our placeholders replaced by their values; with ``json_escaped`` the
+        values are escaped for the inside of a JSON string (a line break becomes ``\\n``)."""
+        if not self._values or "<" not in text:
+            return text
+
+        def value(m: re.Match[str]) -> str:
+            found = self._values.get(m.group())
+            if found is None:
+                return m.group()
+            return json.dumps(found, ensure_ascii=False)[1:-1] if json_escaped else found
+
+        return PLACEHOLDER.sub(value, text)
+
+
+@dataclass(frozen=True)
+class Scrubbed:
+    text: str
+    findings: tuple[Finding, ...]
+
+
+def scrub(text: str, placeholders: Placeholders | None = None,
+          types: Iterable[EntityType] = ENTITY_TYPES) -> Scrubbed:
+    """``text`` with every finding replaced; offsets in the findings point into ``text``."""
+    scope = placeholders if placeholders is not None else Placeholders()
+    if placeholders is None:
+        scope.reserve(text)
+    pieces: list[str] = []
+    findings: list[Finding] = []
+    at = 0
+    for c in detect(text, types):
+        value = text[c.start:c.end]
+        token = scope.placeholder_for(c.type, value)
+        findings.append(Finding(c.type, c.start, c.end, value, token))
+        pieces += [text[at:c.start], token]
+        at = c.end
+    pieces.append(text[at:])
+    return Scrubbed("".join(pieces), tuple(findings))

@@ -1,0 +1,41 @@
+"""The kinds of source the extraction pipeline reads: each one's batching and judges.
+
+- a chat transcript: token-budgeted batches, the model extractor and auditor, a run per batch;
+- notes with a model: the same stages, with the notes prompt in the extractor;
+- notes without a model: a whole note per batch through the structural extractor, every
+  finding kept for the merger's checks, many notes planned into one group run (few syncs);
+- the links between notes: link views a fixed number per batch, edges made from the links.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from studyhall.core.library.extraction.batching import Batch, batches_of, make_batches, whole_source
+from studyhall.core.library.extraction.coverage import View
+from studyhall.core.library.extraction.findings import Auditor, Extractor, KeepAllAuditor
+from studyhall.core.library.extraction.link_extractor import LinkExtractor
+from studyhall.core.library.extraction.pipeline import SourceKind
+from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
+
+
+def chat_transcript(extractor: Extractor, auditor: Auditor) -> SourceKind:
+    return SourceKind("chat", make_batches, extractor, auditor)
+
+
+def notes_by_model(extractor: Extractor, auditor: Auditor) -> SourceKind:
+    return SourceKind("notes", make_batches, extractor, auditor)
+
+
+def notes_by_structure(extractor: StructuralExtractor) -> SourceKind:
+    def one_note(views: Sequence[View], _budget: int) -> list[Batch]:
+        return whole_source(views)
+
+    return SourceKind("notes-structural", one_note, extractor, KeepAllAuditor(), grouped=True)
+
+
+def note_links(extractor: LinkExtractor, views_per_batch: int) -> SourceKind:
+    def fixed(views: Sequence[View], _budget: int) -> list[Batch]:
+        return batches_of(views, views_per_batch)
+
+    return SourceKind("note-links", fixed, extractor, KeepAllAuditor())

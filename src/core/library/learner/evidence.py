@@ -1,0 +1,83 @@
+"""The learner's evidence per node, from both sources: the graph's trail (graded quiz answers,
+the extractor's observations of a session) and the learner ledgers (review grades, the teacher's
+validated observations). Also which nodes are reviewable and how much each one matters.
+
+A node is *reviewable* once there is evidence about the learner on it — a quiz answer, an
+observation from a session, a review grade or a teacher's observation — i.e. once it was studied,
+not merely imported: a vault of 5,000 notes must not become 5,000 new cards. Grading any node
+makes it reviewable too (the learner chose to).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode, signals_of
+from studyhall.core.library.learner.cards import Graded
+from studyhall.core.library.learner.mastery import Signal
+from studyhall.core.library.learner.queue import Reviewable
+
+
+def aware(at: datetime) -> datetime:
+    """A naive time (a hand-edited line) is taken as UTC, so times always compare."""
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+class LearnerEvidence:
+    """The learner ledgers read once, grouped by node (records about nodes the graph does not
+    hold are kept: the node may be stated later)."""
+
+    def __init__(self, grades: Iterable[ReviewGraded] = (),
+                 observations: Iterable[LearnerObserved] = ()) -> None:
+        self.signals: dict[str, list[Signal]] = {}
+        self.grades: dict[str, list[Graded]] = {}
+        for g in grades:
+            at = aware(g.at)
+            self.signals.setdefault(g.node_id, []).append(Signal(at, "review", g.grade, g.id))
+            self.grades.setdefault(g.node_id, []).append(Graded(at, g.grade))
+        for o in observations:
+            self.signals.setdefault(o.node_id, []).append(
+                Signal(aware(o.at), "teacher", o.level, o.id, note=o.note))
+
+    def graded(self, node_id: str) -> tuple[Graded, ...]:
+        return tuple(sorted(self.grades.get(node_id, ())))
+
+
+def node_signals(node: SnapshotNode) -> list[Signal]:
+    """The graph's evidence on a node: its graded answers and its session observations."""
+    _, quiz, observations, _ = node.rows()
+    return signals_of(quiz, observations)
+
+
+def reviewables(snapshot: GraphSnapshot, learner: LearnerEvidence) -> list[Reviewable]:
+    """Every reviewable node with its grades, since when it is reviewable (its first evidence)
+    and its importance: how much evidence it has, and how many links."""
+    degree: Counter[str] = Counter()
+    for e in snapshot.edges:
+        degree[e.source] += 1
+        degree[e.target] += 1
+    out: list[Reviewable] = []
+    for node in snapshot.nodes:
+        evidence, quiz, observations, _ = node.rows()
+        extra = learner.signals.get(node.id, ())
+        if not (quiz or observations or extra):
+            continue
+        since = min([*(q[2] for q in quiz), *(o[2] for o in observations),
+                     *(s.at for s in extra)])
+        importance = len(evidence) + len(quiz) + len(observations) + len(extra) \
+            + degree[node.id]
+        out.append(Reviewable(node.id, learner.graded(node.id), since, float(importance)))
+    return out
+
+
+def first_quote(node: SnapshotNode) -> str | None:
+    """The verbatim quote the node rests on first (what a reveal shows beside its text)."""
+    evidence = node.rows()[0]
+    return evidence[0][2] if evidence else None
+
+
+def all_signals(node: SnapshotNode, extra: Mapping[str, Sequence[Signal]]) -> list[Signal]:
+    return [*node_signals(node), *extra.get(node.id, ())]

@@ -1,0 +1,100 @@
+"""Review prompts built from a node's own content, no model needed: a cloze (the node's text
+with its most telling term blanked) or "Recall what you know about X", the answer revealed on
+demand (the node's text and a quote of the evidence it rests on).
+
+The term to blank is the node's rarest word across the graph (inverse document frequency over
+node texts; longer first on a tie): the word that says what this node is about, not "function".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Literal, NamedTuple
+
+PromptKind = Literal["cloze", "recall"]
+
+BLANK = "_____"
+_WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]{2,}")
+_COPULA = re.compile(r"(.+?)\s+(?:is|are|was|were|means|refers to)\s", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+_MIN_WORDS = 5  # a shorter text blanks too much of itself: recall instead
+_STOP_WORDS = """
+a about above after again against all also am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further had
+has have having he her here hers herself him himself his how i if in into is it its itself just
+let me more most my myself no nor not now of off on once only or other our ours ourselves out over
+own same she should so some such than that the their theirs them themselves then there these
+they this those through to too under until up very was we were what when where which while who
+whom why will with would you your yours yourself yourselves one two many much every thing things
+way ways use used uses using called means mean make makes made get gets got like well also often without within upon across along among around another
+"""
+_STOP = frozenset(_STOP_WORDS.split())
+
+
+class Prompt(NamedTuple):
+    kind: PromptKind
+    prompt: str
+    answer: str  # what to reveal: the blanked term, or the node's text
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+class TermWeights:
+    """Document frequencies of words over the graph's node texts (one count per node)."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        self.counts: Counter[str] = Counter()
+        self.documents = 0
+        for text in texts:
+            self.documents += 1
+            self.counts.update({w.lower() for w in words(text)})
+
+    def weight(self, word: str) -> float:
+        return math.log((1 + self.documents) / (1 + self.counts[word.lower()]))
+
+
+def salient_term(text: str, weights: TermWeights) -> str | None:
+    """The word of ``text`` that best names it, or None when it has no content word."""
+    best: tuple[float, int, int] | None = None
+    chosen: str | None = None
+    for position, word in enumerate(words(text)):
+        if len(word) < 4 or word.lower() in _STOP:
+            continue
+        key = (weights.weight(word), len(word), -position)
+        if best is None or key > best:
+            best, chosen = key, word
+    return chosen
+
+
+def review_prompt(text: str, weights: TermWeights, variant: int = 0) -> Prompt:
+    """The prompt for a node: a cloze when the text allows one, alternating with a recall prompt
+    from one review to the next (``variant``: how many times it was reviewed)."""
+    term = salient_term(text, weights)
+    if term is not None and len(words(text)) >= _MIN_WORDS and variant % 2 == 0:
+        pattern = re.compile(rf"(?<![\w]){re.escape(term)}(?![\w])", re.IGNORECASE)
+        return Prompt("cloze", f"Fill in the blank: {pattern.sub(BLANK, text)}", term)
+    # The sentence's subject names what to recall: a definition's term, else its first word
+    # of content (usually the grammatical subject), else its opening words.
+    about = _subject(text) or next(
+        (w for w in words(text) if len(w) >= 3 and w.lower() not in _STOP), None) \
+        or _opening(text)
+    return Prompt("recall", f"Recall what you know about “{about}”.", text)
+
+
+def _subject(text: str) -> str | None:
+    """What a definition-like statement is about: "A tree is …" → "tree"."""
+    match = _COPULA.match(text.strip())
+    if match is None:
+        return None
+    subject = _ARTICLE.sub("", match.group(1)).strip(" ,;:")
+    return subject if 0 < len(subject.split()) <= 6 else None
+
+
+def _opening(text: str, most: int = 6) -> str:
+    head = text.split()
+    return " ".join(head[:most]) + ("…" if len(head) > most else "")

@@ -1,0 +1,78 @@
+"""The learner's standing near a session's topic, for the teacher's opening context: the weak
+concepts, those due for review, and the gaps (concepts whose prerequisites are not yet learnt,
+so hard questions on them will be refused). Pure: a ``LearnerModel`` and the nearby node ids in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from studyhall.core.library.learner import insight
+from studyhall.core.library.learner.mastery import GATE_BELOW, gate, prerequisites
+from studyhall.core.library.learner.model import LearnerModel
+
+LIMIT = 5  # concepts per line
+GAPS = 3
+NAME_CHARS = 60
+
+
+@dataclass(frozen=True)
+class NearStanding:
+    weak: list[dict[str, Any]] = field(default_factory=list)
+    due: list[dict[str, Any]] = field(default_factory=list)
+    gaps: list[dict[str, Any]] = field(default_factory=list)
+
+    def lines(self) -> list[str]:
+        out = []
+        if self.weak:
+            out.append("Weak here (mastery below 0.8, weakest first): " + "; ".join(
+                f"{_name(c)} {c['mastery']:.2f}" for c in self.weak) + ".")
+        if self.due:
+            out.append("Due for review: " + "; ".join(
+                f"{_name(c)} mastery {_figure(c['mastery'])}, recall "
+                f"{_figure(c['retrievability'], 'new card')}" for c in self.due) + ".")
+        if self.gaps:
+            out.append(f"Gaps — no hard questions until each prerequisite is at "
+                       f"{GATE_BELOW:.1f}: " + "; ".join(
+                           f"{_name(g)} needs " + ", ".join(
+                               f"{_name(p)} (now {_figure(p['mastery'], 'not tried')})"
+                               for p in g["needs"]) for g in self.gaps) + ".")
+        return out
+
+    def data(self) -> dict[str, Any]:
+        return {"weak": self.weak, "due": self.due, "gaps": self.gaps}
+
+
+def _name(concept: dict[str, Any]) -> str:
+    text = concept["text"]
+    if len(text) > NAME_CHARS:
+        text = text[:NAME_CHARS].rsplit(" ", 1)[0] + "…"
+    return f"“{text}” ({concept['node_id']})"
+
+
+def _figure(value: float | None, missing: str = "—") -> str:
+    return missing if value is None else f"{value:.2f}"
+
+
+def near_standing(model: LearnerModel, among: Sequence[str], limit: int = LIMIT) -> NearStanding:
+    """Weak, due and gated concepts among ``among`` (nearest first)."""
+    if not among:
+        return NearStanding()
+    weak = insight.weak(model, among, limit)
+    due = insight.due(model, among, limit)["due"]
+    follows = [(e.source, e.target) for e in model.snapshot.edges if e.kind == "follows"]
+    before = prerequisites(follows) if follows else {}
+    gaps = []
+    for node_id in among:
+        mine = [p for p in before.get(node_id, ()) if model.snapshot.node(p) is not None]
+        if not mine or model.snapshot.node(node_id) is None:
+            continue
+        g = gate(node_id, {node_id: mine}, {p: model.score(p).value for p in mine})
+        if not g.ready:
+            gaps.append({**insight.brief(model, node_id),
+                         "needs": [insight.brief(model, p) for p, _ in g.blocking]})
+            if len(gaps) >= GAPS:
+                break
+    return NearStanding(weak, due, gaps)

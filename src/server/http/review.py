@@ -1,0 +1,159 @@
+"""Learner-model routes: the review queue, grading, a node's mastery explained, and statistics.
+
+``GET /api/review?limit=N`` → ``{"due": [{"node_id", "prompt", "kind", "state",
+"retrievability", "due_at", "answer", "text", …}], "counts": {"due_today", "new_today",
+"overdue"}}``; ``POST /api/review/{node_id}`` ``{"grade": "again"|"hard"|"good"|"easy"}`` →
+``{"node_id", "due_at", "stability", "difficulty", "mastery", "state", …}``;
+``GET /api/mastery/{node_id}`` → ``{"mastery", "state", "explanation": [{"at", "kind",
+"detail", "before", "after"}], …}``; ``GET /api/stats`` → plot data. All derived from the
+evidence at each read (nothing but the grade is written).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from studyhall.core.contracts.learner import PromptKind
+from studyhall.core.errors import InvalidInput
+from studyhall.server.http.bodies import read_model
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.review import MAX_QUEUE
+from studyhall.server.runtime.runtime import Runtime
+from studyhall.server.services import Services
+
+GradeName = Literal["again", "hard", "good", "easy"]
+
+
+class GradeIn(BaseModel):
+    grade: GradeName
+    kind: PromptKind | None = None  # the prompt shown, kept with the grade
+
+
+class DueCard(BaseModel):
+    node_id: str
+    prompt: str
+    kind: Literal["cloze", "recall"]
+    state: str
+    retrievability: float | None
+    due_at: str
+    answer: str
+    text: str
+    evidence: str | None
+    queue: Literal["new", "review", "learning"]
+    card: Literal["new", "learning", "review", "relearning"]
+    overdue: bool
+    mastery: float | None
+    next: dict[GradeName, str]  # the due date each grade would give, graded now
+
+
+class DueCounts(BaseModel):
+    due_today: int
+    new_today: int
+    overdue: int
+
+
+class ReviewQueue(BaseModel):
+    due: list[DueCard]
+    counts: DueCounts
+    next_due_at: str | None  # the first card after today's queue (None: no other card)
+
+
+class CardOut(BaseModel):
+    node_id: str
+    due_at: str
+    stability: float | None
+    difficulty: float | None
+    mastery: float | None
+    state: str
+    card: str
+    reviews: int
+    retrievability: float | None
+
+
+class ExplanationStep(BaseModel):
+    at: str
+    kind: str
+    detail: str
+    before: float
+    after: float
+
+
+class MasteryOut(BaseModel):
+    node_id: str
+    mastery: float | None
+    state: str
+    due: bool
+    due_at: str | None
+    retrievability: float | None
+    explanation: list[ExplanationStep]
+
+
+class StatsOut(BaseModel):
+    today: str
+    totals: dict[str, int]
+    mastery_over_time: list[dict[str, Any]]
+    reviews_due: list[dict[str, Any]]
+    retention: dict[str, Any]
+    topics: list[dict[str, Any]]
+
+
+def _limit(raw: str | None) -> int:
+    if raw is None:
+        return 20
+    try:
+        return int(raw)
+    except ValueError:
+        raise InvalidInput(f'"limit" must be a whole number from 1 to {MAX_QUEUE}.') from None
+
+
+def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+    review = runtime.review
+
+    @describe(summary="Today's review queue", response=ReviewQueue,
+              responses={400: "limit is not a number from 1 to 1000",
+                         404: "No such node (?node=)"})
+    async def get_review(request: Request) -> Response:
+        """Cards due today, in order (prerequisites first), within the daily caps, each with a
+        prompt built from the node's content, the answer to reveal and the due date each grade
+        would give. ``?node=ID``: that node's card alone, due or not ("Review now")."""
+        node_id = request.query_params.get("node")
+        if node_id:
+            return JSONResponse(await asyncio.to_thread(review.card, node_id))
+        limit = _limit(request.query_params.get("limit"))
+        return JSONResponse(await asyncio.to_thread(review.queue, limit))
+
+    @describe(summary="Grade a review", request=GradeIn, response=CardOut,
+              responses={400: "Unknown grade", 404: "No such node"})
+    async def post_review(request: Request) -> Response:
+        """Record the grade; the node's FSRS card (replayed from every grade) and mastery."""
+        body = await read_model(request, GradeIn, refused="The grade was not recorded",
+                                hint='Send {"grade": "again" | "hard" | "good" | "easy"}.')
+        node_id = request.path_params["node_id"]
+        return JSONResponse(await asyncio.to_thread(review.grade, node_id, body.grade,
+                                                    body.kind))
+
+    @describe(summary="A node's mastery, explained", response=MasteryOut,
+              responses={404: "No such node"})
+    async def get_mastery(request: Request) -> Response:
+        """The score, its state, and every event that produced it, newest first, with the score
+        before and after it."""
+        node_id = request.path_params["node_id"]
+        return JSONResponse(await asyncio.to_thread(review.mastery, node_id))
+
+    @describe(summary="Learning statistics (plot data)", response=StatsOut)
+    async def get_stats(request: Request) -> Response:
+        """Mastery over the last 30 days, reviews due per day for the next 30 days (with the
+        caps applied), retention achieved against the target, mastery per topic."""
+        return JSONResponse(await asyncio.to_thread(review.stats))
+
+    return [
+        Route("/api/review", get_review, methods=["GET"], name="get_review"),
+        Route("/api/review/{node_id:path}", post_review, methods=["POST"], name="post_review"),
+        Route("/api/mastery/{node_id:path}", get_mastery, methods=["GET"], name="get_mastery"),
+        Route("/api/stats", get_stats, methods=["GET"], name="get_stats"),
+    ]

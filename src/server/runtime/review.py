@@ -1,0 +1,153 @@
+"""``ReviewService``: the learner model's runner — the only writer of the learner ledgers (review
+grades, the teacher's validated observations) and the one read of the learner's state.
+
+Every read builds a ``LearnerModel`` (core) from the graph read and the learner ledgers at this
+moment: mastery, FSRS cards, today's queue and the statistics are derived there, never stored.
+Days are the machine's local calendar days (``zone``: another time zone, for tests). Methods are
+synchronous (file reads, replays): routes call them off the event loop.
+"""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime, tzinfo
+from typing import Any
+
+from studyhall.core.contracts.learner import (
+    GRADES,
+    LEARNER_LEVELS,
+    LearnerObserved,
+    PromptKind,
+    ReviewGraded,
+)
+from studyhall.core.errors import InvalidInput
+from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
+from studyhall.core.library.learner.evidence import LearnerEvidence
+from studyhall.core.library.learner.model import LearnerModel
+from studyhall.core.library.learner.overlay import LearnerOverlay
+from studyhall.core.library.learner.prompts import TermWeights
+from studyhall.core.library.learner.queue import Limits
+from studyhall.core.library.learner.report import (
+    card_json,
+    due_json,
+    mastery_json,
+    queue_json,
+    stats_json,
+)
+from studyhall.core.ports.storage import LearnerStore, SettingsStore
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.review_preview import after_today, next_due, planned_or_now
+
+MAX_QUEUE = 1000
+
+
+class ReviewService:
+    def __init__(self, *, graph: GraphReader, learner_store: LearnerStore,
+                 settings_store: SettingsStore, clock: Clock, ids: Ids,
+                 zone: tzinfo | None = None) -> None:
+        self._graph = graph
+        self._store = learner_store
+        self._settings = settings_store
+        self._clock = clock
+        self._ids = ids
+        self._zone = zone
+        self._overlay = LearnerOverlay()
+        self._weights: tuple[tuple[SnapshotNode, ...], TermWeights] | None = None
+        self._lock = threading.Lock()  # the caches above; reads come from worker threads
+
+    # --- reads -----------------------------------------------------------------------------
+
+    def model(self, base: GraphSnapshot | None = None) -> LearnerModel:
+        """The learner's state now, over ``base`` (the app's graph read when not given)."""
+        snapshot = base if base is not None else self._graph.snapshot()
+        learner = LearnerEvidence(self._store.grades().records,
+                                  self._store.observations().records)
+        return LearnerModel(snapshot, learner, self.now(), self.limits(),
+                            weights=lambda: self._term_weights(snapshot))
+
+    def queue(self, limit: int = 20, base: GraphSnapshot | None = None) -> dict[str, Any]:
+        """``GET /api/review``: today's queue (the first ``limit`` cards) and its counts; each
+        card with ``next`` (the due date each grade would give), and ``next_due_at``."""
+        if not 1 <= limit <= MAX_QUEUE:
+            raise InvalidInput(f'"limit" must be from 1 to {MAX_QUEUE}.')
+        model = self.model(base)
+        out = queue_json(model, limit)
+        for item in out["due"]:
+            item["next"] = next_due(model, item["node_id"])
+        out["next_due_at"] = after_today(model)
+        return out
+
+    def card(self, node_id: str) -> dict[str, Any]:
+        """``GET /api/review?node=ID``: that node's card now, due or not ("Review now"), in the
+        queue's shape; ``counts`` are today's queue's."""
+        model = self.model()
+        out = queue_json(model, 1)
+        out["due"] = [{**due_json(model, planned_or_now(model, node_id)),
+                       "next": next_due(model, node_id)}]
+        out["next_due_at"] = after_today(model)
+        return out
+
+    def mastery(self, node_id: str) -> dict[str, Any]:
+        """``GET /api/mastery/{id}``: the score, its state and every event that made it."""
+        return mastery_json(self.model(), node_id)
+
+    def stats(self, base: GraphSnapshot | None = None) -> dict[str, Any]:
+        """``GET /api/stats``: mastery over time, reviews due per day, retention vs target."""
+        return stats_json(self.model(base))
+
+    def graph_snapshot(self, base: GraphSnapshot | None = None) -> GraphSnapshot:
+        """The graph with the learner ledgers' evidence in its nodes' states and scores."""
+        snapshot = base if base is not None else self._graph.snapshot()
+        learner = LearnerEvidence(self._store.grades().records,
+                                  self._store.observations().records)
+        with self._lock:
+            return self._overlay.apply(snapshot, learner.signals)
+
+    # --- writes ----------------------------------------------------------------------------
+
+    def grade(self, node_id: str, grade: str,
+              prompt_kind: PromptKind | None = None) -> dict[str, Any]:
+        """Record a review grade; the node's new card and mastery (``POST /api/review/{id}``)."""
+        if grade not in GRADES:
+            raise InvalidInput(f"Unknown grade {grade!r}: use one of {', '.join(GRADES)}.")
+        self.model().node(node_id)  # NotFound for a node the graph does not hold
+        self._store.append_grades([ReviewGraded(
+            id=self._ids.new("rev"), node_id=node_id, grade=grade,
+            prompt_kind=prompt_kind, at=self._clock.now())])
+        return card_json(self.model(), node_id)
+
+    def observe(self, node_id: str, level: str, note: str = "",
+                source_id: str | None = None) -> dict[str, Any]:
+        """Record the teacher's observation of the learner on a node (proposed through a
+        validated tool: the code decides what it changes). The node's mastery after it."""
+        if level not in LEARNER_LEVELS:
+            raise InvalidInput(f"Unknown level {level!r}: use one of "
+                               f"{', '.join(LEARNER_LEVELS)}.")
+        if len(note) > 500:
+            raise InvalidInput("An observation's note is one sentence: at most 500 characters.")
+        self.model().node(node_id)
+        self._store.append_observations([LearnerObserved(
+            id=self._ids.new("lob"), node_id=node_id, level=level,
+            note=note, source_id=source_id, at=self._clock.now())])
+        return mastery_json(self.model(), node_id)
+
+    # --- helpers ---------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        """Now, in the time zone whose calendar days the caps count."""
+        return self._clock.now().astimezone(self._zone)
+
+    def limits(self) -> Limits:
+        s = self._settings.load()
+        return Limits(s.new_cards_per_day, s.reviews_per_day, s.desired_retention)
+
+    def _term_weights(self, snapshot: GraphSnapshot) -> TermWeights:
+        # Counted once per graph: the fold hands out the same nodes tuple until a node changes.
+        with self._lock:
+            if self._weights is not None and self._weights[0] is snapshot.nodes:
+                return self._weights[1]
+        weights = TermWeights(n.text for n in snapshot.nodes)
+        with self._lock:
+            self._weights = (snapshot.nodes, weights)
+        return weights

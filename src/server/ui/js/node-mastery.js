@@ -1,0 +1,64 @@
+// The mastery part of the graph's dock: the node's score and how it was made (GET
+// /api/mastery/{id}, newest event first: "Quiz on Dec 1: wrong → 0.42"), its review card (next
+// review, chance of recall now) and "Review now".
+
+import { api } from "./api.js";
+import { h, replace } from "./dom.js";
+import { go } from "./router.js";
+import { masteryMeter } from "./review-dock.js";
+import { dayPhrase, percent } from "./when.js";
+
+const SHOWN = 5;  // events listed before "show all"
+
+/** A section that fills itself once the node's mastery is read. */
+export function masterySection(nodeId) {
+  const el = h("section.node-mastery", { "aria-label": "Mastery", "aria-busy": "true" },
+    h("h3", "Mastery"), h("p.muted.small", "Reading…"));
+  load(el, nodeId);
+  return el;
+}
+
+async function load(el, nodeId) {
+  let m;
+  try {
+    m = await api.get(`/api/mastery/${encodeURIComponent(nodeId)}`);
+  } catch (error) {
+    replace(el, h("h3", "Mastery"), h("p.inline-error.small", `Could not read it: ${error.message}`));
+    el.removeAttribute("aria-busy");
+    return;
+  }
+  const steps = m.explanation.map((s) => ({ ...s, detail: plain(s.detail) }));
+  const item = (s) => h("li", { class: s.after > s.before ? "up" : s.after < s.before ? "down" : "" },
+    h("span.step-mark", { "aria-hidden": "true" }, s.after > s.before ? "▲" : s.after < s.before ? "▼" : "•"),
+    h("span", s.detail));
+  replace(el,
+    h("h3", "Mastery"),
+    m.mastery === null
+      ? h("p.small.muted", "Not tried yet: no quiz answers, observations or reviews.")
+      : h("div.mastery-row", h("span.mastery-value", m.mastery.toFixed(2)), masteryMeter(m.mastery)),
+    h("p.small.review-when", reviewLine(m)),
+    h("button.review-now", { type: "button", onclick: () => go(`#/review?node=${encodeURIComponent(nodeId)}`) },
+      "Review now"),
+    steps.length ? h("p.steps-title.small", "How this score was made, newest first") : null,
+    steps.length ? h("ol.mastery-steps", steps.slice(0, SHOWN).map(item)) : null,
+    steps.length > SHOWN ? h("details.more-steps", h("summary", `All ${steps.length} events`),
+      h("ol.mastery-steps", steps.slice(SHOWN).map(item))) : null,
+  );
+  el.removeAttribute("aria-busy");
+}
+
+function reviewLine(m) {
+  if (m.due) {
+    return m.retrievability === null ? "In today's reviews, as a new card."
+      : `In today's reviews · chance you recall it now ${percent(m.retrievability)}.`;
+  }
+  if (m.due_at) {
+    return `Next review ${dayPhrase(m.due_at)} · chance you recall it now ${percent(m.retrievability)}.`;
+  }
+  return "Not in your reviews yet.";
+}
+
+/** The server's explanation without internal references: "Quiz c2/q1 on Mar 1" → "Quiz on Mar 1". */
+function plain(detail) {
+  return detail.replace(/^Quiz \S+ on /, "Quiz on ");
+}

@@ -1,0 +1,69 @@
+// The dock beside a review: where the current card stands (never its answer), what the four
+// grades mean, today's counts and the daily limits (set in Settings).
+
+import { h, plural, replace, stateBadge } from "./dom.js";
+import { state } from "./store.js";
+import { dayPhrase, percent } from "./when.js";
+
+const MEANINGS = [
+  ["1", "Again", "You forgot it. It comes back in a few minutes."],
+  ["2", "Hard", "You got it, with real effort."],
+  ["3", "Good", "You recalled it."],
+  ["4", "Easy", "It came at once. It waits longer."],
+];
+
+export function masteryMeter(value) {
+  const bar = h("div.meter", { role: "meter", "aria-valuemin": "0", "aria-valuemax": "1",
+    "aria-valuenow": value === null || value === undefined ? null : String(value),
+    "aria-label": "Mastery" }, h("div.meter-fill"), h("div.meter-solid", { title: "Solid from 0.80" }));
+  if (value !== null && value !== undefined) {
+    bar.firstChild.style.width = `${Math.round(value * 100)}%`;
+    bar.firstChild.classList.toggle("solid", value >= 0.8);  // the same threshold as "solid"
+  }
+  return bar;
+}
+
+export function renderCardDock(dock, card, counts) {
+  replace(dock, h("div.dock-section.review-dock",
+    h("h2.dock-title", "This card"),
+    stateBadge(card.state),
+    card.mastery !== null && card.mastery !== undefined
+      ? h("div.dock-mastery", h("p.small", `Mastery ${card.mastery.toFixed(2)}`), masteryMeter(card.mastery))
+      : null,
+    h("p.small.muted", card.retrievability === null || card.retrievability === undefined
+      ? "A new card: this is its first review."
+      : `Chance you recall it now: ${percent(card.retrievability)}${card.overdue ? " · overdue" : ""}.`),
+    h("h3", "Grades"),
+    h("dl.grade-meanings", MEANINGS.map(([key, label, what]) => [
+      h("dt", h("kbd", key), ` ${label}`), h("dd", what)])),
+    h("p.small.muted", h("kbd", "Space"), " shows the answer."),
+    todayCounts(counts),
+  ));
+}
+
+export function renderReviewDock(dock, counts, nextDue) {
+  replace(dock, h("div.dock-section.review-dock",
+    h("h2.dock-title", "Reviews"),
+    h("p.small.muted", "Spaced review brings each idea back just before you would forget it. The schedule is FSRS, the one Anki uses."),
+    todayCounts(counts),
+    nextDue ? h("p.small", `Next card due ${dayPhrase(nextDue)}.`) : null,
+    limits(),
+  ));
+}
+
+function todayCounts(counts) {
+  if (!counts) return null;
+  return h("section", h("h3", "Today"),
+    h("p.small", counts.due_today
+      ? `${plural(counts.due_today, "card")} to go · ${counts.new_today} new`
+      : "Nothing left for today.",
+    counts.overdue ? ` · ${counts.overdue} overdue` : ""));
+}
+
+function limits() {
+  const r = state.settings?.review;
+  if (!r) return null;
+  return h("section", h("h3", "Daily limits"),
+    h("p.small", `${plural(r.new_cards_per_day, "new card")} and up to ${plural(r.reviews_per_day, "review")} a day, aiming at ${percent(r.desired_retention)} recall. `,
+      h("a", { href: "#/settings" }, "Change")));
+}

@@ -1,0 +1,287 @@
+// Review: today's cards one at a time — the prompt, "Show answer" (Space / Enter), then four
+// grades (1–4) each saying when the card would come back; a progress line, a calm summary, and
+// an empty state that says where cards come from. No model is needed. #/review?node=ID reviews
+// that one node now ("Review now" in the graph's dock).
+
+import { api } from "./api.js";
+import { h, plural, replace, stateBadge } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+import { openNewSession } from "./dialogs.js";
+import { go } from "./router.js";
+import { refreshReviewCount } from "./store.js";
+import { renderCardDock, renderReviewDock } from "./review-dock.js";
+import { dayPhrase, waitText } from "./when.js";
+
+export const GRADES = [
+  { key: "1", grade: "again", label: "Again" },
+  { key: "2", grade: "hard", label: "Hard" },
+  { key: "3", grade: "good", label: "Good" },
+  { key: "4", grade: "easy", label: "Easy" },
+];
+const BLANK = "_____";
+const HOLE = "\uE000";  // stands in for the blank while the Markdown is rendered
+const CLOZE_LEAD = /^Fill in the blank:\s*/;
+
+export async function mountReview({ main, dock }, params, query) {
+  document.body.dataset.view = "review";
+  const page = h("section.review", { "aria-labelledby": "review-title" });
+  replace(main, h("div.review-scroll", page));
+  let session = null;
+  let disposed = false;
+
+  function begin(only) {
+    session = { only, graded: [], card: null, counts: null, nextDue: null, revealed: false, busy: false };
+    next();
+  }
+
+  async function next() {
+    const s = session;
+    s.card = null;
+    s.revealed = false;
+    document.body.dataset.review = "loading";
+    let data;
+    try {
+      data = await api.get(s.only && !s.graded.length
+        ? `/api/review?node=${encodeURIComponent(s.only)}` : "/api/review?limit=20");
+    } catch (error) {
+      if (s !== session || disposed) return;
+      replace(page, h("div.review-empty", h("h1", { id: "review-title" }, "Review"),
+        h("p.inline-error", `Could not load your reviews: ${error.message}`),
+        h("p", h("button", { type: "button", onclick: () => next() }, "Try again"))));
+      document.body.dataset.review = "error";
+      return;
+    }
+    if (s !== session || disposed) return;
+    s.counts = data.counts;
+    s.nextDue = data.next_due_at;
+    const card = s.only && s.graded.length ? null : data.due[0];
+    if (!card) {
+      if (s.graded.length) showSummary();
+      else showEmpty();
+      return;
+    }
+    s.card = card;
+    showCard();
+  }
+
+  function progress() {
+    const s = session;
+    const done = s.graded.length;
+    const total = s.only ? done + 1 : done + s.counts.due_today;
+    return { position: done + 1, total };
+  }
+
+  function showCard() {
+    const s = session;
+    const { card } = s;
+    const { position, total } = progress();
+    const cloze = card.kind === "cloze";
+    const prompt = h("div.review-prompt.prose");
+    renderMarkdown(prompt, (cloze ? card.prompt.replace(CLOZE_LEAD, "") : card.prompt).replaceAll(BLANK, HOLE));
+    markBlanks(prompt);
+    const answer = h("div.review-answer", { hidden: !s.revealed, id: "review-answer" });
+    const article = h("article.review-card", { tabindex: "-1", "aria-labelledby": "review-title" },
+      h("div.review-card-head",
+        h("p.review-kind", cloze ? "Fill in the blank" : "Recall"),
+        stateBadge(card.state)),
+      prompt, answer);
+    const actions = h("div.review-actions");
+    replace(page,
+      h("header.review-head",
+        h("h1.visually-hidden", { id: "review-title" }, "Review"),
+        h("p.review-progress", { role: "status", "aria-live": "polite" },
+          s.only ? "Reviewing one card" : `${position} of ${total}`),
+        h("div.progress.thin", { role: "progressbar", "aria-label": "Review progress",
+          "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(position - 1) },
+        h("div.progress-fill"))),
+      article, actions);
+    page.querySelector(".progress-fill").style.width = `${Math.round(((position - 1) / total) * 100)}%`;
+    drawActions(actions, answer, prompt);
+    renderCardDock(dock, card, s.counts);
+    document.body.dataset.review = "question";
+    article.focus({ preventScroll: true });
+  }
+
+  function drawActions(actions, answer, prompt) {
+    const s = session;
+    if (!s.revealed) {
+      replace(actions, h("button.primary.show-answer", { type: "button", onclick: reveal },
+        "Show answer", h("kbd", "Space")));
+      return;
+    }
+    fillAnswer(answer, prompt, s.card);
+    answer.hidden = false;
+    replace(actions,
+      h("p.grade-question", { id: "grade-question" }, "How well did you recall it?"),
+      h("div.grades", { role: "group", "aria-labelledby": "grade-question" },
+        GRADES.map(({ key, grade, label }) => {
+          const wait = waitText(s.card.next?.[grade]);
+          return h("button.grade", {
+            type: "button", class: `grade-${grade}`, dataset: { grade },
+            "aria-label": `${label} (${key}) — back in ${wait}`, disabled: s.busy,
+            onclick: () => submit(grade),
+          }, h("span.grade-top", h("kbd", key), h("span.grade-label", label)),
+          h("span.grade-wait", wait));
+        })),
+      h("p.form-error", { role: "alert", hidden: true, id: "grade-error" }));
+  }
+
+  function reveal() {
+    const s = session;
+    if (!s.card || s.revealed) return;
+    s.revealed = true;
+    drawActions(page.querySelector(".review-actions"), page.querySelector(".review-answer"),
+      page.querySelector(".review-prompt"));
+    document.body.dataset.review = "answer";
+  }
+
+  async function submit(grade) {
+    const s = session;
+    if (!s.card || !s.revealed || s.busy) return;
+    s.busy = true;
+    for (const b of page.querySelectorAll(".grade")) b.disabled = true;
+    page.querySelector(`.grade-${grade}`)?.classList.add("chosen");
+    const card = s.card;
+    try {
+      const result = await api.post(`/api/review/${encodeURIComponent(card.node_id)}`,
+        { grade, kind: card.kind });
+      if (s !== session || disposed) return;
+      s.graded.push({ node_id: card.node_id, grade, due_at: result.due_at, text: card.text });
+      refreshReviewCount();
+    } catch (error) {
+      if (s !== session || disposed) return;
+      s.busy = false;
+      for (const b of page.querySelectorAll(".grade")) b.disabled = false;
+      const el = page.querySelector("#grade-error");
+      if (el) {
+        el.textContent = `The grade was not saved: ${error.message}`;
+        el.hidden = false;
+      }
+      return;
+    }
+    s.busy = false;
+    next();
+  }
+
+  function showSummary() {
+    const s = session;
+    const cards = new Map();  // node -> its last grade's due date, and whether it was forgotten
+    for (const g of s.graded) {
+      const seen = cards.get(g.node_id) || { forgot: false };
+      cards.set(g.node_id, { forgot: seen.forgot || g.grade === "again", due_at: g.due_at });
+    }
+    const relearn = [...cards.values()].filter((c) => c.forgot);
+    const soonest = relearn.map((c) => c.due_at).sort()[0];
+    const counts = Object.fromEntries(GRADES.map(({ grade }) => [grade, 0]));
+    for (const g of s.graded) counts[g.grade] += 1;
+    const line = [plural(cards.size, "card") + " reviewed",
+      relearn.length ? `${relearn.length} to relearn ${dayPhrase(soonest)}` : "all recalled"].join(" · ");
+    const left = s.counts?.due_today || 0;
+    replace(page, h("div.review-done",
+      h("h1", { id: "review-title" }, s.only ? "Reviewed" : "Done for today"),
+      h("p.summary-line", line),
+      h("ul.grade-tally", { "aria-label": "Your grades" }, GRADES.map(({ grade, label }) =>
+        h("li", { class: `grade-${grade}` }, h("span.tally-count", String(counts[grade])), label))),
+      s.nextDue && !left ? h("p.muted", `Next review ${dayPhrase(s.nextDue)}.`) : null,
+      h("div.review-links",
+        s.only && left ? h("button.primary", { type: "button", onclick: () => go("#/review") },
+          `Review today's cards (${left})`) : null,
+        h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph"),
+        h("button", { type: "button", onclick: () => go("#/stats") }, "See your progress")),
+    ));
+    renderReviewDock(dock, s.counts, s.nextDue);
+    document.body.dataset.review = "summary";
+  }
+
+  function showEmpty() {
+    const s = session;
+    const hasCards = Boolean(s.nextDue);
+    replace(page, h("div.review-empty",
+      h("h1", { id: "review-title" }, hasCards ? "Nothing to review today" : "No review cards yet"),
+      hasCards
+        ? h("p.lede", `Your next card is due ${dayPhrase(s.nextDue)}. Reviewing a little each day keeps what you learnt within reach.`)
+        : h("p.lede", "Cards come from what you study. Answer the quizzes in a session and every idea you were tested on becomes a card here, scheduled to come back just before you would forget it."),
+      hasCards
+        ? h("p.muted.small", "More cards join as you answer quizzes in your sessions.")
+        : h("p.muted.small", "Reviewing needs no API key: the cards are built from your own graph."),
+      h("div.review-links",
+        h("button.primary", { type: "button", onclick: () => openNewSession() }, "Start a session"),
+        h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph")),
+    ));
+    renderReviewDock(dock, s.counts, s.nextDue);
+    document.body.dataset.review = "empty";
+  }
+
+  begin(query.get("node"));
+  return {
+    update(p, q) {
+      begin(q.get("node"));
+    },
+    handleKey(e) {
+      const s = session;
+      if (!s?.card) return false;
+      if (e.key === " " || e.key === "Enter") {
+        if (!s.revealed) reveal();
+        return !(e.key === "Enter" && e.target?.closest?.(".grade"));  // Enter on a grade clicks it
+      }
+      const pick = GRADES.find((g) => g.key === e.key);
+      if (pick && s.revealed) {
+        submit(pick.grade);
+        return true;
+      }
+      return false;
+    },
+    unmount() {
+      disposed = true;
+      document.body.dataset.view = "";
+      delete document.body.dataset.review;
+    },
+  };
+}
+
+/** Turn each stand-in for the blank into a visible, labelled gap. */
+function markBlanks(root) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const hits = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (node.nodeValue.includes(HOLE)) hits.push(node);
+  }
+  for (const node of hits) {
+    const parts = node.nodeValue.split(HOLE);
+    const out = [];
+    parts.forEach((part, i) => {
+      if (i) out.push(h("span.blank", { "aria-label": "blank" }, "\u00a0"));
+      if (part) out.push(document.createTextNode(part));
+    });
+    node.replaceWith(...out);
+  }
+}
+
+/** The answer: a cloze's gap filled in place (and the term said once more), a recall prompt's
+ * statement; the quote it rests on when that says more. */
+function fillAnswer(answer, prompt, card) {
+  const parts = [];
+  if (card.kind === "cloze") {
+    for (const gap of prompt.querySelectorAll(".blank")) {
+      gap.textContent = card.answer;
+      gap.classList.add("filled");
+      gap.removeAttribute("aria-label");
+    }
+    parts.push(h("p.review-term", h("span.review-label", "Answer"), h("strong", card.answer)));
+  } else {
+    const text = h("div.review-text.prose");
+    renderMarkdown(text, card.answer || card.text);
+    parts.push(text);
+  }
+  const quote = (card.evidence || "").trim();
+  if (quote && norm(quote) !== norm(card.text)) {
+    const said = h("blockquote.review-quote.prose");
+    renderMarkdown(said, quote);
+    parts.push(h("div.review-source", h("span.review-label", "Where it came from"), said));
+  }
+  replace(answer, parts);
+}
+
+function norm(text) {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+}

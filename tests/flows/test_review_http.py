@@ -1,0 +1,162 @@
+"""Review over real HTTP (the production wiring, no model): the queue, grading, mastery explained,
+the graph agreeing with it, statistics, refusals, and the CLI printing the same queue."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import UTC, datetime
+from itertools import pairwise
+
+import fsrs
+import pytest
+from studyhall.adapters.memory import FixedClock
+from studyhall.core.errors import InvalidInput, NotFound
+from studyhall.desktop.cli import main
+from studyhall.server.app import build_services
+from studyhall.server.config import load_config
+
+from tests.support.graph_events import cp, edge, prop, quiz
+from tests.support.session_api import PORT, scripted_app
+
+TREE = "A tree is a connected graph without cycles."
+HEAP = "A heap is a complete binary tree with the heap property."
+NOON = datetime(2025, 3, 3, 12, 0, tzinfo=UTC)
+
+
+def seeded_services():
+    services = build_services(load_config(port=PORT))
+    graph = services.graph_store
+    graph.append_propositions([prop("tree", text=TREE), prop("heap", text=HEAP),
+                               prop("imported", text="Only in the notes, never studied.")])
+    graph.append_edges([edge("tree", "heap")])  # a tree is a prerequisite of a heap
+    graph.append_quiz_events([quiz("tree", "correct", 1), quiz("heap", "miss", 2, call="c2")])
+    graph.append_checkpoint(cp("r1"))
+    clock = FixedClock(NOON)
+    return dataclasses.replace(services, clock=clock), clock
+
+
+def by_the_package(times: list[datetime], grade: fsrs.Rating) -> fsrs.Card:
+    scheduler = fsrs.Scheduler(enable_fuzzing=False)
+    card = fsrs.Card(card_id=1, due=times[0])
+    for at in times:
+        card, _ = scheduler.review_card(card, grade, at)
+    return card
+
+
+async def test_review_queue_grading_mastery_and_stats_over_http() -> None:
+    services, clock = seeded_services()
+    async with scripted_app(None, services=services) as (api, _):
+        queue = (await api.http.get("/api/review")).json()
+        assert queue["counts"] == {"due_today": 2, "new_today": 2, "overdue": 0}
+        first, second = queue["due"]
+        assert (first["node_id"], second["node_id"]) == ("tree", "heap")  # prerequisite first
+        assert first["kind"] == "cloze" and "_____" in first["prompt"]
+        assert first["answer"] in TREE and first["text"] == TREE
+        assert first["state"] == "solid" and second["state"] == "shaky"
+        assert first["retrievability"] is None and first["queue"] == "new"
+        assert {"node_id", "prompt", "kind", "state", "retrievability", "due_at"} <= set(first)
+        assert len((await api.http.get("/api/review?limit=1")).json()["due"]) == 1
+
+        graded_at = [NOON]
+        r = await api.http.post("/api/review/heap", json={"grade": "good", "kind": "cloze"})
+        assert r.status_code == 200, r.text
+        for days in (1, 4):
+            graded_at.append(clock.advance(days=days))
+            r = await api.http.post("/api/review/heap", json={"grade": "good"})
+        card = r.json()
+        expected = by_the_package(graded_at, fsrs.Rating.Good)
+        assert card["stability"] == expected.stability
+        assert card["difficulty"] == expected.difficulty
+        assert card["due_at"] == expected.due.isoformat()
+        assert card["card"] == "review" and card["reviews"] == 3
+        assert set(card) >= {"node_id", "due_at", "stability", "difficulty", "mastery", "state"}
+
+        mastery = (await api.http.get("/api/mastery/heap")).json()
+        assert [e["kind"] for e in mastery["explanation"]] == ["review", "review", "review",
+                                                               "quiz"]
+        steps = mastery["explanation"]
+        assert steps[-1]["detail"].startswith("Quiz c2/q1 on Mar 1: wrong → ")
+        assert all(a["before"] == b["after"] for a, b in pairwise(steps))
+        assert mastery["mastery"] == steps[0]["after"] == card["mastery"]
+        assert mastery["mastery"] > second["mastery"]  # three good recalls after a miss
+
+        graph = (await api.http.get("/api/graph")).json()
+        heap = next(n for n in graph["nodes"] if n["id"] == "heap")
+        assert (heap["state"], heap["score"]) == (mastery["state"], mastery["mastery"])
+        assert heap["explanation"][1].startswith("review on Mar 8: good")
+
+        stats = (await api.http.get("/api/stats")).json()
+        assert len(stats["mastery_over_time"]) == 30 and len(stats["reviews_due"]) == 30
+        assert stats["retention"]["target"] == 0.9 and stats["retention"]["reviews"] == 1
+        assert stats["totals"]["reviewable"] == 2 and stats["totals"]["not-tried"] == 1
+
+        clock.advance(days=60)  # the heap card is long overdue now
+        later = (await api.http.get("/api/review")).json()
+        heap_due = next(d for d in later["due"] if d["node_id"] == "heap")
+        assert heap_due["overdue"] and 0 < heap_due["retrievability"] < 0.9
+        assert later["counts"]["overdue"] == 1
+
+        document = (await api.http.get("/api/openapi.json")).json()["paths"]
+        assert {"/api/review", "/api/review/{node_id}", "/api/mastery/{node_id}",
+                "/api/stats"} <= set(document)
+        assert "requestBody" in document["/api/review/{node_id}"]["post"]
+
+
+async def test_refusals_say_what_to_do() -> None:
+    services, _ = seeded_services()
+    async with scripted_app(None, services=services) as (api, _):
+        r = await api.http.post("/api/review/nowhere", json={"grade": "good"})
+        assert r.status_code == 404 and r.json()["error"] == "NotFound"
+        assert "GET /api/graph" in r.json()["message"]
+        r = await api.http.post("/api/review/heap", json={"grade": "meh"})
+        assert r.status_code == 400 and set(r.json()) == {"error", "message"}
+        assert '"again" | "hard" | "good" | "easy"' in r.json()["message"]
+        assert (await api.http.post("/api/review/heap")).status_code == 400  # no grade
+        assert (await api.http.get("/api/review?limit=many")).status_code == 400
+        assert (await api.http.get("/api/review?limit=0")).status_code == 400
+        assert (await api.http.get("/api/mastery/nowhere")).status_code == 404
+        assert not services.config.data_dir.joinpath("learner", "reviews.jsonl").exists()
+
+
+def test_the_cli_prints_the_queue_and_the_stats(capsys) -> None:
+    services, _ = seeded_services()  # seeds the data dir the CLI opens
+    assert services.config.data_dir.joinpath("graph", "propositions.jsonl").exists()
+    assert main(["review", "--json"]) == 0
+    queue = json.loads(capsys.readouterr().out)
+    assert [d["node_id"] for d in queue["due"]] == ["tree", "heap"]
+    assert main(["review"]) == 0
+    text = capsys.readouterr().out
+    assert "2 due today (2 new, 0 overdue)" in text and "Fill in the blank" in text
+    assert main(["stats", "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["totals"]["reviewable"] == 2 and len(stats["reviews_due"]) == 30
+    assert main(["stats"]) == 0
+    table = capsys.readouterr().out
+    assert "Reviews due" in table and "Retention" in table
+
+
+def test_nothing_due_on_an_empty_graph(capsys) -> None:
+    assert main(["review"]) == 0
+    assert "Nothing to review" in capsys.readouterr().out
+
+
+async def test_a_teacher_observation_is_validated_and_explains_the_score() -> None:
+    services, clock = seeded_services()
+    async with scripted_app(None, services=services) as (api, runtime):
+        before = (await api.http.get("/api/mastery/heap")).json()["mastery"]
+        after = runtime.review.observe("heap", "misconception", "thinks a heap is sorted",
+                                       source_id="chat_1")
+        assert after["mastery"] < before and after["state"] == "shaky"
+        assert after["explanation"][0]["detail"].startswith(
+            "Teacher observation on Mar 3: misconception — thinks a heap is sorted → ")
+        clock.advance(minutes=5)  # events are ordered by time
+        fixed = runtime.review.observe("heap", "corrected", "now says only the root is min")
+        assert fixed["state"] == "corrected-misconception"
+        graph = (await api.http.get("/api/graph")).json()
+        assert next(n for n in graph["nodes"] if n["id"] == "heap")["state"] == fixed["state"]
+        for bad in (("heap", "brilliant", ""), ("heap", "solid", "x" * 501)):
+            with pytest.raises(InvalidInput):
+                runtime.review.observe(*bad)
+        with pytest.raises(NotFound):
+            runtime.review.observe("nowhere", "solid")
