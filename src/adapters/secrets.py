@@ -23,7 +23,8 @@ _INDEX = "__studyhall_names__"  # keyring cannot list entries, so we keep the na
 
 def _check_name(name: str) -> None:
     if not name or not name.strip() or name == _INDEX or len(name) > 200:
-        raise SecretError(f"Invalid key name {name!r}: use a provider name such as 'openai'.")
+        raise SecretError(f"Invalid key name {name!r}: use a provider name such as 'openai' or "
+                          "a server address such as 'http://127.0.0.1:1234/v1'.")
 
 
 class FileSecretStore:

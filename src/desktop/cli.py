@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
 
             return launch(window=not args.no_window, port=args.port)
         return int(handler(args))
-    except (Exception, KeyboardInterrupt) as e:  # every failure: one line, a documented code
+    except (Exception, KeyboardInterrupt) as e:  # noqa: BLE001 - the top: one line per failure
         return report(e)
 
 

@@ -30,11 +30,15 @@ INTERRUPTED = 130
 LOG_HINT = "logs/studyhall.log in the data folder"
 
 
-class AppGone(StudyhallError):
+class CommandError(Exception):
+    """A command's own failure, said in one line (the app's errors are ``StudyhallError``)."""
+
+
+class AppGone(CommandError):
     """The running app this command talked to stopped answering (it quit or crashed)."""
 
 
-class UsageError(StudyhallError):
+class UsageError(CommandError):
     """The command line asks for something no command can do (a value out of range)."""
 
 

@@ -88,6 +88,25 @@ def _pin_navigation(origin: str) -> None:
     page.acceptNavigationRequest = acceptNavigationRequest  # type: ignore[method-assign]
 
 
+class FolderPicker:
+    """The page's one bridge into the window (``window.pywebview.api``): the system folder
+    dialog for imports. It returns a path the learner chose; it reads and opens nothing."""
+
+    def __init__(self) -> None:
+        self._window: Any = None
+
+    def attach(self, window: Any) -> None:
+        self._window = window
+
+    def pick_folder(self) -> str | None:
+        import webview
+
+        if self._window is None:
+            return None
+        chosen = self._window.create_file_dialog(webview.FOLDER_DIALOG)
+        return str(chosen[0]) if chosen else None
+
+
 def open_window(
     url: str, *, title: str = TITLE, on_start: Callable[[Any], None] | None = None
 ) -> None:
@@ -99,7 +118,10 @@ def open_window(
     import webview
 
     _pin_navigation(origin_of(url))
-    window = webview.create_window(title, url, width=1280, height=820, min_size=(1024, 700))
+    picker = FolderPicker()
+    window = webview.create_window(title, url, width=1280, height=820, min_size=(1024, 700),
+                                   js_api=picker)
+    picker.attach(window)
     webview.start(on_start, (window,) if on_start else None, gui="qt", private_mode=True)
 
 

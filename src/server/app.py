@@ -30,6 +30,7 @@ from studyhall.adapters.secrets import FileSecretStore, default_secret_store
 from studyhall.adapters.sources.material import FileMaterialReader
 from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import (
+    JsonAskStore,
     JsonChatStore,
     JsonJobStore,
     JsonlGraphStore,
@@ -40,6 +41,8 @@ from studyhall.adapters.store import (
 from studyhall.adapters.system import RandomIds, SystemClock
 from studyhall.core.agents.grounding import Grounding
 from studyhall.core.agents.job_tools import job_tools
+from studyhall.core.agents.learner_tools import READ_TOOLS, learner_tools
+from studyhall.core.agents.quiz_gate import gated
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
 from studyhall.server.config import Config
@@ -55,6 +58,7 @@ from studyhall.server.http import (
     imports,
     review,
     settings,
+    sources,
 )
 from studyhall.server.http.fallback import fallback_route
 from studyhall.server.http.security import SecurityMiddleware
@@ -69,9 +73,12 @@ from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.imports import NotesImporter
 from studyhall.server.runtime.job_work import JobWork
 from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.learner_desk import LearnerDesk
 from studyhall.server.runtime.material import CourseMaterial
 from studyhall.server.runtime.model_ready import no_key_for_turn, no_model_reason
+from studyhall.server.runtime.node_finder import NodeFinder
 from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.runtime.quiz_gating import QuizGating
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.runtime import Runtime, started
 from studyhall.server.runtime.supervisor import Supervisor
@@ -135,6 +142,7 @@ def build_services(config: Config) -> Services:
         learner_store=JsonlLearnerStore(data / "learner"),
         job_store=JsonJobStore(data / "jobs"),
         source_store=JsonSourceStore(data / "sources"),
+        ask_store=JsonAskStore(data / "asks"),
         chat_model=chat_model,
         # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm
         # model when set.
@@ -191,13 +199,28 @@ def build_runtime(services: Services) -> Runtime:
     turns.hooks.append(jobs.on_turn_end)  # deliver what the turn carried, wake for the rest
     activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
     jobs.on_change = activity.notify
+    review = ReviewService(graph=graph, learner_store=s.learner_store,
+                           settings_store=s.settings_store, clock=s.clock, ids=s.ids)
+    _tutor_knows_the_learner(s, turns, review, NodeFinder(upkeep))
     return Runtime(
         services=s, supervisor=supervisor, turns=turns, graph=graph, upkeep=upkeep,
         extraction=extraction, imports=imports, jobs=jobs, activity=activity,
-        context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor),
-        review=ReviewService(graph=graph, learner_store=s.learner_store,
-                             settings_store=s.settings_store, clock=s.clock, ids=s.ids),
+        context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
+                             learner=review),
+        review=review,
     )
+
+
+def _tutor_knows_the_learner(s: Services, turns: TurnRunner, review: ReviewService,
+                             finder: NodeFinder) -> None:
+    """The learner model in the session: hard quiz questions gated by prerequisites (every
+    agent's quiz), the learner tools for the teacher, their read-only part for the prober."""
+    desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
+                       learner_store=s.learner_store, services=s)
+    gate = QuizGating(review, finder)
+    turns.wrap_tool("quiz", lambda tool: gated(tool, gate))
+    turns.add_tools("teacher", learner_tools(desk))
+    turns.add_tools("prober", learner_tools(desk, READ_TOOLS))
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
@@ -225,6 +248,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         *graph.routes(services, runtime),
         *graph_search.routes(services, runtime),
         *imports.routes(services, runtime),
+        *sources.routes(services, runtime),
         *ask.routes(services),
         *settings.routes(services),
         *demo_frames.routes(services),

@@ -16,6 +16,7 @@ from studyhall.core.ports.sandbox import Sandbox
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
 from studyhall.core.ports.storage import (
+    AskStore,
     ChatStore,
     GraphStore,
     JobStore,
@@ -42,6 +43,7 @@ class Services:
     learner_store: LearnerStore  # review grades, the teacher's observations
     job_store: JobStore
     source_store: SourceStore
+    ask_store: AskStore  # the Ask history (questions asked in the window, with their answers)
     chat_model: ChatModel  # one adapter serves every model role
     embedder: Embedder  # node and passage vectors (the settings pick the model)
     # Grounded Ask: the retrieval index, course-material readers, and the local passage scorer

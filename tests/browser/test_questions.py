@@ -65,7 +65,10 @@ def test_open_questions_and_a_mixed_quiz_from_the_keyboard(window, tmp_path):
         page.locator(".question-dock fieldset.question").nth(0).locator(".choice", has_text="7").click()
         check = page.get_by_role("button", name="Check answers")
         assert check.is_disabled()  # two questions still open
+        # One question at a time: Next → shows the next one.
+        page.get_by_role("button", name="Next →").click()
         page.fill(".question-dock fieldset.question >> nth=1 >> input", "Spanning tree")
+        page.get_by_role("button", name="Next →").click()
         page.fill(".question-dock fieldset.question >> nth=2 >> input", "5")
         check.click()
         page.wait_for_selector(".question-dock .result-view")

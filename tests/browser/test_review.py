@@ -14,6 +14,7 @@ import httpx
 import pytest
 from studyhall.adapters.memory import FixedClock
 
+from tests.support.embedder import HashEmbedder
 from tests.support.live_server import start_server
 from tests.support.review_lesson import SCRIPT, hold_lesson, review_history
 
@@ -31,10 +32,11 @@ def open_app(page, server, route: str = "") -> None:
 
 
 def both_themes(window, name: str, ready: str | None = None) -> None:
-    """A screenshot in light, then in dark (the system preference), then back to light."""
+    """A screenshot in light, then in dark (the system preference), then back to light. Reduced
+    motion: colour transitions end at once, so a shot never catches one halfway."""
     page = window.page
     for theme in ("light", "dark"):
-        page.emulate_media(color_scheme=theme)
+        page.emulate_media(color_scheme=theme, reduced_motion="reduce")
         page.wait_for_function(f"() => document.documentElement.dataset.theme === '{theme}'")
         if ready:
             page.wait_for_selector(ready)
@@ -48,7 +50,8 @@ def seeded_learner(data_dir):
     today = datetime.now().astimezone().replace(hour=9, minute=0, second=0, microsecond=0)
     start = today - timedelta(days=21)
     clock = FixedClock(start - timedelta(hours=1))
-    server = start_server(data_dir, SCRIPT, prepare=lambda s: replace(s, clock=clock))
+    server = start_server(data_dir, SCRIPT,
+                          prepare=lambda s: replace(s, clock=clock, embedder=HashEmbedder()))
     try:
         hold_lesson(server)
         given = review_history(server, clock, start, days=21)
@@ -60,7 +63,9 @@ def seeded_learner(data_dir):
 
 def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path):
     history = seeded_learner(tmp_path / "data")
-    server = start_server(tmp_path / "data", None)  # no script, no key: nothing can call a model
+    # No script and no key: nothing can call a model. (A hashing embedder: no model to load.)
+    server = start_server(tmp_path / "data", None,
+                          prepare=lambda s: replace(s, embedder=HashEmbedder()))
     try:
         headers = {"Authorization": f"Bearer {server.token}"}
         with httpx.Client(base_url=server.url, headers=headers) as http:
@@ -80,14 +85,14 @@ def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path
         assert page.locator(".review-progress").inner_text() == f"1 of {total}"
         assert page.locator(".review-prompt").inner_text().strip()
         assert page.locator(".review-answer").is_hidden()
-        window.shot("review-card-light")
+        window.shot("review-queue-card-light")
 
         page.keyboard.press("Space")
         page.wait_for_selector("body[data-review='answer']")
         waits = page.locator(".grade-wait").all_inner_texts()
         assert len(waits) == 4 and all(re.search(r"\d|<1", w) for w in waits), waits
         assert page.locator(".review-answer").is_visible()
-        window.shot("review-answer-light")
+        window.shot("review-queue-answer-light")
 
         presses = 0
         keys = ["1"] + ["4"] * 40  # forget the first card once, then know everything
@@ -103,7 +108,7 @@ def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path
         assert len(grades) == history + presses  # every key press recorded one grade
         summary = page.locator(".summary-line").inner_text()
         assert re.fullmatch(rf"{total} cards reviewed · 1 to relearn \w.*", summary), summary
-        page.wait_for_selector(".review-link .nav-count[hidden]")  # nothing left today
+        page.wait_for_selector(".review-link .nav-count[hidden]", state="attached")  # none left
         both_themes(window, "review-summary")
 
         # Back later: nothing due, and when the next card comes.
@@ -122,6 +127,8 @@ def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path
         assert page.locator("svg.plot .axis-title", has_text="mastery").count() == 1
         assert "target 90%" in page.locator(".plot-card").nth(2).inner_text()
         both_themes(window, "stats", "svg.plot")
+        page.locator(".plot-card").nth(2).scroll_into_view_if_needed()
+        both_themes(window, "stats-retention", "svg.plot")
 
         # The graph's dock: a node's mastery explained, and "Review now" (keyboard again).
         page.goto(f"{server.url}/#/")
@@ -131,9 +138,10 @@ def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path
         page.wait_for_selector(".search-result")
         page.keyboard.press("Enter")
         page.wait_for_selector(".node-mastery:not([aria-busy]) .mastery-steps")
+        page.locator(".more-steps summary").click()  # the older events, the quiz among them
         dock = page.locator(".node-mastery").inner_text()
         assert "Quiz on " in dock and "probe_q" not in dock and "Next review" in dock
-        assert re.search(r"Review on \w+ \d+: again → 0\.\d\d", dock), dock
+        assert re.search(r"Review on \w+ \d+: forgot \(again\) → 0\.\d\d", dock), dock
         page.wait_for_function("() => window.__studyhall.graph.camera.anim === null")
         both_themes(window, "node-mastery")
 

@@ -80,6 +80,10 @@ async def test_without_a_model_the_passages_come_alone(tmp_path: Path):
     _, events = await _ask({"prober": [{"text": "hi"}]}, tmp_path, {"question": "What frees unmarked objects?"})
     assert [n for n, _ in events] == ["sources", "finish"]
     assert events[-1][1]["answered"] is False and events[-1][1]["ranked"]
+    # What the learner reads instead of an answer: the ranked passages, deep-linkable.
+    passages = events[-1][1]["passages"]
+    assert [p["link"] for p in passages] == events[-1][1]["ranked"][: len(passages)]
+    assert passages[0]["n"] == 1 and passages[0]["source_id"] and passages[0]["text"]
 
 
 async def test_bad_requests_are_refused_with_a_reason(tmp_path: Path):

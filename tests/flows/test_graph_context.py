@@ -33,7 +33,8 @@ async def test_the_nearest_propositions_become_a_context_steer(tmp_path: Path):
     assert (mark.steer_id, mark.kind) == ("steer_ctx_chat_x", "context")
     text = next(p for p in steer.parts if isinstance(p, TextPart)).text
     lines = text.splitlines()
-    assert lines[1] == "- The first detail of note 03 concerns atoms deeply. [not-tried]"
+    # Was the sentence's own node; now the topic of the section that says it.
+    assert lines[1] == "- Note 03: Details of atoms [not-tried]"
     assert len(lines) - 1 == len(steer.parts[2].data["nodes"]) <= 12
     assert await context.steer("chat_x", "   ") is None
 
@@ -42,8 +43,8 @@ async def test_the_steer_is_claimed_by_the_first_turn_exactly_once(tmp_path: Pat
     runtime = await imported_runtime(tmp_path)
     runner = runtime.turns
     chat = runner.create_chat("atoms")
-    assert await runtime.context.deliver(chat.id, "atoms and their first detail")
-    assert await runtime.context.deliver(chat.id, "atoms and their first detail")
+    assert await runtime.context.deliver(chat.id, "details of atoms")
+    assert await runtime.context.deliver(chat.id, "details of atoms")
     for text in ("Hi", "Go on"):
         turn = await runner.send_message(chat.id, text)
         async for _ in turn.events():

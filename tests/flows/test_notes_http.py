@@ -53,7 +53,8 @@ def test_import_over_http_then_sources_search_and_positions(tmp_path: Path):
 
         hits = client.get("/api/graph/search", params={"q": "first detail of note 03"}).json()
         assert hits["semantic"] is True
-        assert hits["results"][0]["text"] == "The first detail of note 03 concerns atoms deeply."
+        # Was the sentence's own node; now the sentence is evidence on its section's topic.
+        assert hits["results"][0]["text"] == "Note 03: Details of atoms"
         assert hits["results"][0]["match"] == "both"
 
         graph = client.get("/api/graph").json()
@@ -82,7 +83,8 @@ def test_search_falls_back_to_text_without_an_embedder(tmp_path: Path):
         hits = client.get("/api/graph/search?q=Step+two").json()
         assert hits["semantic"] is False
         assert [h["match"] for h in hits["results"]] == ["text"] * len(hits["results"])
-        assert hits["results"][0]["text"].startswith("Step two of note")
+        # Was a sentence node; now the topic whose content holds the sentence.
+        assert hits["results"][0]["text"].endswith(": Steps")
 
 
 def test_hostile_and_broken_requests_are_refused_clearly(tmp_path: Path):

@@ -48,31 +48,24 @@ async def test_import_builds_the_graph_and_the_sources_index(tmp_path: Path):
 
     snap = graph_snapshot(JsonlGraphStore(data / "graph"))
     texts = {n.text for n in snap.nodes}
-    assert {
-        "Note 00",
-        "Note 00: Details of cells",
-        "Step one of note 00 starts the process.",
-    } <= texts
+    # Was: one node per sentence. Now a note is a topic, its headings sub-topics, and its
+    # sentences the evidence on them: 7 notes (6 with two headings each) -> 19 nodes.
+    assert {"Note 00", "Note 00: Details of cells", "Note 00: Steps"} <= texts
+    assert len(texts) == 7 + 6 * 2
     assert not any("Not a link" in t or "Nowhere" == t for t in texts)  # nothing invented
-    by_text = {n.text: n.id for n in snap.nodes}
+    by_text = {n.text: n for n in snap.nodes}
+    steps = {e.quote for e in by_text["Note 00: Steps"].evidence}
+    assert "1. Step one of note 00 starts the process." in steps or (
+        "Step one of note 00 starts the process." in steps
+    )
     edges = {(e.source, e.target, e.kind) for e in snap.edges}
-    # A link from note 00's opening line to note 01 lands on note 01's root node ...
-    assert (
-        by_text["Note 00 is about cells and links to Note 01."],
-        by_text["Note 01"],
-        "supports",
-    ) in edges
-    # ... and a heading link lands on that heading's node.
-    assert (
-        by_text["The second detail builds on Note 01."],
-        by_text["Note 01: Details of energy"],
-        "supports",
-    ) in edges
-    assert (
-        by_text["Step one of note 00 starts the process."],
-        by_text["Step two of note 00 finishes the process."],
-        "follows",
-    ) in edges
+    ids = {text: node.id for text, node in by_text.items()}
+    # A link from note 00 to note 01 joins their topics ...
+    assert (ids["Note 00"], ids["Note 01"], "supports") in edges
+    # ... a heading link lands on that heading's sub-topic ...
+    assert (ids["Note 00"], ids["Note 01: Details of energy"], "supports") in edges
+    # ... and each heading supports its note's topic.
+    assert (ids["Note 00: Steps"], ids["Note 00"], "supports") in edges
 
 
 async def test_reimporting_an_unchanged_vault_writes_nothing(tmp_path: Path):
@@ -110,9 +103,10 @@ async def test_a_changed_note_re_extracts_only_its_changed_section(tmp_path: Pat
         if r.run_id not in runs_before
     ]
     assert fresh == [f"{sid}#Steps"]  # one section of one note was extracted again
-    assert report.propositions == 1  # only the rewritten step is a new node
-    texts = {n.text for n in graph_snapshot(graph).nodes}
-    assert "Step two of note 01 ends the whole process." in texts
+    # Was: the rewritten step became a new node. Now it is new evidence on the section's topic.
+    assert (report.propositions, report.evidence) == (0, 1)
+    [steps] = [n for n in graph_snapshot(graph).nodes if n.text == "Note 01: Steps"]
+    assert any("ends the whole process" in e.quote for e in steps.evidence)
 
 
 async def test_a_deleted_note_is_reported_and_kept_in_the_index(tmp_path: Path):

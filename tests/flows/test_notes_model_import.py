@@ -68,8 +68,14 @@ async def test_the_model_extracts_and_the_merger_still_checks_every_quote(tmp_pa
     data = tmp_path / "data"
     report = await importer(data, chat_model=model).run(str(vault), embed=False)
     assert report.extractor == "model"
-    texts = {n.text for n in graph_snapshot(JsonlGraphStore(data / "graph")).nodes}
-    assert texts == {"Enzymes lower activation energy.", "Catalysts are not consumed."}
+    snap = graph_snapshot(JsonlGraphStore(data / "graph"))
+    ids = {n.text: n.id for n in snap.nodes}
+    # Was: the model's propositions alone. Now each note's topic (its title) is a node too and
+    # every proposition hangs under the topic of the note it came from.
+    assert set(ids) == {"Enzymes lower activation energy.", "Catalysts are not consumed.", "A", "B"}
+    edges = {(e.source, e.target, e.kind) for e in snap.edges}
+    assert (ids["Enzymes lower activation energy."], ids["A"], "supports") in edges
+    assert (ids["Catalysts are not consumed."], ids["B"], "supports") in edges
     assert report.dropped >= 2  # the invented quote, then the edge to the dropped finding
     extractor_calls = [r for r in model.requests if r.role == "extractor"]
     assert "notes" in extractor_calls[0].messages[0]["content"]
@@ -109,13 +115,16 @@ async def test_no_model_answers_so_the_structural_extractor_takes_over(tmp_path:
     report = await importer(tmp_path / "data", chat_model=model).run(str(vault), embed=False)
     assert report.extractor == "structural"
     assert report.extractor_note and "no scripted answer" in report.extractor_note
-    assert report.imported == 2 and report.propositions >= 3
+    # Was ``propositions >= 3`` (a node per sentence); now one topic per note, sentences as
+    # its evidence.
+    assert report.imported == 2 and report.propositions == 2
 
 
 async def test_cluster_labels_come_from_the_labeler_when_a_model_answers(tmp_path: Path):
     root = tmp_path / "Vault"
     for i in range(3):
-        write(root, f"n{i}.md", f"Mitochondria make ATP for the cell number {i}.\n")
+        # Topics are named by their note: similar titles make one cluster.
+        write(root, f"Mitochondria make ATP {i}.md", f"The cell number {i} needs energy.\n")
     model = scripted(labeler=["Cell energy", "Other"])
     report = await importer(tmp_path / "data", embedder=HashEmbedder(), chat_model=model).run(
         str(root), mode="structural"

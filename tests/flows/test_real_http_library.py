@@ -13,7 +13,7 @@ from studyhall.core.library.graph.snapshot import graph_snapshot
 from tests.support import model_replies as reply
 from tests.support.course import OverlapScorer, vtt
 from tests.support.embedder import HashEmbedder
-from tests.support.jobs import PROBE, job_call, settle, steers
+from tests.support.jobs import PROBE, settle, steers
 from tests.support.library_session import CHAT, T0, good_extraction, keep_all, session
 from tests.support.model_replies import Call
 from tests.support.model_server import LM_STUDIO_FORMAT_REFUSAL, model_server
@@ -114,7 +114,7 @@ async def test_a_job_runs_its_writer_over_http_and_is_delivered_once() -> None:
                       reply.text("Your notes are ready."))
         server.script("notes_writer", reply.answer_json(notes))
         server.script("labeler", *[reply.text("Heaps")] * 4)
-        async with real_app(server) as (api, runtime, services):
+        async with real_app(server) as (api, runtime, _services):
             chat_id = await api.new_chat("heaps")
             turn = await api.say(chat_id, "Teach me heaps")
             assert turn.last[0] == "finish" and "Meanwhile" in turn.text()
@@ -132,7 +132,7 @@ async def test_a_server_that_wants_a_key_says_so_and_works_once_it_is_saved() ->
         server.script("labeler", *[reply.text("Keys")] * 4)
         services = real_services(server)
         services.secret_store.set("openai", "sk-hosted-openai-key-999")  # never for this server
-        async with real_app(server, services) as (api, runtime, _):
+        async with real_app(server, services) as (api, _runtime, _):
             view = (await api.http.get("/api/settings")).json()
             assert view["needed_keys"] == [] or all("127.0.0.1" not in n for n in view["needed_keys"])
             chat_id = await api.new_chat()

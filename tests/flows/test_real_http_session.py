@@ -34,7 +34,7 @@ async def test_a_whole_session_runs_over_http_with_fragments_reasoning_and_usage
                                   say="Thanks, that helps."))
         server.script("teacher", reply.text("Trees first: a tree on n vertices has n-1 edges."))
         server.script("labeler", *[reply.text("Graph basics")] * 3)
-        async with real_app(server) as (api, runtime, services):
+        async with real_app(server) as (api, runtime, _services):
             chat_id = await api.new_chat("graph theory")
             turn = await api.say(chat_id, "Hi, I want to learn graph theory")
             assert turn.text() == GREETING and "seems new" not in turn.text()
@@ -69,7 +69,7 @@ async def test_a_stream_cut_mid_text_keeps_the_text_marked_and_try_again_replace
     with model_server() as server:
         server.script("prober", reply.cut_text(words, after=30), reply.text(words))
         server.script("labeler", *[reply.text("Graphs")] * 3)
-        async with real_app(server) as (api, runtime, services):
+        async with real_app(server) as (api, runtime, _services):
             chat_id = await api.new_chat()
             turn = await api.say(chat_id, "hi")
             shown = turn.text()
@@ -103,7 +103,7 @@ async def test_a_cut_inside_a_question_after_text_is_asked_again_not_lost() -> N
                       reply.cut_in_call("Let me check one thing.", "quiz", PROBE_QUIZ),
                       reply.tool("quiz", PROBE_QUIZ, say="Let me check one thing.", fragments=12))
         server.script("labeler", *[reply.text("Trees")] * 3)
-        async with real_app(server) as (api, runtime, services):
+        async with real_app(server) as (api, runtime, _services):
             chat_id = await api.new_chat()
             turn = await api.say(chat_id, "quiz me")
             assert turn.text() == "Let me check one thing." and turn.of("tool-call") == []
@@ -125,7 +125,7 @@ async def test_a_cut_inside_a_question_before_any_text_is_retried_by_itself() ->
         server.script("prober", reply.cut_in_call("", "quiz", PROBE_QUIZ),
                       reply.tool("quiz", PROBE_QUIZ, fragments=20))
         server.script("labeler", *[reply.text("Trees")] * 3)
-        async with real_app(server) as (api, runtime, services):
+        async with real_app(server) as (api, _runtime, _services):
             chat_id = await api.new_chat()
             turn = await api.say(chat_id, "quiz me")
             (call,) = turn.of("tool-call")
@@ -143,7 +143,7 @@ async def test_failures_say_where_and_why_and_keep_the_reason_after_a_reload() -
                       reply.fail(429, "too many requests", retry_after=0.3),
                       reply.text("Hello at last."))
         server.script("labeler", *[reply.text("Hello")] * 3)
-        async with real_app(server) as (api, runtime, services):
+        async with real_app(server) as (api, _runtime, _services):
             chat_id = await api.new_chat()
             turn = await api.say(chat_id, "hi")
             error = turn.last[1]
@@ -167,7 +167,7 @@ async def test_a_cold_local_model_is_waited_for_and_a_stuck_one_times_out() -> N
         server.script("prober", reply.slow(reply.text("Loaded, hello."), 1.5),
                       reply.slow(reply.text("too late"), 3.0))
         server.script("labeler", *[reply.text("Hello")] * 3)
-        async with real_app(server, timeouts=Timeouts(local_s=2.5)) as (api, runtime, services):
+        async with real_app(server, timeouts=Timeouts(local_s=2.5)) as (api, _runtime, _services):
             chat_id = await api.new_chat()
             assert (await api.say(chat_id, "hi")).text() == "Loaded, hello."
             turn = await api.say(chat_id, "and now?")

@@ -56,7 +56,7 @@ async def test_each_card_says_when_each_grade_would_bring_it_back() -> None:
 
 
 async def test_next_due_after_today_and_review_now() -> None:
-    services, clock = seeded()
+    services, _ = seeded()
     async with scripted_app(None, services=services) as (api, _):
         for node in ("tree", "heap"):
             await api.http.post("/api/review/" + node, json={"grade": "easy"})

@@ -111,9 +111,11 @@ async def test_full_scripted_session(script: Path) -> None:
         teacher_req = next(r for r in recorder.requests if r.role == "teacher")
         assert "You are the teacher" in teacher_req.messages[0]["content"]
         assert "hands the session to you" in teacher_req.messages[-1]["content"]
-        assert {t.name for t in teacher_req.tools} == {  # its own, plus the workbench's jobs
+        assert {t.name for t in teacher_req.tools} == {  # its own, the jobs, the learner's
             "plan_init", "quiz", "ask_user_question",
-            "research", "demo", "visual", "notes", "flashcards", "study_plan"}
+            "research", "demo", "visual", "notes", "flashcards", "study_plan",
+            "learning_strengths", "concept_confidence", "explain_score", "search_history",
+            "due_reviews", "search_material", "record_observation"}
         # the correction request saw the line-numbered error as the tool result
         fix_req = [r for r in recorder.requests if r.role == "teacher"][1]
         assert fix_req.messages[-1]["role"] == "tool" and "line 2" in fix_req.messages[-1]["content"]

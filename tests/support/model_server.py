@@ -120,7 +120,7 @@ class _Handler(BaseHTTPRequestHandler):
     owner: ScriptedModelServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib's name
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet test output
 
     def do_GET(self) -> None:

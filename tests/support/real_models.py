@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from typing import Any
 
 from studyhall.core.contracts.settings import MODEL_ROLES, ModelRole, RoleModel, Settings, Timeouts
@@ -56,6 +55,3 @@ async def real_app(
     async with scripted_app(None, services=services) as (api, runtime):
         yield api, runtime, services
 
-
-def with_services(services: Services, **ports: Any) -> Services:
-    return replace(services, **ports)

@@ -104,8 +104,11 @@ def hold_lesson(server: LiveServer) -> str:
     return chat
 
 
-def _recall(text: str, seen: int) -> str:
-    """The simulated learner: the array layout keeps slipping, the rest mostly sticks."""
+def _recall(text: str, seen: int, again_today: bool) -> str:
+    """The simulated learner: the array layout keeps slipping, the rest mostly sticks; a card
+    seen again the same day (a learning step) is recalled."""
+    if again_today:
+        return "good"
     if "2i+1" in text:
         return "again" if seen % 3 == 0 else "hard"
     if "sifts up" in text and seen % 4 == 3:
@@ -121,14 +124,17 @@ def review_history(server: LiveServer, clock: FixedClock, start: datetime, days:
     with client(server) as http:
         for day in range(days):
             clock.set(start + timedelta(days=day))
+            today: set[str] = set()
             for _ in range(40):  # learning steps come back the same day
                 due = http.get("/api/review?limit=50").json()["due"]
                 todo = [d for d in due if not d["text"].startswith(NEW_TODAY)]
                 if not todo:
                     break
                 card = todo[0]
-                grade = _recall(card["text"], seen.get(card["node_id"], 0))
+                grade = _recall(card["text"], seen.get(card["node_id"], 0),
+                                card["node_id"] in today)
                 seen[card["node_id"]] = seen.get(card["node_id"], 0) + 1
+                today.add(card["node_id"])
                 r = http.post(f"/api/review/{card['node_id']}",
                               json={"grade": grade, "kind": card["kind"]})
                 assert r.status_code == 200, r.text

@@ -15,7 +15,7 @@ from typing import Any
 from studyhall.adapters.llm.call_options import NO_KEY_PLACEHOLDER, resolve_target
 from studyhall.adapters.llm.litellm_errors import to_model_error
 from studyhall.adapters.llm.litellm_model import load_litellm
-from studyhall.core.contracts.api_keys import key_name, needs_key
+from studyhall.core.contracts.api_keys import key_names, needs_key
 from studyhall.core.contracts.settings import RoleModel
 from studyhall.core.errors import ModelNetworkDisabled, ModelNotConfigured
 from studyhall.core.ports.storage import SecretStore
@@ -59,9 +59,9 @@ class LitellmEmbedder:
                 role=ROLE,
                 provider=target.provider,
             )
-        key = await asyncio.to_thread(
-            self._secrets.get, key_name(target.provider, target.api_base)
-        )
+        key: str | None = None
+        for name in key_names(target.provider, target.api_base):  # the chat adapter's lookup
+            key = key or await asyncio.to_thread(self._secrets.get, name)
         if not key and not target.local:
             if needs_key(target.provider, target.api_base):
                 raise ModelNotConfigured(

@@ -124,11 +124,14 @@ def message(kind: str, t: CallTarget, f: Facts) -> str:
                 f"{_said(None, None, f.detail)}. What arrived is kept; press Try again to have "
                 f"the {who} answer again from there.")
     if kind == "server" and f.unreachable:
-        if t.api_base or t.local:
-            address = t.api_base or where
-            return (f"Nothing answered at {address} ({where}) for the {who} ({model})"
+        if t.near:
+            return (f"Nothing answered at {t.api_base or where} for the {who} ({model})"
                     f"{_tries(f.attempts)}. Start your local model server (Ollama, LM Studio, "
                     f"...) or fix its address in {SETTINGS}.")
+        if t.api_base:
+            return (f"Nothing answered at {t.api_base} for the {who} ({model})"
+                    f"{_tries(f.attempts)}. Check the address in {SETTINGS} and your "
+                    f"connection, then try again.")
         return (f"{_cap(where)} is unreachable for the {who}{_tries(f.attempts)}"
                 f"{_said(None, None, f.detail)}. Check your connection and try again in a "
                 f"minute, or pick another model in {SETTINGS}.")

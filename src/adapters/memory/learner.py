@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from studyhall.adapters.memory.ledger import MemoryLedger
 from studyhall.adapters.store.learner import LearnerLedgerMethods
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
 
 
 class InMemoryLearnerStore(LearnerLedgerMethods):
     def __init__(self) -> None:
         self._grades = MemoryLedger(ReviewGraded, "review grades")
         self._observations = MemoryLedger(LearnerObserved, "learner observations")
+        self._quiz_answers = MemoryLedger(SourceQuizAnswered, "quiz me answers")

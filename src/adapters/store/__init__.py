@@ -2,6 +2,7 @@
 the learner as append-only JSONL ledgers read tolerantly and incrementally, plus whole-file
 side stores."""
 
+from studyhall.adapters.store.asks import JsonAskStore
 from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
 from studyhall.adapters.store.chats import JsonChatStore
 from studyhall.adapters.store.graph import JsonlGraphStore
@@ -12,6 +13,7 @@ from studyhall.adapters.store.settings import JsonSettingsStore
 from studyhall.adapters.store.sources import JsonSourceStore
 
 __all__ = [
+    "JsonAskStore",
     "JsonChatStore",
     "JsonJobStore",
     "JsonSettingsStore",

@@ -2,6 +2,7 @@
 
     reviews.jsonl        review grades (ReviewGraded)
     observations.jsonl   the teacher's validated observations (LearnerObserved)
+    quiz_answers.jsonl   "Quiz me" answers on a source, per supported node (SourceQuizAnswered)
 
 Each is a ``JsonlLedger``: crash-safe appends (a torn line is skipped by readers, never glued to
 the next record), tolerant incremental reads, replayed ids ignored. The review service is the
@@ -16,21 +17,28 @@ from typing import Any
 
 from studyhall.adapters.store.ledger import JsonlLedger
 from studyhall.adapters.store.ledger_methods import Ledger
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
 from studyhall.core.contracts.ledger import LedgerRead
 
 
 class LearnerLedgerMethods:
-    """Mixin shared with the in-memory fake: the subclass sets the two ledgers."""
+    """Mixin shared with the in-memory fake: the subclass sets the three ledgers."""
 
     _grades: Ledger
     _observations: Ledger
+    _quiz_answers: Ledger
 
     def append_grades(self, records: Sequence[ReviewGraded]) -> None:
         self._grades.append(records)
 
     def append_observations(self, records: Sequence[LearnerObserved]) -> None:
         self._observations.append(records)
+
+    def append_quiz_answers(self, records: Sequence[SourceQuizAnswered]) -> None:
+        self._quiz_answers.append(records)
+
+    def quiz_answers(self) -> LedgerRead[SourceQuizAnswered]:
+        return self._quiz_answers.read()
 
     def grades(self) -> LedgerRead[ReviewGraded]:
         return self._grades.read()
@@ -48,6 +56,9 @@ class JsonlLearnerStore(LearnerLedgerMethods):
         self._observations: JsonlLedger[Any] = JsonlLedger(
             self._root / "observations.jsonl", LearnerObserved,
             label=f"{name}/observations.jsonl")
+        self._quiz_answers: JsonlLedger[Any] = JsonlLedger(
+            self._root / "quiz_answers.jsonl", SourceQuizAnswered,
+            label=f"{name}/quiz_answers.jsonl")
 
     def __repr__(self) -> str:
         return f"JsonlLearnerStore({str(self._root)!r})"

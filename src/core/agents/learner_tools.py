@@ -192,8 +192,8 @@ def _observation_tool(desk: LearnerDesk) -> Tool:
         if problems or node is None or quote is None:
             return problems
         if not await desk.has_node(node):
-            return [f"node_id {node!r} is not a node of the learner's knowledge graph; find "
-                    "the id with concept_confidence"]
+            return [(f"node_id {node!r} is not a node of the learner's knowledge graph; find "
+                    "the id with concept_confidence")]
         repeat = await desk.observed(ctx, node, quote)
         return [repeat] if repeat else []
 

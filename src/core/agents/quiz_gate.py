@@ -124,7 +124,7 @@ def prerequisites_of(subject: QuizSubject, model: LearnerModel, *, plan: Plan | 
         for step in before:
             match = matches.get(step)
             if match is not None and model.snapshot.node(match) is not None:
-                if match != subject.node_id and match not in found:
+                if match != subject.node_id:  # also a graph prerequisite: named both ways
                     found[match] = Prerequisite(
                         f"{step_name(plan, step)}, i.e. {node_name(model, match)}",
                         node_score(model, match, about_node(match)), node_id=match,
@@ -145,10 +145,10 @@ def gate_problems(hard: Sequence[int], subject: QuizSubject,
     asked = " and ".join(f"questions[{i}]" for i in hard)
     verb = "is" if len(hard) == 1 else "are"
     lines = [
-        f"{asked} {verb} hard, but {subject.name} builds on what the learner has not learnt "
+        (f"{asked} {verb} hard, but {subject.name} builds on what the learner has not learnt "
         f"yet: a hard question waits until every prerequisite has mastery ≥ {GATE_BELOW:.1f}. "
         "Teach the prerequisite and check it with an easy or medium question first (name it "
-        "with node_id or tag its plan step), or ask this question as easy or medium now."
+        "with node_id or tag its plan step), or ask this question as easy or medium now.")
     ]
     for p in blocking:
         why = f"its mastery is {p.score:.2f}" if p.score is not None else "not tried yet"

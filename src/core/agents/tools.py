@@ -16,8 +16,8 @@ from typing import Any, Literal
 from studyhall.core.classroom.plan_parser import parse_plan
 from studyhall.core.classroom.plan_status import current_plan
 from studyhall.core.classroom.questions import validate_ask, validate_quiz
-from studyhall.core.classroom.turn_state import NOT_SHOWN
 from studyhall.core.classroom.steers import ASSESSMENT_FIELDS
+from studyhall.core.classroom.turn_state import NOT_SHOWN
 from studyhall.core.contracts.chat import DataPart, Message
 from studyhall.core.contracts.models import ToolSpec
 

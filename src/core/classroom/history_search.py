@@ -20,9 +20,10 @@ EXCERPT_CHARS = 280
 MIN_SHARE = 0.5  # of the query's words a message must hold (a phrase match always counts)
 _WORD = re.compile(r"\w+")
 # Words too common to say what a message is about.
-_STOP = frozenset(
+_STOP_WORDS = (
     "a an and are as at be but by can do does for from how i in is it of on or so that the "
-    "this to was what when where which who why with you your me my we our about did".split())
+    "this to was what when where which who why with you your me my we our about did")
+_STOP = frozenset(_STOP_WORDS.split())
 
 
 @dataclass(frozen=True)

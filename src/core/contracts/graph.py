@@ -77,7 +77,11 @@ class UnderstandingObserved(Record):
 
 
 class IdentityLinked(Record):
-    """A finding the auditor judged to BE an existing node: its evidence joins that node."""
+    """A finding the auditor judged to BE an existing node: its evidence joins that node.
+
+    With ``absorbs``, a whole node is folded into ``node_id`` (a re-import converting an old
+    one-node-per-sentence graph into topics): the absorbed node's evidence, quiz answers and
+    observations join ``node_id``, its edges now end there, and it is no longer shown."""
 
     kind: Literal["identity"] = "identity"
     id: str = Field(min_length=1)
@@ -87,6 +91,7 @@ class IdentityLinked(Record):
     source_id: str
     run_id: str
     at: datetime
+    absorbs: str | None = None
 
 
 class CoverageFingerprint(Record):

@@ -46,3 +46,17 @@ class LearnerObserved(Record):
     note: str = Field(default="", max_length=500)  # what was seen, in a sentence
     source_id: str | None = None  # the chat it was seen in
     at: datetime
+
+
+class SourceQuizAnswered(Record):
+    """The learner answered one "Quiz me" question on a source; recorded on a node that the
+    question's passage supports (one record per node and question)."""
+
+    kind: Literal["source-quiz"] = "source-quiz"
+    id: str = Field(min_length=1)
+    node_id: str = Field(min_length=1)
+    verdict: Literal["correct", "miss", "dont-know"]
+    source_id: str = Field(min_length=1)
+    quiz_id: str = Field(min_length=1)
+    question: int = Field(ge=0)  # the question's position in the quiz
+    at: datetime

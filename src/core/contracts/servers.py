@@ -13,11 +13,26 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from studyhall.core.contracts.settings import LOCAL_PROVIDERS, RoleModel, Timeouts
+from studyhall.core.contracts.text_patterns import SPACE, WHITESPACE
 from studyhall.core.errors import InvalidInput
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 _BAD_ESCAPE = re.compile(r"%(?![0-9A-Fa-f]{2})")
 MAX_ADDRESS = 500
+_ESC = "%[0-9A-Fa-f]{2}"
+_PORT = r"(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})"
+# Everything ``parse_server_address`` accepts, as one regular expression (blank included): the
+# OpenAPI document gives it, so a client can check an address before sending it. An http(s)
+# scheme, optional "user:key@", a host (ASCII: an international name in its xn-- form; or an
+# [IPv6] literal), an optional port, then a path or query; escapes well formed; no space,
+# control character or #fragment.
+SERVER_ADDRESS_PATTERN = (
+    rf"^{SPACE}*(?:[Hh][Tt][Tt][Pp][Ss]?://"
+    rf"(?:(?:[A-Za-z0-9._~!$&'()*+,;=:-]|{_ESC})*@)?"
+    rf"(?:\[[0-9A-Fa-f:.]+\]|(?:[A-Za-z0-9._~!$&'()*+,;=-]|{_ESC})+)(?::{_PORT}?)?"
+    rf"(?:[/?](?:[^{WHITESPACE}#%\x00-\x1f\x7f]|{_ESC})*)?)?{SPACE}*$"
+)
+_ADDRESS = re.compile(SERVER_ADDRESS_PATTERN)
 _LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
 
 
@@ -78,7 +93,7 @@ def is_near(url: str) -> bool:
         host = (urlsplit(url.strip()).hostname or "").lower()
     except ValueError:
         return False
-    if host.endswith(".local") or host.endswith(".lan") or "." not in host:
+    if host.endswith((".local", ".lan")) or "." not in host:
         return bool(host)
     try:
         address = ipaddress.ip_address(host)
@@ -119,6 +134,8 @@ def parse_server_address(text: str) -> ServerAddress:
         raise InvalidInput(f"The server address is not an http(s) URL, {example}.")
     if parts.fragment:
         raise InvalidInput("The server address cannot end with a #fragment.")
+    if not _ADDRESS.match(url):  # what is left: a host we cannot read, a port over 65535
+        raise InvalidInput(f"The server address is not a valid URL, {example}.")
     secret = None
     if parts.username is not None or parts.password is not None:
         # "https://user:key@host": the key goes to the key store, the address stays clean.

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
+from studyhall.core.contracts.asks import AskThread, AskThreadSummary
 from studyhall.core.contracts.chat import ChatRecord, ChatSummary, Message
 from studyhall.core.contracts.graph import (
     Cluster,
@@ -20,7 +21,7 @@ from studyhall.core.contracts.graph import (
     UnderstandingObserved,
 )
 from studyhall.core.contracts.jobs import Job
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
 from studyhall.core.contracts.ledger import LedgerRead
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.contracts.sources import Source
@@ -117,14 +118,31 @@ class GraphTails(Protocol):
 
 
 class LearnerStore(Protocol):
-    """The learner ledgers: review grades and the teacher's observations, append-only (one fsync
+    """The learner ledgers: review grades, the teacher's observations and "Quiz me" answers, append-only (one fsync
     per call; a batch is written whole or not at all), read tolerantly (torn or invalid lines
     skipped and counted, a replayed id ignored)."""
 
     def append_grades(self, records: Sequence[ReviewGraded]) -> None: ...
     def append_observations(self, records: Sequence[LearnerObserved]) -> None: ...
+    def append_quiz_answers(self, records: Sequence[SourceQuizAnswered]) -> None: ...
     def grades(self) -> LedgerRead[ReviewGraded]: ...
     def observations(self) -> LedgerRead[LearnerObserved]: ...
+    def quiz_answers(self) -> LedgerRead[SourceQuizAnswered]: ...
+
+
+class AskStore(Protocol):
+    """The Ask history: one conversation per record, upserted whole after each answer."""
+
+    def save(self, thread: AskThread) -> None: ...
+    def get(self, thread_id: str) -> AskThread | None: ...
+
+    def list(self) -> list[AskThreadSummary]:
+        """Every conversation, most recently asked first."""
+        ...
+
+    def remove(self, thread_id: str) -> None:
+        """Forget a conversation; ``NotFound`` when it is unknown."""
+        ...
 
 
 class JobStore(Protocol):

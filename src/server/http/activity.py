@@ -16,8 +16,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.server.http.bodies import read_model
-from studyhall.server.http.openapi import describe
+from studyhall.server.http.openapi import Query, describe
+from studyhall.server.http.query import query
 from studyhall.server.http.sse import event_stream
+from studyhall.server.http.stream_events import ACTIVITY_EVENTS
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
@@ -33,10 +35,10 @@ class AbortResult(BaseModel):
 
 
 def _limit(request: Request) -> int | None:
-    raw = request.query_params.get("limit")
+    raw = query(request, "limit").get("limit")
     if raw is None:
         return None
-    if not raw.isdigit() or not 1 <= int(raw) <= 10_000:
+    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
         raise InvalidInput('"limit" must be a whole number from 1 to 10000.')
     return int(raw)
 
@@ -49,7 +51,9 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         """Running and recent jobs, extraction runs and imports, with tokens and cost."""
         return JSONResponse(feed.snapshot())
 
-    @describe(summary="Live activity (SSE)", stream=True, responses={400: "Bad limit"})
+    @describe(summary="Live activity (SSE)", stream=ACTIVITY_EVENTS,
+              query=[Query("limit", {"type": "integer", "minimum": 1, "maximum": 10_000},
+                           description="end the stream after this many events")])
     async def stream_activity(request: Request) -> Response:
         """``activity`` events with the whole feed whenever it changes; ``?limit=N`` stops
         after N events."""

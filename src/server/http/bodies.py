@@ -44,7 +44,9 @@ async def read_model(request: Request, model: type[M], *, limit: int = MAX_BODY_
     """The body validated as ``model``; ``refused`` opens the message, ``hint`` says what to send."""
     body = await read_json(request, limit=limit)
     try:
-        return model.model_validate(body)
+        # Strict: JSON types as sent, as the OpenAPI schema says (0 is not false, "1" not 1);
+        # JSON has one kind of number, so 2.0 is the integer 2 (as JSON Schema reads it).
+        return model.model_validate(_whole_numbers(body), strict=True)
     except ValidationError as e:
         problems = "; ".join(
             f"{'.'.join(str(x) for x in err['loc']) or 'body'}: {err['msg']}" for err in e.errors()
@@ -65,6 +67,17 @@ async def _read(request: Request, limit: int) -> bytes:
             raise _too_large(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _whole_numbers(value: Any) -> Any:
+    """``value`` with every float that is a whole number (``2.0``) made an int."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, dict):
+        return {k: _whole_numbers(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(v) for v in value]
+    return value  # read_json capped the depth: this recursion is bounded
 
 
 def _too_large(limit: int) -> BodyTooLarge:

@@ -14,10 +14,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.chat import MAX_MESSAGE_CHARS, MAX_TOPIC_CHARS
+from studyhall.core.contracts.text_patterns import NOT_BLANK  # all-whitespace text is empty
 from studyhall.core.errors import NotFound
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.openapi import describe
 from studyhall.server.http.sse import event_stream
+from studyhall.server.http.stream_events import TURN_EVENTS
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.turns import TurnRunner
 from studyhall.server.runtime.views import chat_view
@@ -29,7 +31,7 @@ class NewChat(BaseModel):
 
 
 class NewMessage(BaseModel):
-    text: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS)
+    text: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS, json_schema_extra=NOT_BLANK)
     id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
     # The learner's "Send as written": the guardrails do not scrub this message's text.
     as_written: bool = False
@@ -76,7 +78,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
             raise NotFound(f"No session {chat_id!r}.")
         return JSONResponse(chat_view(record, running=runner.running(chat_id)))
 
-    @describe(summary="Send a message (SSE turn)", request=NewMessage, stream=True,
+    @describe(summary="Send a message (SSE turn)", request=NewMessage, stream=TURN_EVENTS,
               responses={400: "Bad message", 404: "No such session", 409: "A turn is running"})
     async def post_message(request: Request) -> Response:
         """Persist the learner's message and stream the turn that answers it."""
@@ -85,7 +87,8 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
                                          as_written=new.as_written)
         return event_stream(turn.events())
 
-    @describe(summary="Answer a pending question (SSE continuation)", request=Answer, stream=True,
+    @describe(summary="Answer a pending question (SSE continuation)", request=Answer,
+              stream=TURN_EVENTS,
               responses={400: "Bad answer", 404: "No such question", 409: "Busy or answered"})
     async def post_answer(request: Request) -> Response:
         """Grade and persist the answer, then stream the continuation turn."""
@@ -93,7 +96,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         turn = await runner.answer(request.path_params["chat_id"], body.tool_call_id, body.answer)
         return event_stream(turn.events())
 
-    @describe(summary="Retry: run the owed turn (SSE)", stream=True,
+    @describe(summary="Retry: run the owed turn (SSE)", stream=TURN_EVENTS,
               responses={404: "No such session", 409: "Busy, or nothing to continue"})
     async def post_continue(request: Request) -> Response:
         """Run a turn on the record as it stands, e.g. after a provider error was fixed."""

@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import StudyhallError
+from studyhall.server.http.openapi import describe
 from studyhall.server.services import Services
 
 DEMO_CSP = "; ".join((  # noqa: FLY002 - one directive per line
@@ -37,6 +38,8 @@ def _missing(job_id: str) -> JSONResponse:
 
 
 def routes(services: Services) -> list[BaseRoute]:
+    @describe(summary="A finished demo as its own sandboxed document", media="text/html",
+              responses={404: "No finished demo has that id"})
     async def demo_frame(request: Request) -> Response:
         """The demo's HTML, sandboxed: inline code runs, nothing can reach the network."""
         job_id = request.path_params["job_id"]

@@ -14,14 +14,18 @@ import asyncio
 import logging
 import math
 
+from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.graph import Position
+from studyhall.core.contracts.text_patterns import NOT_BLANK
 from studyhall.core.errors import InvalidInput, StudyhallError
-from studyhall.core.library.graph.node_search import search_nodes
+from studyhall.core.library.graph.node_search import node_contents, search_nodes
 from studyhall.core.library.upkeep.vector_cache import Vector
 from studyhall.server.http.bodies import read_json
+from studyhall.server.http.openapi import Query, describe
+from studyhall.server.http.query import query
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
@@ -45,14 +49,23 @@ def _limit(raw: str | None) -> int:
     return value
 
 
+class XY(BaseModel):
+    x: float = Field(ge=-COORDINATE_LIMIT, le=COORDINATE_LIMIT, allow_inf_nan=False)
+    y: float = Field(ge=-COORDINATE_LIMIT, le=COORDINATE_LIMIT, allow_inf_nan=False)
+
+
+class PositionsIn(BaseModel):
+    """The body ``sanitize_positions`` takes, for the OpenAPI document."""
+
+    positions: dict[str, XY]
+
+
 def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
     """The dragged positions worth keeping; anything malformed is refused as a whole."""
     if not isinstance(body, dict) or not isinstance(body.get("positions"), dict):
         raise InvalidInput('Send {"positions": {"<node id>": {"x": 1.5, "y": -2}}}.')
     out: dict[str, Position] = {}
     for node_id, value in body["positions"].items():
-        if node_id not in known:
-            continue  # a node that no longer exists (or never did): ignored, not stored
         if not isinstance(value, dict):
             raise InvalidInput(f"The position of {node_id!r} must be an object with x and y.")
         x, y = value.get("x"), value.get("y")
@@ -68,21 +81,29 @@ def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
                 f"The position of {node_id!r} needs finite numbers x and y within "
                 f"±{COORDINATE_LIMIT:g}."
             )
-        out[node_id] = Position(x=float(x), y=float(y))  # type: ignore[arg-type]
+        if node_id in known:  # a node that no longer exists (or never did): not stored
+            out[node_id] = Position(x=float(x), y=float(y))  # type: ignore[arg-type]
     return out
 
 
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     upkeep = runtime.upkeep
 
+    @describe(summary="Find propositions by meaning (and by their words)", query=[
+        Query("q", {"type": "string", **NOT_BLANK, "maxLength": MAX_QUERY}, required=True,
+              description=f"what to look for; at most {MAX_QUERY} characters once spaces "
+              "are collapsed"),
+        Query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT}),
+    ])
     async def search(request: Request) -> Response:
         """Find propositions by meaning (and by their words)."""
-        query = " ".join((request.query_params.get("q") or "").split())
-        if not query:
+        given = query(request, "q", "limit")
+        text = " ".join((given.get("q") or "").split())
+        if not text:
             raise InvalidInput('Add the text to search for, e.g. "?q=cell respiration".')
-        if len(query) > MAX_QUERY:
+        if len(text) > MAX_QUERY:
             raise InvalidInput(f"Keep the search under {MAX_QUERY} characters.")
-        limit = _limit(request.query_params.get("limit"))
+        limit = _limit(given.get("limit"))
         # Off the event loop: the first read of a large graph folds it (seconds).
         snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
         nodes = [(n.id, n.text) for n in snapshot.nodes]
@@ -94,14 +115,15 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
                 # Only cached node vectors: a search never waits for the whole graph to embed.
                 vectors = await upkeep.node_vectors(snapshot, compute=False)
                 if vectors:
-                    query_vector = (await cache.embedder.embed([query]))[0]
+                    query_vector = (await cache.embedder.embed([text]))[0]
             except StudyhallError as e:
                 log.warning("[graph] semantic search unavailable, text only: %s", e)
                 vectors, query_vector = {}, None
-        hits = search_nodes(query, nodes, query_vector=query_vector, vectors=vectors, limit=limit)
+        hits = search_nodes(text, nodes, query_vector=query_vector, vectors=vectors,
+                            content=node_contents(snapshot.nodes), limit=limit)
         return JSONResponse(
             {
-                "query": query,
+                "query": text,
                 "semantic": query_vector is not None,
                 "results": [
                     {"id": h.node_id, "text": h.text, "score": h.score, "match": h.match}
@@ -110,6 +132,9 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
             }
         )
 
+    @describe(summary="Store the positions the learner dragged", request=PositionsIn,
+              responses={400: "Not positions, or a coordinate not finite or out of range",
+                         413: f"Over {MAX_BODY:,} bytes"})
     async def put_positions(request: Request) -> Response:
         """Store node positions the learner dragged (sanitized)."""
         body = await read_json(request, limit=MAX_BODY)

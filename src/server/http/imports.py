@@ -1,10 +1,10 @@
-"""Notes import routes and the sources index.
+"""Notes import routes.
 
 ``POST /api/graph/import`` ``{"path", "mode"?, "embed"?}`` → 202 ``{"run_id", "status"}``: the
 import runs in the background (or the request joins the one running); its progress is at
 ``GET /api/graph/import/{run_id}`` (and in the activity list ``GET /api/graph/imports``), and
-``POST /api/graph/import/{run_id}/abort`` stops it between notes. ``GET /api/sources`` lists
-every imported source with its status, resolved links and broken links.
+``POST /api/graph/import/{run_id}/abort`` stops it between notes.
+The sources themselves are listed by ``server/http/sources.py``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from studyhall.server.services import Services
 
 
 class ImportRequest(BaseModel):
-    path: str = Field(min_length=1, max_length=4096)
+    # No NUL (refused with its own message below; the pattern tells the OpenAPI document).
+    path: str = Field(min_length=1, max_length=4096, json_schema_extra={"pattern": "^[^\\x00]*$"})
     mode: Literal["auto", "model", "structural"] = "auto"
     embed: bool = True
 
@@ -53,7 +54,9 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         summary="Import notes (a Markdown file or an Obsidian vault folder)",
         request=ImportRequest,
         response=ImportStarted,
-        responses={400: "Bad request", 404: "No such path"},
+        status=202,
+        responses={404: "Nothing is at that path",
+                   409: "An import of another path is running"},
     )
     async def post_import(request: Request) -> Response:
         """Start importing notes in the background, or join the import already running.
@@ -79,13 +82,6 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         """Stop an import between notes; what was merged stays, a re-import continues."""
         return JSONResponse({"aborted": runner.abort(find(request).id)})
 
-    async def list_sources(request: Request) -> Response:
-        """Every imported source: id, path, status (imported, unchanged, skipped + reason,
-        deleted), resolved links (target paths) and broken links."""
-        store = services.source_store
-        sources = store.list() if store is not None else []
-        return JSONResponse([s.model_dump(mode="json") for s in sources])
-
     return [
         Route("/api/graph/import", post_import, methods=["POST"], name="post_import"),
         Route("/api/graph/imports", list_imports, methods=["GET"], name="list_imports"),
@@ -93,5 +89,4 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         Route(
             "/api/graph/import/{run_id}/abort", abort_import, methods=["POST"], name="abort_import"
         ),
-        Route("/api/sources", list_sources, methods=["GET"], name="list_sources"),
     ]

@@ -169,8 +169,10 @@ def _operation(route: Route, handler: Callable[..., Any], method: str, path: str
     if params:
         op["parameters"] = params
     if detail.request is not None:
+        # An empty body reads as {} (bodies.py): it may be left out when no field is required.
+        needed = any(f.is_required() for f in detail.request.model_fields.values())
         op["requestBody"] = {
-            "required": True,
+            "required": needed,
             "content": {"application/json": {"schema": _schema(detail.request, schemas)}},
         }
     ok: dict[str, Any] = {"description": "OK"}

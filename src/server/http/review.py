@@ -21,7 +21,8 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.learner import PromptKind
 from studyhall.core.errors import InvalidInput
 from studyhall.server.http.bodies import read_model
-from studyhall.server.http.openapi import describe
+from studyhall.server.http.openapi import Query, describe
+from studyhall.server.http.query import query
 from studyhall.server.runtime.review import MAX_QUEUE
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
@@ -116,15 +117,18 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
 
     @describe(summary="Today's review queue", response=ReviewQueue,
               responses={400: "limit is not a number from 1 to 1000",
-                         404: "No such node (?node=)"})
+                         404: "No such node (?node=)"},
+              query=[Query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_QUEUE}),
+                     Query("node", {"type": "string"}, description="that node's card alone")])
     async def get_review(request: Request) -> Response:
         """Cards due today, in order (prerequisites first), within the daily caps, each with a
         prompt built from the node's content, the answer to reveal and the due date each grade
         would give. ``?node=ID``: that node's card alone, due or not ("Review now")."""
-        node_id = request.query_params.get("node")
+        given = query(request, "limit", "node")
+        node_id = given.get("node")
         if node_id:
             return JSONResponse(await asyncio.to_thread(review.card, node_id))
-        limit = _limit(request.query_params.get("limit"))
+        limit = _limit(given.get("limit"))
         return JSONResponse(await asyncio.to_thread(review.queue, limit))
 
     @describe(summary="Grade a review", request=GradeIn, response=CardOut,

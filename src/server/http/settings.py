@@ -24,12 +24,14 @@ import time
 from typing import Any, cast, get_args
 
 from pydantic import BaseModel, Field
+from pydantic.json_schema import JsonDict
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.api_keys import clean_key_name
 from studyhall.core.contracts.models import ModelRequest, TextDelta
 from studyhall.core.contracts.servers import (
+    SERVER_ADDRESS_PATTERN,
     ServerAddress,
     normal_address,
     parse_server_address,
@@ -45,6 +47,7 @@ from studyhall.core.contracts.settings import (
     Settings,
     Timeouts,
 )
+from studyhall.core.contracts.text_patterns import NOT_BLANK, NOT_SPACE, SPACE
 from studyhall.core.errors import InvalidInput, ModelError
 from studyhall.core.guardrails.policy import is_local, scrubs
 from studyhall.server.http.bodies import read_model
@@ -62,19 +65,32 @@ TEST_MARGIN = 5.0  # the test waits this much longer than the model call itself 
 TEST_PROMPT = "This is a connection test. Reply with the single word: ok"
 
 
+_ADDRESS: JsonDict = {"pattern": SERVER_ADDRESS_PATTERN}
+
+
 class RoleIn(BaseModel):
-    model: str = Field(min_length=1, max_length=200)
+    model: str = Field(min_length=1, max_length=200, json_schema_extra=NOT_BLANK)
     effort: Effort | None = None
-    api_base: str | None = Field(default=None, max_length=500)
+    api_base: str | None = Field(default=None, max_length=500,
+                                 json_schema_extra=_ADDRESS)
+
+
+# The route's own checks, as JSON Schema for the OpenAPI document (the route says what is
+# wrong in its own words): known roles only; a key name made of a provider's or an address's
+# characters; a key of at least MIN_KEY characters with no space inside.
+_ROLE_NAMES: JsonDict = {"enum": [str(role) for role in MODEL_ROLES]}
+_NAME_CHARS = rf"^{SPACE}*[A-Za-z0-9_.:/-]*[A-Za-z0-9_.:-][A-Za-z0-9_.:/-]*{SPACE}*$"
+_KEY_CHARS = rf"^{SPACE}*{NOT_SPACE}{{{MIN_KEY},}}{SPACE}*$"
 
 
 class ModelsIn(BaseModel):
-    models: dict[str, RoleIn]
+    models: dict[str, RoleIn] = Field(json_schema_extra={"propertyNames": _ROLE_NAMES})
 
 
 class KeyIn(BaseModel):
-    name: str = Field(min_length=1, max_length=200)
-    value: str = Field(min_length=1, max_length=MAX_KEY)
+    name: str = Field(min_length=1, max_length=200, json_schema_extra={"pattern": _NAME_CHARS})
+    value: str = Field(min_length=1, max_length=MAX_KEY,
+                       json_schema_extra={"pattern": _KEY_CHARS})
 
 
 class KeyName(BaseModel):
@@ -82,7 +98,7 @@ class KeyName(BaseModel):
 
 
 class TestIn(BaseModel):
-    role: str = "teacher"
+    role: str = Field(default="teacher", json_schema_extra=_ROLE_NAMES)
 
 
 class TimeoutsIn(BaseModel):
@@ -206,6 +222,8 @@ def routes(services: Services) -> list[BaseRoute]:
         models = dict(current.models)
         keys: dict[str, str] = {}  # credentials typed into an address: saved as its key
         for role, value in body.models.items():
+            if not value.model.strip():
+                raise InvalidInput(f"{NOT_SAVED}: the model for {role} is empty.")
             base = _check_base(value.api_base)
             if base is not None and base.secret is not None:
                 keys[clean_key_name(base.url)] = base.secret
@@ -277,7 +295,8 @@ def routes(services: Services) -> list[BaseRoute]:
         await asyncio.to_thread(settings_store.save, updated)
         return JSONResponse(await asyncio.to_thread(_view))
 
-    @describe(summary="Test a role's model with one tiny call", request=TestIn)
+    @describe(summary="Test a role's model with one tiny call", request=TestIn,
+              responses={400: "Unknown role"})
     async def test_connection(request: Request) -> Response:
         """One short model call for the role; ``{"ok", "model", "reply", "ms"}`` or
         ``{"ok": false, "kind", "message"}`` saying what to fix."""

@@ -5,7 +5,8 @@ Events: ``sources`` (first: the case, the numbered passages the answer may cite,
 standalone query when a follow-up was rewritten, and notices such as "re-import: the index was
 embedded by another model"), ``navigate`` / ``suggest`` (moments to jump to), ``text-delta``,
 then ``finish`` — or ``error`` when the model fails mid-answer. With no model configured the
-stream is ``sources`` then ``finish`` with ``answered: false`` and the reason.
+stream is ``sources`` then ``finish`` with ``answered: false``, the reason and the best-ranked
+``passages`` (numbered like ``sources``) to read instead.
 """
 
 from __future__ import annotations
@@ -69,6 +70,15 @@ def sources_event(retrieval: Retrieval) -> AskEvent:
     })
 
 
+def ranked_passages(retrieval: Retrieval, limit: int = 5) -> list[dict[str, Any]]:
+    """With no answer, what the learner can read instead: the best-ranked passages (one per
+    link), numbered — shown as "not an answer", whatever the coverage case."""
+    seen: dict[str, Chunk] = {}
+    for hit in retrieval.hits:
+        seen.setdefault(hit.chunk.link, hit.chunk)
+    return [source_view(n, c) for n, c in enumerate(list(seen.values())[:limit], start=1)]
+
+
 def _log(retrieval: Retrieval) -> None:
     rewrite = retrieval.rewrite
     if rewrite is not None and rewrite.error is not None:
@@ -93,7 +103,7 @@ def position_of(services: Services, request: AskRequest) -> Position | None:
             f"No imported source {request.source_id!r} has passages to ask from. "
             "`studyhall sources --json` (GET /api/sources) lists the imported sources' ids."
         )
-    return Position(request.source_id, t=request.t, page=request.page)
+    return Position(request.source_id, t=request.t, page=request.page, at=request.at)
 
 
 async def ask_events(services: Services, question: str, position: Position | None = None,
@@ -108,7 +118,8 @@ async def ask_events(services: Services, question: str, position: Position | Non
         yield AskEvent("suggest", {"moments": [moment_view(c) for c in retrieval.suggest]})
     base = {"case": retrieval.case, "ranked": retrieval.ranked_links()}
     if not use_model:
-        yield AskEvent("finish", {**base, "answered": False, "reason": "no model requested"})
+        yield AskEvent("finish", {**base, "answered": False, "reason": "no model requested",
+                                  "passages": ranked_passages(retrieval)})
         return
     try:
         async for part in stream_answer(services.chat_model, retrieval, history):
@@ -118,7 +129,8 @@ async def ask_events(services: Services, question: str, position: Position | Non
                 yield AskEvent("finish", {**base, "answered": True, "cited": list(part.cited),
                                           "removed_markers": part.removed_markers})
     except ModelNotConfigured as e:
-        yield AskEvent("finish", {**base, "answered": False, "reason": str(e)})
+        yield AskEvent("finish", {**base, "answered": False, "reason": str(e),
+                                  "passages": ranked_passages(retrieval)})
     except ModelError as e:
         yield AskEvent("error", {"error": type(e).__name__, "kind": e.kind, "role": e.role,
                                  "message": str(e)})

@@ -56,15 +56,17 @@ class GraphContext:
             return None
         vectors = await upkeep.node_vectors(snapshot)
         topic_vector = (await cache.embedder.embed([topic]))[0]
-        chosen = select_context(
-            topic_vector, [(n.id, n.text, n.state) for n in snapshot.nodes], vectors
-        )
+        nodes = [(n.id, n.text, n.state) for n in snapshot.nodes]
+        chosen = select_context(topic_vector, nodes, vectors)
         if not chosen:
             return None
+        near = [c.node_id for c in select_context(topic_vector, nodes, vectors, k=NEAR_K,
+                                                   token_budget=1 << 30)]
+        standing = await asyncio.to_thread(self._standing, snapshot, near)
         return steer_message(
             context_steer_id(chat_id),
             "context",
-            render_context(topic, chosen),
+            render_context(topic, chosen, standing.lines()),
             self._clock.now(),
             data_name="graph-context",
             data={
@@ -74,8 +76,20 @@ class GraphContext:
                      "state": c.state}
                     for c in chosen
                 ],
+                **standing.data(),
             },
         )
+
+    def _standing(self, snapshot: GraphSnapshot, near: list[str]) -> NearStanding:
+        """The learner's weak, due and gated concepts among ``near`` (none without a learner
+        model, or when it cannot be read: the propositions still go out)."""
+        if self._learner is None:
+            return NearStanding()
+        try:
+            return near_standing(self._learner.model(snapshot), near)
+        except StudyhallError as e:
+            log.warning("graph context without the learner's standing: %s", e)
+            return NearStanding()
 
     async def deliver(self, chat_id: str, topic: str) -> bool:
         """Queue the steer for the chat's next turn; False when there was nothing to deliver."""

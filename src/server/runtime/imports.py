@@ -1,17 +1,14 @@
 """Notes import: a Markdown/Obsidian vault (or one note) into sources and the graph.
 
-Order, and why:
-  scan the vault -> read and parse every note (bad files skipped with a reason)
-  -> resolve links over the whole vault (Obsidian's rules) -> per note, in path order, run the
-  sections whose view is not covered yet through the extraction pipeline (model-free notes are
-  planned into group runs, checkpoint last) -> link edges between notes, once every note's
-  nodes exist (their views belong to one per-vault links source) -> embeddings, clusters,
-  layout (``GraphUpkeep``) -> the sources index.
+Order: scan -> read and parse every note (bad files skipped with a reason) -> resolve links over
+the whole vault -> per note, in path order, extract its uncovered sections (a note is a topic,
+its headings sub-topics; model-free notes planned into group runs) -> fold sentence nodes an
+older import made into their topics -> link edges between note topics, once every note's nodes
+exist -> embeddings, clusters, layout (``GraphUpkeep``) -> the sources index.
 Coverage is the only record of what is done, so an import killed at any point and run again
-extracts exactly what the first one had not merged, and ends at the same graph as one clean
-run. An unchanged vault extracts nothing; a changed section re-extracts only itself.
-Extraction uses the configured model (notes prompt, auditor) when there is one and falls back
-to the model-free structural extractor when there is not.
+extracts exactly what the first one had not merged. An unchanged vault extracts nothing; a
+changed section re-extracts only itself. The configured model (notes prompt, auditor) distils
+propositions under the topics when there is one; else the structural extractor alone.
 """
 
 from __future__ import annotations
@@ -39,6 +36,7 @@ from studyhall.core.library.extraction.source_kinds import (
 )
 from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
 from studyhall.core.library.extraction.tally import MergeTally
+from studyhall.core.library.extraction.topic_conversion import fold_sentence_nodes
 from studyhall.core.library.sources.note_links import (
     NoteRef,
     ResolvedLink,
@@ -141,6 +139,7 @@ class NotesImporter:
         complete = False
         try:
             await self._extract_all(notes, pipeline, tally, report, tell)
+            await self._convert(notes, tally, vault)
             await self._link_all(notes, pipeline, tally, vault, tell)
             complete = True
         finally:
@@ -265,16 +264,11 @@ class NotesImporter:
             raise
         tell(ImportProgress("extracting", len(notes), len(notes)))
 
-    async def _extract_note(
-        self,
-        note: _Note,
-        pending: list[View],
-        chunk: int,
-        pipeline: ExtractionPipeline,
-        tally: MergeTally,
-    ) -> bool:
+    async def _extract_note(self, note: _Note, pending: list[View], chunk: int,
+                            pipeline: ExtractionPipeline, tally: MergeTally) -> bool:
         """Extract a note's uncovered views; True when it waits in the open group run."""
         if self._use_model:
+            self._structural.add_note(note.source_id, note.doc)  # its topics anchor the model's
             try:
                 kind = self._model_kind()
                 for batch in kind.batching(pending, chunk):
@@ -288,6 +282,9 @@ class NotesImporter:
                 self._use_model = False
                 self._note_fallback = f"The model was not used: {e}"
                 log.info("[import] falling back to the structural extractor: %s", e)
+            finally:
+                if self._use_model:
+                    self._structural.forget(note.source_id)
         self._structural.add_note(note.source_id, note.doc)
         try:
             for batch in self._by_structure.batching(pending, chunk):
@@ -303,6 +300,7 @@ class NotesImporter:
             self._by_model = notes_by_model(
                 ModelExtractor(self._model, self._prompt(NOTES_PROMPT)),
                 ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
+                topics=self._structural,
             )
         return self._by_model
 
@@ -315,6 +313,19 @@ class NotesImporter:
         fallback = getattr(self, "_note_fallback", None)
         if fallback and report.extractor_note is None:
             report.extractor_note = fallback
+
+    # --- converting an older graph -----------------------------------------------------------
+
+    async def _convert(self, notes: Sequence[_Note], tally: MergeTally, vault: str) -> None:
+        """Fold sentence nodes an older import made into the topics of their sections."""
+        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
+        refs = [NoteRef(n.source_id, n.doc) for n in notes if n.status != "skipped"]
+        plan = await asyncio.to_thread(
+            fold_sentence_nodes, snapshot.nodes, refs, self._graph, run_id=self._ids.new("run"),
+            source_id=vault_run_source(vault), at=self._clock.now())
+        if plan is not None:
+            tally.add(plan)
+            log.info("[import] folded %d sentence nodes into topics", len(plan.identities))
 
     # --- links between notes ----------------------------------------------------------------
 

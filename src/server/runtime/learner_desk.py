@@ -3,7 +3,8 @@ learner_tools.py``) — the learner model through ``ReviewService``, past sessio
 chat store, imported material through Grounded Ask's retrieval, graph lookups through
 ``NodeFinder``. Single-learner app: "this learner's data" is this data dir's.
 
-Every read runs off the event loop (stores are files; a cold graph read folds). Observations
+Every read and every derivation runs off the event loop (stores are files, a cold graph read
+folds, a day plan replays FSRS cards); only the node search awaits in between. Observations
 are written only through ``ReviewService.observe`` (the learner ledgers' one writer).
 """
 
@@ -49,7 +50,7 @@ class LearnerDesk:
     async def strengths(self, ctx: ToolContext, topic: str | None, limit: int) -> Any:
         model = await self._model()
         among = await self._finder.near(topic, model.snapshot) if topic else None
-        out = insight.strengths(model, among, limit)
+        out = await asyncio.to_thread(insight.strengths, model, among, limit)
         out["scope"] = f"concepts near “{topic}” ({len(among or ())})" if topic \
             else f"the whole graph ({len(model.snapshot.nodes)} concepts)"
         return out
@@ -57,17 +58,18 @@ class LearnerDesk:
     async def confidence(self, concept: str) -> Any:
         model = await self._model()
         if model.snapshot.node(concept) is not None:
-            return {"matches": [insight.standing(model, concept)]}
+            return {"matches": [await asyncio.to_thread(insight.standing, model, concept)]}
         hits = [h for h in await self._finder.search(concept, model.snapshot, limit=3)
                 if h.score >= NEAR_AT]
         if not hits:
             return {"matches": [], "note": f"Nothing in the learner's graph matches "
                     f"“{concept}”: treat it as not tried."}
-        return {"matches": [{**insight.standing(model, h.node_id), "match": h.score}
-                            for h in hits]}
+        found = await asyncio.to_thread(
+            lambda: [{**insight.standing(model, h.node_id), "match": h.score} for h in hits])
+        return {"matches": found}
 
     async def explain(self, node_id: str) -> Any:
-        return insight.explain(await self._model(), node_id)
+        return await asyncio.to_thread(insight.explain, await self._model(), node_id)
 
     async def due(self, ctx: ToolContext, topic: str | None, limit: int) -> Any:
         model = await self._model()
@@ -78,7 +80,7 @@ class LearnerDesk:
         else:  # no topic: what this session already touched, else the whole queue
             among = [n.id for n in model.snapshot.nodes if ctx.chat_id in n.sources] or None
             scope = "concepts of this session" if among else "the whole review queue"
-        return {**insight.due(model, among, limit), "scope": scope}
+        return {**await asyncio.to_thread(insight.due, model, among, limit), "scope": scope}
 
     async def history(self, ctx: ToolContext, query: str, limit: int) -> Any:
         records = await asyncio.to_thread(self._recent_sessions, ctx.chat_id)

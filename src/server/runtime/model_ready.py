@@ -87,6 +87,6 @@ def no_key_for_turn(services: Services, role_name: str) -> str | None:
     if lacking is None:
         return None
     return (
-        f"Add a key: the {role_name.replace('_', ' ')}'s model ({role.model}) needs a {lacking} "
-        "key and none is saved. Open Settings to paste one, or pick a local model."
+        f"Add a key: the {role_name.replace('_', ' ')}'s model ({role.model}) needs a key for "
+        f"{lacking}, and none is saved. Open Settings to paste one, or pick a local model."
     )

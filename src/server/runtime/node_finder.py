@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from functools import partial
 
 from studyhall.core.contracts.search import VectorLike
 from studyhall.core.errors import StudyhallError
-from studyhall.core.library.graph.node_search import SearchHit, search_nodes
+from studyhall.core.library.graph.node_search import SearchHit, node_contents, search_nodes
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.library.upkeep.vector_cache import Vector
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
@@ -36,14 +37,16 @@ class NodeFinder:
         nodes = [(n.id, n.text) for n in snapshot.nodes]
         if not nodes:
             return []
-        hits = await asyncio.to_thread(search_nodes, query, nodes, limit=limit)
+        content = node_contents(snapshot.nodes)
+        hits = await asyncio.to_thread(partial(search_nodes, content=content), query, nodes,
+                                       limit=limit)
         if enough is not None and hits and hits[0].score >= enough:
             return hits
         vectors, query_vector = await self._vectors(query, snapshot)
         if query_vector is None:
             return hits
-        return await asyncio.to_thread(search_nodes, query, nodes, query_vector=query_vector,
-                                       vectors=vectors, limit=limit)
+        return await asyncio.to_thread(partial(search_nodes, content=content), query, nodes,
+                                       query_vector=query_vector, vectors=vectors, limit=limit)
 
     async def best(self, label: str, snapshot: GraphSnapshot) -> str | None:
         """The node a plan step's label stands for: the best hit at ≥ ``MATCH_AT``; among

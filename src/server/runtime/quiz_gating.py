@@ -51,8 +51,8 @@ class QuizGating:
         model = await asyncio.to_thread(self._review.model)
         snapshot = model.snapshot
         if node_id is not None and snapshot.node(node_id) is None:
-            return [f"node_id {node_id!r} is not a node of the learner's knowledge graph: use "
-                    "an id from the session's context or concept_confidence, or leave it out"]
+            return [(f"node_id {node_id!r} is not a node of the learner's knowledge graph: use "
+                    "an id from the session's context or concept_confidence, or leave it out")]
         if not hard:
             return []
         approved = current_plan(ctx.messages)
@@ -78,6 +78,7 @@ class QuizGating:
             if subject_node is not None:
                 name += f", i.e. {node_name(model, subject_node)}"
         subject = QuizSubject(name, subject_node, step)
-        prereqs = prerequisites_of(subject, model, plan=plan, matches=matches,
-                                   answers=session_answers(ctx.messages))
+        answers = session_answers(ctx.messages)
+        prereqs = await asyncio.to_thread(  # scores decode the prerequisites' trails
+            lambda: prerequisites_of(subject, model, plan=plan, matches=matches, answers=answers))
         return gate_problems(hard, subject, prereqs)

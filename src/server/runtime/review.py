@@ -19,6 +19,7 @@ from studyhall.core.contracts.learner import (
     LearnerObserved,
     PromptKind,
     ReviewGraded,
+    SourceQuizAnswered,
 )
 from studyhall.core.errors import InvalidInput
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
@@ -61,8 +62,7 @@ class ReviewService:
     def model(self, base: GraphSnapshot | None = None) -> LearnerModel:
         """The learner's state now, over ``base`` (the app's graph read when not given)."""
         snapshot = base if base is not None else self._graph.snapshot()
-        learner = LearnerEvidence(self._store.grades().records,
-                                  self._store.observations().records)
+        learner = self._evidence()
         return LearnerModel(snapshot, learner, self.now(), self.limits(),
                             weights=lambda: self._term_weights(snapshot))
 
@@ -99,8 +99,7 @@ class ReviewService:
     def graph_snapshot(self, base: GraphSnapshot | None = None) -> GraphSnapshot:
         """The graph with the learner ledgers' evidence in its nodes' states and scores."""
         snapshot = base if base is not None else self._graph.snapshot()
-        learner = LearnerEvidence(self._store.grades().records,
-                                  self._store.observations().records)
+        learner = self._evidence()
         with self._lock:
             return self._overlay.apply(snapshot, learner.signals)
 
@@ -132,7 +131,15 @@ class ReviewService:
             note=note, source_id=source_id, at=self._clock.now())])
         return mastery_json(self.model(), node_id)
 
+    def record_quiz(self, records: list[SourceQuizAnswered]) -> None:
+        """Append "Quiz me" answers (already graded by the server, on nodes the graph holds)."""
+        self._store.append_quiz_answers(records)
+
     # --- helpers ---------------------------------------------------------------------------
+
+    def _evidence(self) -> LearnerEvidence:
+        return LearnerEvidence(self._store.grades().records, self._store.observations().records,
+                               self._store.quiz_answers().records)
 
     def now(self) -> datetime:
         """Now, in the time zone whose calendar days the caps count."""

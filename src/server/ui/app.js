@@ -14,6 +14,9 @@ import { mountSession } from "./js/session.js";
 import { mountSettings } from "./js/settings.js";
 import { mountReview } from "./js/review.js";
 import { mountStats } from "./js/stats.js";
+import { mountAskScreen } from "./js/ask.js";
+import { mountSources } from "./js/sources.js";
+import { mountReader } from "./js/reader.js";
 
 applyTheme();
 watchSystemTheme();
@@ -42,6 +45,9 @@ async function boot() {
   route(/^\/settings$/, mountSettings);
   route(/^\/review$/, mountReview);
   route(/^\/stats$/, mountStats);
+  route(/^\/ask$/, mountAskScreen);
+  route(/^\/sources$/, mountSources);
+  route(/^\/sources\/(?<id>[A-Za-z0-9_-]+)$/, mountReader);
   mountSidebar(document.getElementById("sidebar"));
   mountActivity(document.getElementById("activity"));
   bindShortcuts(currentView);

@@ -61,6 +61,11 @@ record = st.one_of(
         id=f"i_{n}_{r}_{m}", node_id=n, text="again", evidence=tuple(ev), source_id=s,
         run_id=r, at=when(m, z))),
         node, run, minute, zone, source, st.lists(evidence, max_size=3)),
+    # A conversion folding node "b" into "a": before or after b's own records, in any read.
+    st.builds(lambda r, m, s, ev: ("identities", IdentityLinked(
+        id=f"x_b_{r}_{m}", node_id="a", text="topic", evidence=tuple(ev), source_id=s,
+        run_id=r, at=when(m, 0), absorbs="b")),
+        run, minute, source, st.lists(evidence, max_size=1)),
     st.builds(lambda a, b, k, r, m: ("edges", EdgeAdded.model_validate({
         "id": f"e_{a}_{b}_{k}_{r}_{m}", "from": a, "to": b, "relation": k,
         "source_id": "chat_1", "run_id": r, "at": when(m, 0)})),
@@ -229,7 +234,7 @@ def test_an_earlier_ledger_line_read_later_still_comes_first():
 # the new digest here.
 DERIVATION = ("graph/fold.py", "graph/fold_node.py", "graph/fold_state.py", "graph/trail.py",
               "graph/view.py", "learner/mastery.py", "learner/tracing.py")
-DERIVATION_DIGEST = (3, "cf7e670882b0a65f")  # quiz difficulty on the trail (issue 15)
+DERIVATION_DIGEST = (4, "45aa19328d858747")  # identity links that absorb a node (issue 14)
 
 
 def derivation_digest() -> str:

@@ -38,6 +38,8 @@ NOTES = {
     "note_a": ("Alpha.md", f"# Alpha\n{SHARED}\n\n## Detail\n- Alpha details are listed here.\n"),
     "note_b": ("Beta.md", f"# Beta\n{SHARED}\nBeta has its own statement too.\n"),
 }
+# Another note titled "Alpha" (in another folder): the same concept, so the same topic node.
+ALPHA_TOO = ("more/Alpha.md", "# Alpha\nA second Alpha note adds its own evidence.\n")
 
 
 def importer(store: InMemoryGraphStore) -> tuple[ExtractionPipeline, StructuralExtractor]:
@@ -48,7 +50,7 @@ def importer(store: InMemoryGraphStore) -> tuple[ExtractionPipeline, StructuralE
 
 
 def views(source_id: str):
-    path, text = NOTES[source_id]
+    path, text = NOTES[source_id] if source_id in NOTES else ALPHA_TOO
     doc = parse_note(path, text)
     return doc, [sv.view for sv in note_views(doc, source_id, AT)]
 
@@ -75,8 +77,11 @@ async def test_grouped_notes_write_nothing_until_the_group_commits_under_one_che
     [checkpoint] = store.checkpoints().records
     assert checkpoint.source_id == "vault_x"
     assert {p.run_id for p in plans} == {checkpoint.id}
-    texts = {n.text for n in graph_snapshot(store).nodes}
-    assert {"Alpha", "Beta", SHARED, "Beta has its own statement too."} <= texts
+    nodes = {n.text: n for n in graph_snapshot(store).nodes}
+    # Was: every sentence a node. Now the notes' topics are the nodes; sentences their evidence.
+    assert set(nodes) == {"Alpha", "Beta", "Alpha: Detail"}
+    assert SHARED in {e.quote for e in nodes["Alpha"].evidence}
+    assert {SHARED, "Beta has its own statement too."} <= {e.quote for e in nodes["Beta"].evidence}
     for source_id in NOTES:
         assert pipeline.uncovered(views(source_id)[1]) == []
 
@@ -84,13 +89,13 @@ async def test_grouped_notes_write_nothing_until_the_group_commits_under_one_che
 async def test_a_later_note_of_the_group_adds_evidence_to_an_earlier_notes_node():
     store = InMemoryGraphStore()
     pipeline, structural = importer(store)
-    first, second = await plan_notes(pipeline, structural)
-    assert SHARED in {r.text for r in first.propositions}
-    assert SHARED not in {r.text for r in second.propositions}
-    assert [r.text for r in second.identities] == [SHARED]
+    first, second = await plan_notes(pipeline, structural, ["note_a", "note_c"])
+    assert "Alpha" in {r.text for r in first.propositions}
+    assert "Alpha" not in {r.text for r in second.propositions}
+    assert [r.text for r in second.identities] == ["Alpha"]
     pipeline.commit_group()
-    [node] = [n for n in graph_snapshot(store).nodes if n.text == SHARED]
-    assert {e.source_id for e in node.evidence} == {"note_a", "note_b"}
+    [node] = [n for n in graph_snapshot(store).nodes if n.text == "Alpha"]
+    assert {e.source_id for e in node.evidence} == {"note_a", "note_c"}
 
 
 async def test_a_discarded_group_writes_nothing_and_leaves_the_notes_uncovered():

@@ -1,5 +1,6 @@
-"""The model-free extractor: propositions from headings, statements and list items, edges from
-the heading hierarchy and numbered lists — and every quote passes the merger's verbatim check."""
+"""The model-free extractor: a note's title and headings are its (sub-)topic nodes, its sentences
+the evidence on them (never nodes of their own), edges from the heading hierarchy — and every
+quote passes the merger's verbatim check."""
 
 from __future__ import annotations
 
@@ -48,39 +49,44 @@ def extract(text: str = NOTE, path: str = "bio/Mitochondria.md"):
     return batch, extract_structure({"note_m": doc}, batch)
 
 
-def test_headings_statements_and_list_items_become_propositions():
+def test_the_title_and_headings_are_the_only_nodes():
     _, out = extract()
-    assert [p.text for p in out.propositions] == [
-        "Mitochondria",
-        "Mitochondria are the powerhouse of the cell.",
+    # Was: one proposition per sentence (12 nodes). Now: concepts only.
+    assert [p.text for p in out.propositions] == ["Mitochondria", "Mitochondria: Structure"]
+    assert all(p.key == node_id_for(p.text) for p in out.propositions)
+
+
+def test_sentences_are_evidence_quotes_on_their_section_topic():
+    _, out = extract()
+    root, structure = out.propositions
+    # The H1 that repeats the title is the root itself: its heading is quoted on the root too.
+    assert [e.quote for e in root.evidence] == [
+        "# Mitochondria",
+        "Mitochondria are the **powerhouse** of the cell.",
         "They have their own DNA.",
-        "Mitochondria produce ATP via the Krebs cycle and oxidative phosphorylation.",
+        "# Mitochondria",
+        "Mitochondria produce ATP via [[Krebs cycle|the Krebs cycle]] and oxidative "
+        "phosphorylation.",
         "Glycolysis happens in the cytoplasm.",
         "It yields two pyruvate molecules.",
         "The Krebs cycle runs in the matrix.",
         "The electron transport chain pumps protons.",
         "A quoted statement is long enough.",
         "Its second line stands alone.",
-        "Mitochondria: Structure",
-        "The inner membrane folds into cristae.",
     ]
-    # The H1 that repeats the title is the root itself: one node, two pieces of evidence.
-    root = out.propositions[0]
-    assert [e.quote for e in root.evidence] == ["# Mitochondria", "# Mitochondria"]
-    assert all(p.key == node_id_for(p.text) for p in out.propositions)
+    assert [e.message_id for e in root.evidence][:3] == ["note_m#", "note_m#", "note_m#"]
+    # A bare link and a code block are not statements.
+    assert [e.quote for e in structure.evidence] == [
+        "## Structure",
+        "The inner membrane folds into cristae. ^cristae",  # verbatim: the block id stays
+    ]
 
 
-def test_edges_follow_sections_nesting_and_numbered_lists():
+def test_a_heading_supports_its_parent_topic():
     _, out = extract()
     name = {p.key: p.text for p in out.propositions}
-    edges = {(name[e.source][:24], e.kind, name[e.target][:24]) for e in out.edges}
-    assert ("It yields two pyruvate m", "supports", "Glycolysis happens in th") in edges
-    assert ("Glycolysis happens in th", "follows", "The Krebs cycle runs in ") in edges
-    assert ("The Krebs cycle runs in ", "follows", "The electron transport c") in edges
-    assert ("Mitochondria: Structure", "supports", "Mitochondria") in edges
-    assert ("The inner membrane folds", "supports", "Mitochondria: Structure") in edges
-    assert ("They have their own DNA.", "supports", "Mitochondria") in edges
-    assert all(e.source != e.target for e in out.edges)
+    edges = {(name[e.source], e.kind, name[e.target]) for e in out.edges}
+    assert edges == {("Mitochondria: Structure", "supports", "Mitochondria")}
 
 
 def test_every_finding_survives_the_merger_checks():
@@ -126,8 +132,14 @@ def test_a_changed_section_extracts_alone_and_links_to_its_existing_parent():
     # Re-stating the section's place in the hierarchy is known already (the importer filters
     # such edges out before merging; the merger would drop them as duplicates).
     assert [d.reason for d in plan.drops] == ["duplicate supports edge"]
-    assert [p.text for p in plan.propositions] == ["The inner membrane folds into many cristae."]
+    # Was: the edited sentence became a new node. Now its new wording is new evidence on the
+    # section's existing topic node.
+    assert plan.propositions == []
     assert [i.text for i in plan.identities] == ["Mitochondria: Structure"]
+    assert [e.quote for e in plan.identities[0].evidence] == [
+        "## Structure",
+        "The inner membrane folds into many cristae. ^cristae",
+    ]
 
 
 def test_same_input_same_output():

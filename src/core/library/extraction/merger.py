@@ -12,6 +12,7 @@ appends nothing new.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -282,4 +283,29 @@ def merge_run(
     plan = plan_merge(batch, findings, audit, known, run_id=run_id, started_at=started_at,
                       at=at, usage=usage)
     commit_merge(plan, store)
+    return plan
+
+
+def plan_absorb(
+    folds: Sequence[tuple[str, str, str]],
+    known: KnownGraph,
+    *,
+    run_id: str,
+    source_id: str,
+    at: datetime,
+) -> MergePlan:
+    """A run folding whole nodes into others: ``(absorbed node, into node, into's text)`` each,
+    written as identity links that ``absorb`` (ledgers are append-only: the absorbed node's
+    records stay, the fold counts them for the node it went into). Both ends must exist."""
+    plan = MergePlan(run_id)
+    for old, into, text in folds:
+        if old == into or old not in known.node_ids or into not in known.node_ids:
+            plan.drops.append(Drop("absorb", old, f"cannot fold {old!r} into {into!r}"))
+            continue
+        plan.identities.append(IdentityLinked(
+            id=record_id("abs", old, into), node_id=into, text=text, source_id=source_id,
+            run_id=run_id, at=at, absorbs=old))
+    plan.checkpoint = RunCheckpoint(
+        id=run_id, source_id=source_id, started_at=at, finished_at=at,
+        propositions=len(plan.identities), dropped=len(plan.drops))
     return plan

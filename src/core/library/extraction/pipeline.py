@@ -32,6 +32,7 @@ from studyhall.core.library.extraction.findings import (
 from studyhall.core.library.extraction.group_commit import commit_group, group_checkpoint, rekey
 from studyhall.core.library.extraction.merge_base import MergeBase
 from studyhall.core.library.extraction.merger import MergePlan, commit_merge, plan_merge
+from studyhall.core.library.extraction.topic_anchoring import anchor_floating
 from studyhall.core.ports.storage import GraphStore
 from studyhall.core.ports.system import Clock, Ids
 
@@ -51,6 +52,7 @@ class SourceKind:
     extractor: Extractor
     auditor: Auditor
     grouped: bool = False  # plan into the open group run instead of committing each batch
+    anchored: bool = False  # a finding left floating gets an edge to its nearest node
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,8 @@ class ExtractionPipeline:
             )
             neighbours = {p.key: refs for p, refs in zip(findings.propositions, near)}
         audit = await kind.auditor.audit(batch, findings, neighbours)
+        if kind.anchored:
+            findings = anchor_floating(findings, audit.output, neighbours)
         return Judged(findings, audit.output, add_usage(extraction.usage, audit.usage))
 
     def _plan(

@@ -1,7 +1,9 @@
 """The kinds of source the extraction pipeline reads: each one's batching and judges.
 
-- a chat transcript: token-budgeted batches, the model extractor and auditor, a run per batch;
-- notes with a model: the same stages, with the notes prompt in the extractor;
+- a chat transcript: token-budgeted batches, the model extractor and auditor, a run per batch,
+  each finding left floating anchored to its nearest existing node;
+- notes with a model: the same stages, with the notes prompt in the extractor, and the note's
+  topics (title, headings) made alongside so each proposition hangs under one;
 - notes without a model: a whole note per batch through the structural extractor, every
   finding kept for the merger's checks, many notes planned into one group run (few syncs);
 - the links between notes: link views a fixed number per batch, edges made from the links.
@@ -17,13 +19,20 @@ from studyhall.core.library.extraction.findings import Auditor, Extractor, KeepA
 from studyhall.core.library.extraction.link_extractor import LinkExtractor
 from studyhall.core.library.extraction.pipeline import SourceKind
 from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
+from studyhall.core.library.extraction.topic_anchoring import TopicAnchoring
 
 
 def chat_transcript(extractor: Extractor, auditor: Auditor) -> SourceKind:
-    return SourceKind("chat", make_batches, extractor, auditor)
+    return SourceKind("chat", make_batches, extractor, auditor, anchored=True)
 
 
-def notes_by_model(extractor: Extractor, auditor: Auditor) -> SourceKind:
+def notes_by_model(
+    extractor: Extractor, auditor: Auditor, topics: StructuralExtractor | None = None
+) -> SourceKind:
+    """With ``topics`` (the parsed notes), propositions hang under their notes' topic nodes."""
+    if topics is not None:
+        anchoring = TopicAnchoring(topics)
+        extractor, auditor = anchoring.extractor(extractor), anchoring.auditor(auditor)
     return SourceKind("notes", make_batches, extractor, auditor)
 
 

@@ -1,13 +1,13 @@
-"""The model-free extractor: propositions and edges from a note's own structure.
+"""The model-free extractor: a note's topics, with its sentences as their evidence.
 
 It sits behind the same ``Extractor`` port as the model-backed one and its findings go through
-the same auditor → merger, so every quote is still checked verbatim. What it proposes:
-- the note's title (the root) and each heading (as "Title: Heading") as topic nodes;
+the same auditor → merger, so every quote is still checked verbatim. Concepts, not sentences,
+are nodes:
+- the note's title is its topic node, each heading a sub-topic ("Title: Heading") with a
+  ``supports`` edge to its parent section's topic;
 - every sentence of a paragraph, list item or quote with at least three words (not counting
-  a sentence that is nothing but links);
-- ``supports`` edges from each statement to its section (or to the list item it is nested
-  under), from each section to its parent section, and ``follows`` edges between consecutive
-  items of a numbered list.
+  a sentence that is nothing but links) is an evidence quote ON its section's topic — shown in
+  the dock, searched through the passages index, citable — never a node of its own.
 A finding's key is the id its node will have (ids come from the normalized text), so edges can
 name nodes of this batch and nodes merged by earlier runs alike.
 """
@@ -120,6 +120,9 @@ class StructuralExtractor:
     def forget(self, source_id: str) -> None:
         self._docs.pop(source_id, None)
 
+    def doc(self, source_id: str) -> NoteDoc | None:
+        return self._docs.get(source_id)
+
     async def extract(self, batch: Batch) -> Extraction:
         return Extraction(extract_structure(self._docs, batch))
 
@@ -148,27 +151,15 @@ def _section(doc: NoteDoc, section: Section, message_id: str, out: _Out) -> None
         topic = out.node(section_text(doc, section), message_id, heading_quote(doc, section))
         parent = doc.sections[section.parent or 0]
         out.edge(topic, section_node(doc, parent), "supports")
-    items: list[tuple[int, str]] = []  # open list items: (depth, node)
-    last_in_list: dict[int, str] = {}  # numbered list -> its previous item's node
-    for block in doc.blocks:
-        if not (section.start <= block.start < section.end) or block.kind not in _PROSE:
-            continue
-        if block.kind != "list_item":
-            items.clear()
-        statements = block_statements(block)
-        if block.kind == "list_item":
-            while items and items[-1][0] >= block.level:
-                items.pop()
-        parent_node = items[-1][1] if block.kind == "list_item" and items else topic
-        first: str | None = None
-        for statement in statements:
-            node = out.node(statement.text, message_id, statement.quote)
-            out.edge(node, parent_node, "supports")
-            first = first or node
-        if block.kind == "list_item" and first is not None:
-            items.append((block.level, first))
-            if block.ordered:
-                previous = last_in_list.get(block.group)
-                if previous is not None:
-                    out.edge(previous, first, "follows")
-                last_in_list[block.group] = first
+    for statement in section_statements(doc, section):
+        out.node(section_text(doc, section), message_id, statement.quote)
+
+
+def section_statements(doc: NoteDoc, section: Section) -> list[Statement]:
+    """The statements of a section's own prose (not its sub-sections'), in note order."""
+    return [
+        statement
+        for block in doc.blocks
+        if section.start <= block.start < section.end and block.kind in _PROSE
+        for statement in block_statements(block)
+    ]

@@ -5,6 +5,8 @@ come) or are ignored forever (the run died). Ledgers are append-only, so a fold 
 records past what it has seen — from whole reads (``update``) or from tails (``feed``) — and
 derives again only the nodes that got new records. Its state can be exported as plain data and
 restored (``fold_state.py``), so a reader need not refold a large graph at every start.
+An identity link that ``absorbs`` a node folds it into another for good: records about the
+absorbed node (earlier or later) count for the one it went into, its edges end there.
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ class GraphFold:
         self._reorder_edges = False
         self._dirty = True
         self._cached: tuple[tuple[SnapshotNode, ...], tuple[SnapshotEdge, ...]] | None = None
+        self._alias: dict[str, str] = {}  # absorbed node -> the node it was folded into
+        self._gone = False  # absorbed nodes to take out of the order
+        self._rekey = False  # absorbed nodes whose edges must end at their new node
 
     @property
     def runs(self) -> frozenset[str]:
@@ -126,7 +131,14 @@ class GraphFold:
                 for name, record, seq in self._pending.pop(checkpoint.id, ()):
                     self._apply[name](record, seq)
 
+    def _resolve(self, node_id: str) -> str:
+        alias, hops = self._alias, 0
+        while node_id in alias and hops <= len(alias):  # hops: a hand-made cycle cannot hang
+            node_id, hops = alias[node_id], hops + 1
+        return node_id
+
     def _touch(self, node_id: str) -> NodeFold:
+        node_id = self._resolve(node_id)
         acc = self._open.get(node_id)
         if acc is None:
             node = self._nodes.get(node_id)
@@ -137,12 +149,48 @@ class GraphFold:
     def _proposition(self, record: PropositionCreated, seq: int) -> None:
         acc = self._touch(record.node_id)
         at = aware(record.at)
-        acc.state(record.text, at, seq, record.id)
+        if record.node_id not in self._alias:  # an absorbed node never renames its new one
+            acc.state(record.text, at, seq, record.id)
         acc.cite(PROPOSITIONS, seq, record.source_id, record.evidence, record.run_id, at)
 
     def _identity(self, record: IdentityLinked, seq: int) -> None:
+        if record.absorbs is not None:
+            self._absorb(record.absorbs, record.node_id)
         self._touch(record.node_id).cite(IDENTITIES, seq, record.source_id, record.evidence,
                                          record.run_id, aware(record.at))
+
+    def _absorb(self, old: str, into: str) -> None:
+        target = self._resolve(into)
+        if target == old or old in self._alias:
+            return  # a cycle, or absorbed already (the first absorption in ledger order wins)
+        self._alias[old] = target
+        acc = self._open.pop(old, None)
+        node = self._nodes.pop(old, None)
+        if node is not None:
+            acc = acc or NodeFold.reopen(node)
+            self._gone = True
+        self._changed.discard(old)
+        if acc is not None:
+            self._touch(target).absorb(acc)
+        self._rekey = True
+        self._dirty = True
+
+    def _rekey_edges(self) -> None:
+        """Edges of absorbed nodes end at their new nodes (the earliest record of an edge
+        that becomes a duplicate stays; one that becomes a self-loop goes)."""
+        self._rekey = False
+        rekeyed: dict[tuple[str, str, str], EdgeRow] = {}
+        for row in parse_edge_rows(self._edge_index().values()):
+            source, target = self._resolve(row[0]), self._resolve(row[1])
+            if source == target:
+                continue
+            row = (source, target, *row[2:])
+            key = (source, target, row[2])
+            known = rekeyed.get(key)
+            if known is None or (row[4], row[3]) < (known[4], known[3]):
+                rekeyed[key] = row
+        self._edges = rekeyed
+        self._reorder_edges = True
 
     def _quiz(self, record: QuizEvent, seq: int) -> None:
         self._touch(record.node_id).answer((
@@ -157,9 +205,12 @@ class GraphFold:
     def _edge(self, record: EdgeAdded, seq: int) -> None:
         if record.source == record.target:
             return  # the merger never writes one; a hand-edited ledger might
+        source, target = self._resolve(record.source), self._resolve(record.target)
+        if source == target:
+            return  # joined two nodes that are one now
         edges = self._edge_index()
-        key = (record.source, record.target, record.relation)
-        row = (record.source, record.target, record.relation, record.id, aware(record.at), seq)
+        key = (source, target, record.relation)
+        row = (source, target, record.relation, record.id, aware(record.at), seq)
         known = edges.get(key)
         if known is None:
             edges[key] = row
@@ -180,6 +231,8 @@ class GraphFold:
         if self._cached is not None and not self._dirty:
             return self._cached
         grew = self._derive_nodes()
+        if self._rekey:
+            self._rekey_edges()
         self._derive_edges(grew)
         self._cached = (tuple(self._order), tuple(self._edges_out))
         self._dirty = False
@@ -203,6 +256,10 @@ class GraphFold:
             elif not self._reorder:
                 self._order[self._positions()[node_id]] = node
         self._changed.clear()
+        if self._gone:  # absorbed nodes leave the order
+            self._order = [n for n in self._order if n.id in nodes]
+            self._pos = None
+            self._gone = False
         order = self._order
         if fresh and not self._reorder:
             fresh.sort(key=_node_order)
@@ -277,6 +334,7 @@ class GraphFold:
             orphans=tuple((node_id, *acc.trail()) for node_id, acc in self._open.items()),
             edges=(*self._placed, *self._waiting),
             placed=len(self._placed),
+            aliases=tuple(sorted(self._alias.items())),
         )
 
     @classmethod
@@ -300,5 +358,6 @@ class GraphFold:
         fold._edges_out = [_new_edge((r[3], r[0], r[1], r[2])) for r in placed]
         fold._edge_last = _edge_order(parse_edge_rows(placed[-1:])[0]) if placed else None
         fold._waiting = parse_edge_rows(state.edges[state.placed:])
+        fold._alias = dict(state.aliases)
         fold._dirty = True
         return fold

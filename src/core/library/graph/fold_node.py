@@ -95,6 +95,21 @@ class NodeFold:
         if first is None or where < first:
             self.sources[source_id] = where
 
+    def absorb(self, other: NodeFold) -> None:
+        """Take in everything a node folded into this one knew (never its name): the same
+        canonical rules as if its records had named this node."""
+        known = self.evidence
+        for key, row in other.evidence.items():
+            old = known.get(key)
+            if old is None or row[5] < old[5]:
+                known[key] = row
+        for source_id, where in other.sources.items():
+            self._mention(source_id, where)
+        for quiz in other.quiz.values():
+            self.answer(quiz)
+        for observation in other.observations.values():
+            self.observe(observation)
+
     def answer(self, row: QuizRow) -> None:
         key = (row[4], row[5])
         old = self.quiz.get(key)

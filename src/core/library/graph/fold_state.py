@@ -26,7 +26,7 @@ from studyhall.core.contracts.graph import (
 from studyhall.core.library.graph.trail import Trail, pack_trail, parse_cache, unpack_trail
 from studyhall.core.library.graph.view import SnapshotNode
 
-STATE_VERSION = 3  # bump on any change to what is stored or how it is derived
+STATE_VERSION = 4  # bump on any change to what is stored or how it is derived
 
 # source, target, relation, record id, at, seq (restored rows hold ``at`` as ISO text until
 # they are needed in order)
@@ -55,6 +55,7 @@ class FoldState:
     orphans: tuple[tuple[str, tuple[str, ...], Trail], ...]  # records about unstated nodes
     edges: tuple[Any, ...]  # EdgeRow: the shown ones in order, then the waiting ones
     placed: int  # how many of ``edges`` are shown
+    aliases: tuple[tuple[str, str], ...] = ()  # absorbed node -> the node it went into
 
 
 def parse_edge_rows(rows: Iterable[Any]) -> list[EdgeRow]:
@@ -75,12 +76,13 @@ def to_plain(state: FoldState) -> tuple[Any, ...]:
         tuple((r[0], r[1], r[2], r[3], r[4] if type(r[4]) is str else r[4].isoformat(), r[5])
               for r in state.edges),
         state.placed,
+        state.aliases,
     )
 
 
 def from_plain(plain: Any) -> FoldState:
     try:
-        version, counts, runs, pending, nodes, orphans, edges, placed = plain
+        version, counts, runs, pending, nodes, orphans, edges, placed, aliases = plain
         if version != STATE_VERSION:
             raise FoldStateError(f"fold state version {version!r}, expected {STATE_VERSION}")
         built = _nodes(nodes)
@@ -94,6 +96,7 @@ def from_plain(plain: Any) -> FoldState:
                           for node_id, sources, blob in orphans),
             edges=tuple(tuple(r) for r in edges if len(r) == 6 or _bad("an edge row")),
             placed=_count(placed, len(edges)),
+            aliases=tuple((str(old), str(new)) for old, new in aliases),
         )
     except FoldStateError:
         raise

@@ -2,19 +2,21 @@
 
 Text matching is the fallback when there are no vectors (no embedder, nothing embedded yet)
 and a boost when there are: a node that contains the query literally ranks first, so a search
-for an exact phrase never loses to a vague neighbour.
+for an exact phrase never loses to a vague neighbour. A node's content — the evidence quoted on
+it, e.g. a note section's sentences on its topic — matches too, just below its own name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from studyhall.core.contracts.search import VectorLike
 from studyhall.core.library.extraction.nearest import words
 
 MIN_SEMANTIC = 0.25  # below this cosine a neighbour is noise for MiniLM-sized models
+CONTENT_WEIGHT = 0.9  # a match in a node's evidence ranks below the same match in its name
 
 
 @dataclass(frozen=True)
@@ -47,12 +49,18 @@ def search_nodes(
     *,
     query_vector: VectorLike | None = None,
     vectors: Mapping[str, VectorLike] | None = None,
+    content: Mapping[str, str] | None = None,
     limit: int = 20,
 ) -> list[SearchHit]:
-    """Rank ``(node_id, text)`` pairs for ``query``; best first, ties by id."""
+    """Rank ``(node_id, text)`` pairs for ``query``; best first, ties by id. ``content``: a
+    node's evidence text, matched too (weighed by ``CONTENT_WEIGHT``)."""
     scores: dict[str, tuple[float, str]] = {}
+    body = content or {}
     for node_id, text in nodes:
         s = text_score(query, text)
+        more = body.get(node_id)
+        if more and s < 1.0:
+            s = max(s, CONTENT_WEIGHT * text_score(query, more))
         if s > 0:
             scores[node_id] = (s, "text")
     if query_vector is not None and vectors:
@@ -80,3 +88,8 @@ def search_nodes(
         SearchHit(node_id, texts[node_id], round(score, 4), match)  # type: ignore[arg-type]
         for node_id, (score, match) in ranked
     ]
+
+
+def node_contents(nodes: Iterable[Any]) -> dict[str, str]:
+    """Each snapshot node's evidence quotes as one text, for ``search_nodes(content=...)``."""
+    return {n.id: " ".join(e.quote for e in n.evidence) for n in nodes}

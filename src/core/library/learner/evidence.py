@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode, signals_of
 from studyhall.core.library.learner.cards import Graded
 from studyhall.core.library.learner.mastery import Signal
@@ -31,7 +31,8 @@ class LearnerEvidence:
     hold are kept: the node may be stated later)."""
 
     def __init__(self, grades: Iterable[ReviewGraded] = (),
-                 observations: Iterable[LearnerObserved] = ()) -> None:
+                 observations: Iterable[LearnerObserved] = (),
+                 quiz_answers: Iterable[SourceQuizAnswered] = ()) -> None:
         self.signals: dict[str, list[Signal]] = {}
         self.grades: dict[str, list[Graded]] = {}
         for g in grades:
@@ -41,6 +42,9 @@ class LearnerEvidence:
         for o in observations:
             self.signals.setdefault(o.node_id, []).append(
                 Signal(aware(o.at), "teacher", o.level, o.id, note=o.note))
+        for a in quiz_answers:  # "Quiz me" on a source: a graded answer like a session quiz's
+            self.signals.setdefault(a.node_id, []).append(
+                Signal(aware(a.at), "quiz", a.verdict, f"{a.quiz_id}/q{a.question + 1}"))
 
     def graded(self, node_id: str) -> tuple[Graded, ...]:
         return tuple(sorted(self.grades.get(node_id, ())))

@@ -16,6 +16,7 @@ from studyhall.core.library.learner.mastery import (
     GATE_BELOW,
     SOLID_AT,
     Score,
+    TopicScore,
     gate,
     prerequisites,
     topic_score,
@@ -63,15 +64,14 @@ def strengths(model: LearnerModel, among: Sequence[str] | None = None,
     scores: dict[str, Score] = {i: model.score(i) for i in ids}
     solid = sorted((-(s.value or 0.0), i) for i, s in scores.items() if s.state == "solid")
     corrected = [i for i, s in scores.items() if s.state == "corrected-misconception"]
-    topics = []
+    ranked: list[tuple[float, str, TopicScore]] = []
     chosen = set(ids)
     for cluster in model.snapshot.clusters:
-        parts = [scores[i] for i in cluster.node_ids if i in chosen]
-        t = topic_score(parts)
+        t = topic_score([scores[i] for i in cluster.node_ids if i in chosen])
         if t.value is not None:
-            topics.append({"topic": cluster.label or cluster.id, "mastery": _round(t.value),
-                           "state": t.state, "parts": t.parts, "tried": t.tried})
-    topics.sort(key=lambda t: (-t["mastery"], t["topic"]))
+            ranked.append((-t.value, cluster.label or cluster.id, t))
+    topics = [{"topic": name, "mastery": _round(t.value), "state": t.state, "parts": t.parts,
+               "tried": t.tried} for _, name, t in sorted(ranked)]
     return {
         "strong": [brief(model, i) for _, i in solid[:limit]],
         "weak": weak(model, ids, limit),

@@ -1,6 +1,10 @@
 """The learner's standing near a session's topic, for the teacher's opening context: the weak
 concepts, those due for review, and the gaps (concepts whose prerequisites are not yet learnt,
 so hard questions on them will be refused). Pure: a ``LearnerModel`` and the nearby node ids in.
+
+A gap is named only where the learner has started — the concept or a blocking prerequisite has
+evidence: in a neighbourhood nobody has studied yet every ordered pair is "gated", and saying so
+would only tell the teacher to begin at the beginning.
 """
 
 from __future__ import annotations
@@ -70,7 +74,9 @@ def near_standing(model: LearnerModel, among: Sequence[str], limit: int = LIMIT)
         if not mine or model.snapshot.node(node_id) is None:
             continue
         g = gate(node_id, {node_id: mine}, {p: model.score(p).value for p in mine})
-        if not g.ready:
+        started = model.score(node_id).value is not None \
+            or any(score is not None for _, score in g.blocking)
+        if not g.ready and started:
             gaps.append({**insight.brief(model, node_id),
                          "needs": [insight.brief(model, p) for p, _ in g.blocking]})
             if len(gaps) >= GAPS:

@@ -197,6 +197,7 @@ class Position:
     source_id: str
     t: float | None = None
     page: int | None = None
+    at: str | None = None  # a note's heading slug
 
 
 def chunk_at(chunks: Sequence[Chunk], position: Position) -> Chunk | None:
@@ -208,4 +209,7 @@ def chunk_at(chunks: Sequence[Chunk], position: Position) -> Chunk | None:
     if position.page is not None:
         paged = [c for c in mine if c.page == position.page]
         return paged[0] if paged else None
+    if position.at is not None:
+        headed = [c for c in mine if c.anchor == position.at]
+        return headed[0] if headed else None
     return None

@@ -1,8 +1,9 @@
 """Links between notes: which ones resolve, which are broken, and the edges they become.
 
 Resolution runs over the whole vault's file list (``VaultIndex``). Edges are made once every
-note's own propositions are merged, so an edge never depends on import order: a link from a
-line of note A to note B becomes ``A's node on that line --supports--> B's target node``.
+note's own propositions are merged, so an edge never depends on import order: a link
+of note A to note B becomes ``A's topic --supports--> B's topic`` (or the sub-topic of the
+heading the link names).
 The nodes are found through the evidence the merger accepted (never guessed), and a note's link
 edges form one view (``<source>@links``) whose lines name both ends, so the link edges are
 re-made exactly when a link or one of its ends changes.
@@ -138,20 +139,18 @@ def link_edges(
     notes: Mapping[str, NoteRef],
     evidence: EvidenceIndex,
 ) -> list[LinkEdge]:
-    """The ``supports`` edges a note's resolved links to other notes make, in note order."""
+    """The ``supports`` edges a note's resolved links to other notes make (from the note's
+    topic), in note order."""
     out: dict[tuple[str, str], LinkEdge] = {}
     doc = ref.doc
+    # Concepts, not lines: a link joins the note's topic to the note (or heading) it names.
+    topic = _section_head(ref, doc.sections[0], evidence)
     for item in resolved:
         target_path = item.resolution.target
         if target_path is None or not is_note(target_path) or target_path not in notes:
             continue  # attachments and notes that were not imported make no edge
         link = item.link
-        section = doc.section_of(link.line)
-        message_id = section_message_id(ref.source_id, section)
-        sources = evidence.quoting(message_id, link.raw) or evidence.within(
-            message_id, doc.lines[link.line]
-        )
-        source = sources[0] if sources else _section_head(ref, section, evidence)
+        source = topic
         target = _target_node(notes[target_path], link.subpath, evidence)
         if source is None or target is None or source == target:
             continue

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { h, plural, replace } from "./dom.js";
 import { go } from "./router.js";
-import { emit, refreshChats } from "./store.js";
+import { emit, modelsReady, refreshChats } from "./store.js";
 import { forgetSources } from "./nodepanel.js";
 import { watchActivity } from "./activity.js";
 
@@ -20,6 +20,8 @@ function dialog(label, ...children) {
 }
 
 export function openNewSession(topic = "") {
+  // No usable key for the prober or teacher: adding one comes first (Settings says how).
+  if (!modelsReady()) return go("#/settings?first=1");
   const input = h("input", { id: "new-topic", name: "topic", type: "text", maxlength: "200",
     placeholder: "e.g. graph theory, the Krebs cycle, Bayes' rule", value: topic, required: true,
     autocomplete: "off" });
@@ -54,6 +56,19 @@ export function openNewSession(topic = "") {
   input.focus();
 }
 
+/** The path field, with "Choose folder…" in the desktop window (pywebview's folder dialog
+ *  through the window's js_api bridge); a browser has no such bridge and keeps the field. */
+function folderField(input) {
+  const bridge = window.pywebview?.api;
+  if (!bridge?.pick_folder) return input;
+  const pick = h("button", { type: "button", onclick: async () => {
+    const path = await bridge.pick_folder();
+    if (path) input.value = path;
+    input.focus();
+  } }, "Choose folder…");
+  return h("div.path-row", input, pick);
+}
+
 export function openImport() {
   const input = h("input", { id: "import-path", name: "path", type: "text", required: true,
     placeholder: "/home/you/Notes or ~/vault/Topic.md", autocomplete: "off", spellcheck: "false" });
@@ -65,7 +80,7 @@ export function openImport() {
   const form = h("form.dialog-body", { method: "dialog" },
     h("h2", "Import your notes"),
     h("label", { for: "import-path" }, "A Markdown file, or a folder of notes (an Obsidian vault works)"),
-    input,
+    folderField(input),
     h("p.muted.small", "No key needed: without a model, the notes' own structure builds the graph. Importing again only reads what changed."),
     error, body, actions,
   );

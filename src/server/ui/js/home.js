@@ -6,6 +6,7 @@ import { h, replace, stateGlyph, STATE_LABELS } from "./dom.js";
 import { GraphCanvas } from "./graph/canvas.js";
 import { buildModel, STATES } from "./graph/model.js";
 import { renderNodePanel, renderDockHint } from "./nodepanel.js";
+import { GraphFilters } from "./graph-filters.js";
 import { GraphSearch } from "./search.js";
 import { on, state, refreshChats } from "./store.js";
 import { renderWelcome } from "./welcome.js";
@@ -22,6 +23,7 @@ export async function mountHome({ main, dock }, params, query) {
 
   let view = null;
   let search = null;
+  let filters = null;
   let data = null;
   let disposed = false;
 
@@ -75,11 +77,19 @@ export async function mountHome({ main, dock }, params, query) {
         view.marked = new Set(ids.map((id) => view.model.index.get(id)).filter((i) => i !== undefined));
         view.invalidate();
       } });
+      filters = new GraphFilters(stage, { onChange: (mask) => view.setFilter(mask) });
       stage.append(legend(), zoomControls(() => view));
+      view.floats = [search.root, filters.root, ...stage.querySelectorAll(".legend, .zoom-controls")];
+      // For tests and benchmarks: the label boxes of the last frame, in page pixels.
+      window.__graphLabels = () => {
+        const origin = view.canvas.getBoundingClientRect();
+        return view.labelRects.map((r) => ({ ...r, x: r.x + origin.left, y: r.y + origin.top }));
+      };
     }
     const selectedId = view.selected >= 0 ? view.model.nodes[view.selected].id : query.get("node");
     view.setModel(buildModel(data), { keepCamera });
     updateLegend(stage, data);
+    filters.setData(data);
     renderDockHint(dock, data);
     if (selectedId) focusNode(selectedId);
     if (query.get("search")) search.focus();
@@ -121,15 +131,18 @@ export async function mountHome({ main, dock }, params, query) {
       graphOff();
       view?.destroy();
       if (window.__studyhall) window.__studyhall.graph = null;
+      delete window.__graphLabels;
       document.body.dataset.view = "";
     },
   };
 }
 
+const SHORT_LABELS = { "corrected-misconception": "Corrected" };  // fits the legend at 1024 px
+
 function legend() {
-  return h("div.legend", { "aria-label": "Legend: understanding states" },
-    STATES.map((s) => h("span.legend-item", { dataset: { state: s } }, stateGlyph(s, 12),
-      h("span.legend-label", STATE_LABELS[s]), h("span.legend-count", ""))));
+  return h("div.legend.graph-float", { "aria-label": "Legend: understanding states" },
+    STATES.map((s) => h("span.legend-item", { dataset: { state: s }, title: STATE_LABELS[s] }, stateGlyph(s, 12),
+      h("span.legend-label", SHORT_LABELS[s] || STATE_LABELS[s]), h("span.legend-count", ""))));
 }
 
 function updateLegend(stage, data) {
@@ -145,7 +158,7 @@ function zoomControls(getView) {
     const view = getView();
     if (view?.model) fn(view);
   };
-  return h("div.zoom-controls", { role: "group", "aria-label": "Zoom" },
+  return h("div.zoom-controls.graph-float", { role: "group", "aria-label": "Zoom" },
     h("button.icon-button", { type: "button", "aria-label": "Zoom in", title: "Zoom in (+)",
       onclick: act((v) => v.camera.zoomAt(v.width / 2, v.height / 2, 1.4, v.width, v.height)) }, "+"),
     h("button.icon-button", { type: "button", "aria-label": "Zoom out", title: "Zoom out (−)",

@@ -6,7 +6,7 @@ import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { go } from "./router.js";
 import { masteryMeter } from "./review-dock.js";
-import { dayPhrase, percent } from "./when.js";
+import { chance, dayPhrase } from "./when.js";
 
 const SHOWN = 5;  // events listed before "show all"
 
@@ -41,7 +41,7 @@ async function load(el, nodeId) {
       "Review now"),
     steps.length ? h("p.steps-title.small", "How this score was made, newest first") : null,
     steps.length ? h("ol.mastery-steps", steps.slice(0, SHOWN).map(item)) : null,
-    steps.length > SHOWN ? h("details.more-steps", h("summary", `All ${steps.length} events`),
+    steps.length > SHOWN ? h("details.more-steps", h("summary", `${steps.length - SHOWN} older events`),
       h("ol.mastery-steps", steps.slice(SHOWN).map(item))) : null,
   );
   el.removeAttribute("aria-busy");
@@ -50,10 +50,10 @@ async function load(el, nodeId) {
 function reviewLine(m) {
   if (m.due) {
     return m.retrievability === null ? "In today's reviews, as a new card."
-      : `In today's reviews · chance you recall it now ${percent(m.retrievability)}.`;
+      : `In today's reviews · chance you recall it now ${chance(m.retrievability)}.`;
   }
   if (m.due_at) {
-    return `Next review ${dayPhrase(m.due_at)} · chance you recall it now ${percent(m.retrievability)}.`;
+    return `Next review ${dayPhrase(m.due_at)} · chance you recall it now ${chance(m.retrievability)}.`;
   }
   return "Not in your reviews yet.";
 }

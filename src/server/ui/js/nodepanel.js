@@ -37,7 +37,7 @@ function sourceLink(sourceId, messageId, names) {
     return h("a.source-link", { href }, chat);
   }
   const path = names.get(sourceId);
-  if (path) return h("span.source-note", { title: path }, "Note ", h("code", path));
+  if (path) return h("a.source-link.source-note", { href: `#/sources/${encodeURIComponent(sourceId)}`, title: `Open ${path}` }, "Note ", h("code", path));
   return h("span.source-note", sourceId);
 }
 

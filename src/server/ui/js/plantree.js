@@ -29,6 +29,15 @@ export function renderSessionDock(dock, chat, { onExtract } = {}) {
   ));
 }
 
+/** In exchanges, never tokens; "everything" only once something is in and nothing is left. */
+export function coverageText(c) {
+  if (c.running) return "Adding to your graph…";
+  const left = c.uncovered_exchanges ?? 0;
+  if (left === 1) return "One new exchange not yet in your graph.";
+  if (left > 1) return left <= 4 ? "A few new exchanges not yet in your graph." : `${left} exchanges not yet in your graph.`;
+  return c.covered_exchanges ? "Everything here is in your graph." : "Nothing here for your graph yet.";
+}
+
 export function setCoverage(dock, text) {
   const el = dock.querySelector(".coverage");
   if (el) el.textContent = text;

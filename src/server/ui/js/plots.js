@@ -4,7 +4,7 @@
 
 import { svg } from "./dom.js";
 
-const MARGIN = { top: 16, right: 18, bottom: 40, left: 46 };
+const MARGIN = { top: 28, right: 18, bottom: 40, left: 46 };
 
 /** A plot area `width` × `height` over x in [x0, x1] and y in [y0, y1]. */
 export function frame({ width, height, x: [x0, x1], y: [y0, y1], label }) {
@@ -27,7 +27,7 @@ export function yAxis(f, ticks, title) {
     g.append(svg("line", { class: "grid", x1: f.left, x2: f.right, y1: y, y2: y }));
     g.append(text_(f.left - 8, y + 4, text, "end"));
   }
-  if (title) g.append(text_(f.left - 8, f.top - 5, title, "end", "axis-title"));
+  if (title) g.append(text_(f.left - 8, f.top - 16, title, "start", "axis-title"));
   f.root.append(g);
 }
 
@@ -46,7 +46,7 @@ export function xAxis(f, ticks, title) {
 export function reference(f, y, label) {
   const at = f.sy(y);
   f.root.append(svg("line", { class: "reference", x1: f.left, x2: f.right, y1: at, y2: at }));
-  f.root.append(text_(f.right, at - 5, label, "end", "reference-label"));
+  f.root.append(text_(f.left + 6, at - 5, label, "start", "reference-label"));
 }
 
 /** A line through points `[[x, y|null], ...]`, broken where y is null, with an optional wash

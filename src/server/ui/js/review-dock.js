@@ -3,7 +3,7 @@
 
 import { h, plural, replace, stateBadge } from "./dom.js";
 import { state } from "./store.js";
-import { dayPhrase, percent } from "./when.js";
+import { chance, percent } from "./when.js";
 
 const MEANINGS = [
   ["1", "Again", "You forgot it. It comes back in a few minutes."],
@@ -32,7 +32,7 @@ export function renderCardDock(dock, card, counts) {
       : null,
     h("p.small.muted", card.retrievability === null || card.retrievability === undefined
       ? "A new card: this is its first review."
-      : `Chance you recall it now: ${percent(card.retrievability)}${card.overdue ? " · overdue" : ""}.`),
+      : `Chance you recall it now: ${chance(card.retrievability)}${card.overdue ? " · overdue" : ""}.`),
     h("h3", "Grades"),
     h("dl.grade-meanings", MEANINGS.map(([key, label, what]) => [
       h("dt", h("kbd", key), ` ${label}`), h("dd", what)])),
@@ -41,12 +41,11 @@ export function renderCardDock(dock, card, counts) {
   ));
 }
 
-export function renderReviewDock(dock, counts, nextDue) {
+export function renderReviewDock(dock, counts) {
   replace(dock, h("div.dock-section.review-dock",
     h("h2.dock-title", "Reviews"),
-    h("p.small.muted", "Spaced review brings each idea back just before you would forget it. The schedule is FSRS, the one Anki uses."),
+    h("p.small.muted", "Spaced review brings each idea back just before you would forget it, so a few minutes a day keep what you learnt."),
     todayCounts(counts),
-    nextDue ? h("p.small", `Next card due ${dayPhrase(nextDue)}.`) : null,
     limits(),
   ));
 }
@@ -56,7 +55,7 @@ function todayCounts(counts) {
   return h("section", h("h3", "Today"),
     h("p.small", counts.due_today
       ? `${plural(counts.due_today, "card")} to go · ${counts.new_today} new`
-      : "Nothing left for today.",
+      : "Nothing due today.",
     counts.overdue ? ` · ${counts.overdue} overdue` : ""));
 }
 

@@ -180,7 +180,8 @@ export async function mountReview({ main, dock }, params, query) {
     replace(page, h("div.review-done",
       h("h1", { id: "review-title" }, s.only ? "Reviewed" : "Done for today"),
       h("p.summary-line", line),
-      h("ul.grade-tally", { "aria-label": "Your grades" }, GRADES.map(({ grade, label }) =>
+      h("p.tally-title.small", "Your grades"),
+      h("ul.grade-tally", GRADES.map(({ grade, label }) =>
         h("li", { class: `grade-${grade}` }, h("span.tally-count", String(counts[grade])), label))),
       s.nextDue && !left ? h("p.muted", `Next review ${dayPhrase(s.nextDue)}.`) : null,
       h("div.review-links",
@@ -189,7 +190,7 @@ export async function mountReview({ main, dock }, params, query) {
         h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph"),
         h("button", { type: "button", onclick: () => go("#/stats") }, "See your progress")),
     ));
-    renderReviewDock(dock, s.counts, s.nextDue);
+    renderReviewDock(dock, s.counts);
     document.body.dataset.review = "summary";
   }
 
@@ -208,7 +209,7 @@ export async function mountReview({ main, dock }, params, query) {
         h("button.primary", { type: "button", onclick: () => openNewSession() }, "Start a session"),
         h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph")),
     ));
-    renderReviewDock(dock, s.counts, s.nextDue);
+    renderReviewDock(dock, s.counts);
     document.body.dataset.review = "empty";
   }
 

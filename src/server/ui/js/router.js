@@ -32,8 +32,17 @@ function match(hash) {
   return null;
 }
 
-export async function render(ctx = render.ctx) {
+// Renders run one after another: a view still loading (the graph) when the route changes again
+// must be mounted, then unmounted, before the next one — never after it.
+let queue = Promise.resolve();
+
+export function render(ctx = render.ctx) {
   render.ctx = ctx;
+  queue = queue.then(() => renderNow(ctx), () => renderNow(ctx));
+  return queue;
+}
+
+async function renderNow(ctx) {
   const found = match(location.hash) || match("#/");
   if (current && current.key === found.key && current.view.update) {
     current.view.update(found.params, found.query);

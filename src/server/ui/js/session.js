@@ -7,7 +7,7 @@ import { h, newId, replace } from "./dom.js";
 import { go } from "./router.js";
 import { emit, on, refreshChats } from "./store.js";
 import { QuestionDock } from "./questions.js";
-import { renderSessionDock, setCoverage } from "./plantree.js";
+import { coverageText, renderSessionDock, setCoverage } from "./plantree.js";
 import { errorBlock, fillAssistant, messageElement, renderTranscript } from "./transcript.js";
 import { TurnStream } from "./turn.js";
 import { openNewSession } from "./dialogs.js";
@@ -71,16 +71,19 @@ export async function mountSession({ main, dock }, params, query) {
     if (pending) questions.show(pending);
     else if (!questions.host.classList.contains("showing-result")) questions.clear();
     input.placeholder = pending ? "Or write instead (skips the question)…" : "Write to the teacher…";
+    // The last turn failed: the record keeps why (a reload still says it) and what fixes it.
+    if (chat.failure && !streaming && !chat.turn_running) showError(chat.failure);
     if (owesReply() && !errorEl) {
       list.append(h("div.owed", h("p.muted.small", "No answer to this yet."),
         h("button.small", { type: "button", onclick: () => run(`/api/chats/${chatId}/continue`, {}) }, "Try again")));
     }
   }
 
-  /** The learner spoke last and nothing is running: the turn failed or was cut off. */
+  /** The learner spoke last, or the answer was cut off, and nothing is running. */
   function owesReply() {
     if (streaming || chat.turn_running || chat.pending?.length) return false;
     const last = chat.messages[chat.messages.length - 1];
+    if (last && last.parts.some((p) => p.type === "data" && p.name === "incomplete")) return true;
     return Boolean(last && last.role === "user" && !last.parts.some((p) => p.type === "steer"));
   }
 
@@ -89,15 +92,6 @@ export async function mountSession({ main, dock }, params, query) {
     api.get(`/api/chats/${chatId}/coverage`).then((c) => {
       setCoverage(dock, coverageText(c));
     }).catch(() => {});
-  }
-
-  /** In exchanges, never tokens; "everything" only once something is in and nothing is left. */
-  function coverageText(c) {
-    if (c.running) return "Adding to your graph…";
-    const left = c.uncovered_exchanges ?? 0;
-    if (left === 1) return "One new exchange not yet in your graph.";
-    if (left > 1) return left <= 4 ? "A few new exchanges not yet in your graph." : `${left} exchanges not yet in your graph.`;
-    return c.covered_exchanges ? "Everything here is in your graph." : "Nothing here for your graph yet.";
   }
 
   let frame = 0;
@@ -138,8 +132,26 @@ export async function mountSession({ main, dock }, params, query) {
     return null;
   }
 
+  // While a turn runs, say how long the model has been silent: a model on this computer may
+  // need minutes to load, and that is waiting, not a failure.
+  let heard = 0;
+  let ticker = 0;
+  function heardFromModel() {
+    heard = Date.now();
+    if (streaming) status.textContent = "The teacher is writing…";
+  }
+  function tick() {
+    const silent = Math.round((Date.now() - heard) / 1000);
+    if (silent < 4) return;
+    status.textContent = `Waiting for the model… ${silent} s` +
+      (silent >= 20 ? " (a model on this computer may take a few minutes to load the first time)" : "");
+  }
+
   function setStreaming(on_) {
     streaming = on_;
+    clearInterval(ticker);
+    ticker = on_ ? setInterval(tick, 1000) : 0;
+    heard = Date.now();
     stopButton.hidden = !on_;
     send.disabled = on_;
     list.setAttribute("aria-busy", on_ ? "true" : "false");
@@ -174,7 +186,7 @@ export async function mountSession({ main, dock }, params, query) {
     list.querySelector(".owed")?.remove();
     let failed = null;
     const stream = new TurnStream(chat.messages, {
-      onChange: (id, structural) => { ctx.streamingId = stream.streamingId; changed(id, structural); },
+      onChange: (id, structural) => { heardFromModel(); ctx.streamingId = stream.streamingId; changed(id, structural); },
       onQuestion: () => {},
       onResult: (data) => {
         if (data.name === "quiz" && data.output) questions.showResult(data.output);
@@ -186,7 +198,10 @@ export async function mountSession({ main, dock }, params, query) {
     try {
       await api.stream(path, body, (name, data) => stream.handle(name, data));
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409 && retries > 0 && !disposed) {
+      // Only "a turn is running" is worth waiting for; any other 409 (already answered,
+      // nothing to continue) will not change by retrying.
+      const busy = error instanceof ApiError && error.status === 409 && error.body?.error === "BusyError";
+      if (busy && retries > 0 && !disposed) {
         // Another turn runs on this chat (a wake-up, another window): wait, then try again.
         status.textContent = "Waiting for the current turn to finish…";
         await new Promise((r) => setTimeout(r, 1000));
@@ -363,6 +378,7 @@ export async function mountSession({ main, dock }, params, query) {
     },
     unmount() {
       disposed = true;
+      clearInterval(ticker);
       activityOff();
       keepPinned.disconnect();
       cancelAnimationFrame(frame);

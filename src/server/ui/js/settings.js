@@ -35,9 +35,13 @@ export async function mountSettings({ main, dock }, params, query) {
       h("h1", { id: "settings-title" }, "Settings"),
       query.get("first") ? h("p.lede.small", "Add a key for the provider your models use, then start a session.") : null,
       s.scripted ? h("p.note.small", "Scripted models are on (STUDYHALL_SCRIPT): every role answers from the script, no key is used.") : null,
-      keysSection(s, draw), modelsSection(s, draw), localSection(s, draw), privacySection(s, draw),
+      // "Provider + key, done" first: choose the provider, paste the key, test it.
+      keysSection(s, draw), testSection(s),
+      h("details.settings-advanced", { open: query.get("advanced") ? true : null },
+        h("summary", "Advanced: a model per role, a local server"),
+        modelsSection(s, draw), localSection(s, draw), timeoutsSection(s, draw)),
+      privacySection(s, draw),
       reviewSection(s, draw),
-      testSection(s),
       h("section.settings-section", h("h2", "Data"),
         h("p.small", "Everything Studyhall keeps — sessions, the graph, imported notes' index — lives in:"),
         h("p", h("code.data-dir", s.data_dir))));
@@ -46,23 +50,36 @@ export async function mountSettings({ main, dock }, params, query) {
   return { unmount() { document.body.dataset.view = ""; } };
 }
 
+const OTHER_SERVER = "other-server";
+
 function keysSection(s, redraw) {
-  const provider = h("select", { id: "key-provider", "aria-label": "Provider" },
-    [...new Set([...s.needed_keys.filter((n) => !n.includes("/")), ...s.providers])].map((p) => h("option", { value: p }, p)));
+  // A key belongs to a provider, or to a server address (a local server with auth, a hosted
+  // OpenAI-compatible provider reached by address): the roles' servers are offered by name.
+  const servers = s.key_servers || [];
+  const provider = h("select", { id: "key-provider", "aria-label": "Provider or server" },
+    [...new Set([...s.needed_keys, ...s.providers, ...servers])].map((p) => h("option", { value: p }, p)),
+    h("option", { value: OTHER_SERVER }, "Another server address…"));
+  const address = h("input", { id: "key-server", type: "url", spellcheck: "false", hidden: true,
+    placeholder: "http://127.0.0.1:1234/v1", "aria-label": "Server address" });
+  provider.addEventListener("change", () => {
+    address.hidden = provider.value !== OTHER_SERVER;
+    if (!address.hidden) address.focus();
+  });
   const value = h("input", { id: "key-value", type: "password", autocomplete: "off", spellcheck: "false",
     placeholder: "Paste the key", "aria-label": "API key" });
   const error = h("p.form-error", { role: "alert", hidden: true });
-  const form = h("form.key-form", h("label", { for: "key-provider" }, "Provider"), provider,
-    h("label", { for: "key-value" }, "Key"), value,
+  const form = h("form.key-form", h("label", { for: "key-provider" }, "Provider or server"), provider,
+    address, h("label", { for: "key-value" }, "Key"), value,
     h("button.primary", { type: "submit" }, "Save key"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const key = value.value.trim();
     value.value = "";  // the page keeps no copy, whatever happens next
-    if (!key) return;
+    const name = provider.value === OTHER_SERVER ? address.value.trim() : provider.value;
+    if (!key || !name) return;
     try {
-      state.settings = await api.put("/api/settings/keys", { name: provider.value, value: key });
-      toast(`Key for ${provider.value} saved.`);
+      state.settings = await api.put("/api/settings/keys", { name, value: key });
+      toast(`Key for ${name} saved.`);
       redraw();
     } catch (err) {
       error.textContent = err.message;
@@ -179,6 +196,13 @@ function testSection(s) {
     button.disabled = true;
     result.className = "test-result";
     result.textContent = "Calling the model…";
+    // A cold local model may take minutes to answer: say how long we have waited, and why.
+    const started = Date.now();
+    const ticker = setInterval(() => {
+      const waited = Math.round((Date.now() - started) / 1000);
+      result.textContent = `Calling the model… ${waited} s` +
+        (waited >= 10 ? " (a model on this computer may take a few minutes to load the first time)" : "");
+    }, 1000);
     try {
       const r = await api.post("/api/settings/test", { role: role.value });
       result.classList.add(r.ok ? "ok" : "bad");
@@ -187,10 +211,37 @@ function testSection(s) {
       result.classList.add("bad");
       result.textContent = `✗ ${err.message}`;
     } finally {
+      clearInterval(ticker);
       button.disabled = false;
     }
   });
   return h("section.settings-section", { "aria-labelledby": "test-title" },
     h("h2", { id: "test-title" }, "Test connection"),
     h("div.test-row", h("label", { for: "test-role" }, "Role"), role, button), result);
+}
+
+function timeoutsSection(s, redraw) {
+  const t = s.timeouts || { hosted_s: 180, local_s: 900 };
+  const hosted = h("input", { id: "timeout-hosted", type: "number", min: "1", max: "3600", step: "1", value: String(t.hosted_s) });
+  const local = h("input", { id: "timeout-local", type: "number", min: "1", max: "7200", step: "1", value: String(t.local_s) });
+  const error = h("p.form-error", { role: "alert", hidden: true });
+  const form = h("form.timeouts-form",
+    h("label", { for: "timeout-hosted" }, "Hosted provider (seconds)"), hosted,
+    h("label", { for: "timeout-local" }, "Server on this computer or network (seconds)"), local,
+    h("button", { type: "submit" }, "Save timeouts"));
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      state.settings = await api.put("/api/settings/timeouts", { hosted_s: Number(hosted.value), local_s: Number(local.value) });
+      toast("Timeouts saved.");
+      redraw();
+    } catch (err) {
+      error.textContent = err.message;
+      error.hidden = false;
+    }
+  });
+  return h("section.settings-section", { "aria-labelledby": "timeouts-title" },
+    h("h2", { id: "timeouts-title" }, "Timeouts"),
+    h("p.muted.small", "How long a model may stay silent before Studyhall gives up. A model on your own computer can need minutes to load the first time; that is not an error."),
+    form, error);
 }

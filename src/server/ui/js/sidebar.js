@@ -1,4 +1,4 @@
-// The sidebar: Home, Review (N due today), Stats, the sessions (newest first), new session,
+// The sidebar: Home, Review (N due today), Sources, Stats, the sessions (newest first), new session,
 // notes import, settings, theme.
 
 import { h, relativeTime, replace } from "./dom.js";
@@ -27,6 +27,10 @@ export function mountSidebar(nav) {
     h("div.brand", h("span.brand-mark", { "aria-hidden": "true" }), "Studyhall"),
     h("a.nav-item", { href: "#/", dataset: { route: "/" } }, h("span.nav-icon", { "aria-hidden": "true" }, "◉"), "Home"),
     reviewLink,
+    h("a.nav-item.sources-link", { href: "#/sources", dataset: { route: "/sources" } },
+      h("span.nav-icon", { "aria-hidden": "true" }, "▤"), "Sources"),
+    h("a.nav-item.ask-link", { href: "#/ask", dataset: { route: "/ask" } },
+      h("span.nav-icon", { "aria-hidden": "true" }, "?"), "Ask"),
     h("a.nav-item", { href: "#/stats", dataset: { route: "/stats" } }, h("span.nav-icon", { "aria-hidden": "true" }, "∿"), "Stats"),
     h("button.nav-item.new-session", { type: "button", onclick: () => openNewSession(), title: "New session (n)" },
       h("span.nav-icon", { "aria-hidden": "true" }, "+"), "New session", h("kbd.nav-kbd", "n")),
@@ -50,7 +54,7 @@ export function mountSidebar(nav) {
       h("span.session-meta", c.turn_running ? "answering…" : relativeTime(c.updated_at))));
     }) : h("li.muted.small.empty-sessions", "No sessions yet."));
     for (const link of nav.querySelectorAll("a.nav-item")) {
-      link.setAttribute("aria-current", link.dataset.route === current ? "page" : "false");
+      link.setAttribute("aria-current", link.dataset.route === current || (link.dataset.route === "/sources" && current.startsWith("/sources/")) ? "page" : "false");
     }
   };
   on("chats", draw);

@@ -9,7 +9,7 @@ import { go } from "./router.js";
 import { bars, countTicks, frame, line, reference, xAxis, yAxis } from "./plots.js";
 import { percent, shortDate } from "./when.js";
 
-const HEIGHT = 190;
+const HEIGHT = 200;
 
 export async function mountStats({ main, dock }) {
   document.body.dataset.view = "stats";

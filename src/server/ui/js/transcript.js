@@ -45,6 +45,9 @@ export function messageElement(message, ctx, lastAgent = null) {
     return h("div.msg.msg-user", { dataset: { messageId: message.id } },
       h("p.msg-who", "You"), h("div.msg-text", text));
   }
+  // A message a failure left empty (it holds only the failure's mark) shows nothing: the
+  // error block under the transcript says what happened.
+  if (ctx.streamingId !== message.id && !message.parts.some(visible)) return null;
   const el = h("div.msg.msg-assistant", { dataset: { messageId: message.id, agent: message.agent || "" } });
   if (message.agent && message.agent !== lastAgent) {
     el.append(h("p.msg-who", AGENTS[message.agent] || message.agent));
@@ -69,11 +72,18 @@ export function fillAssistant(el, message, ctx) {
       if (card) el.append(card);
     } else if (part.type === "data" && part.name === "job") {
       el.append(jobChip(part.data, ctx.delivered?.has(part.data.job_id)));
+    } else if (part.type === "data" && part.name === "incomplete") {
+      // The stream broke off (or the app stopped) here: the text above is all that arrived.
+      el.append(h("p.cut-note.muted.small", "— The answer broke off here."));
     }
   });
   if (streaming && (!parts.length || parts[parts.length - 1].type !== "text")) {
     el.append(h("div.prose", h("span.caret", { "aria-hidden": "true" })));
   }
+}
+
+function visible(part) {
+  return part.type === "text" ? Boolean(part.text) : part.type === "tool-call" || (part.type === "data" && part.name === "job");
 }
 
 function steerElement(message, steer, ctx) {
@@ -206,7 +216,10 @@ function assessmentCard(part) {
 export function errorBlock(error, onAction) {
   const labels = { "open-settings": "Open settings", "retry": "Try again", "new-session": "Start a new session", "reload": "Reload" };
   const action = error.action && labels[error.action];
+  // A failed turn (it has a kind) can always be tried again once its cause is fixed.
+  const retry = error.kind && error.action !== "retry" && error.action !== "reload";
   return h("div.inline-error", { role: "alert" },
     h("p", error.message || "Something went wrong."),
-    action ? h("button", { type: "button", onclick: () => onAction(error.action) }, labels[error.action]) : null);
+    action ? h("button", { type: "button", onclick: () => onAction(error.action) }, labels[error.action]) : null,
+    retry ? h("button.secondary", { type: "button", onclick: () => onAction("retry") }, labels.retry) : null);
 }

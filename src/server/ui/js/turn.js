@@ -16,7 +16,11 @@ export class TurnStream {
     const h = this.hooks;
     switch (name) {
       case "message-start": {
-        if (!this.find(data.message_id)) {
+        const known = this.find(data.message_id);
+        // Try again continues a message a failure cut off: it restarts from its last complete
+        // point, so the new text replaces the cut text instead of following it.
+        if (known) known.parts = resumePoint(known.parts);
+        if (!known) {
           this.messages.push({ id: data.message_id, role: data.role, agent: data.agent, parts: [],
             created_at: new Date().toISOString() });
         }
@@ -72,4 +76,18 @@ export class TurnStream {
         break;
     }
   }
+}
+
+/** A cut-off message's parts at its last complete point: the text marked incomplete and every
+ * mark dropped (the server's ``cut_turns.resume_point``). */
+export function resumePoint(parts) {
+  const out = [];
+  for (const part of parts) {
+    if (part.type === "data" && part.name === "incomplete") {
+      if (out.length && out[out.length - 1].type === "text") out.pop();
+    } else if (!(part.type === "data" && part.name === "turn-failed")) {
+      out.push(part);
+    }
+  }
+  return out;
 }

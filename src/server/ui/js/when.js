@@ -10,8 +10,10 @@ export function waitText(iso, from = Date.now()) {
   const ms = new Date(iso).getTime() - from;
   if (Number.isNaN(ms)) return "";
   if (ms < MINUTE) return "<1 min";
-  if (ms < HOUR) return `${Math.round(ms / MINUTE)} min`;
-  if (ms < DAY) return `${Math.round(ms / HOUR)} h`;
+  const minutes = Math.round(ms / MINUTE);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.round(ms / HOUR);
+  if (hours < 24) return `${hours} h`;  // a day minus the seconds since the page asked is "1 day"
   const days = Math.round(ms / DAY);
   if (days < 31) return days === 1 ? "1 day" : `${days} days`;
   if (days < 365) return `${Math.round(days / 30.4)} mo`;
@@ -48,4 +50,10 @@ export function dayPhrase(iso, now = Date.now()) {
 
 export function percent(x) {
   return x === null || x === undefined ? "—" : `${Math.round(x * 100)}%`;
+}
+
+/** A probability as a learner reads it: never "100%" for what is merely very likely. */
+export function chance(x) {
+  if (x === null || x === undefined) return "—";
+  return x >= 1 ? "100%" : `${Math.min(99, Math.round(x * 100))}%`;
 }

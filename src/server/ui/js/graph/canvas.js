@@ -1,10 +1,13 @@
 // The home graph on Canvas 2D: one requestAnimationFrame loop that runs only while something
 // changes (a drag, a zoom, a fly-to) and sleeps otherwise; only what is on screen is drawn.
-// Draw order: cluster washes, edges, nodes (batched per state), then screen-space labels.
+// Draw order: cluster washes, edges, nodes (batched per state), then screen-space labels. With a
+// node selected, its local graph (depth 2) is drawn over the rest, which is dimmed.
 
 import { hitTest, nodesIn } from "./model.js";
 import { Camera } from "./camera.js";
+import { drawClusters, drawEdges, drawNodes, drawRings } from "./draw.js";
 import { drawLabels } from "./labels.js";
+import { neighbourhood } from "./local.js";
 import { palette } from "./palette.js";
 import { bindInput } from "./input.js";
 
@@ -21,7 +24,11 @@ export class GraphCanvas {
     this.model = null;
     this.selected = -1;
     this.hovered = -1;
-    this.marked = new Set();  // search hits: always labelled
+    this.marked = new Set();  // search hits: labelled first
+    this.focus = null;  // depth per node around the selection (1 = it), or null
+    this.show = null;  // the filters' per-node mask, or null: everything shown
+    this.labelRects = [];  // the label boxes of the last frame, in canvas pixels
+    this.floats = [];  // the floating controls labels keep clear of
     this.onSelect = onSelect || (() => {});
     this.onHover = onHover || (() => {});
     this.stats = { frames: 0, lastDrawMs: 0, drawn: 0 };
@@ -39,6 +46,8 @@ export class GraphCanvas {
     this.model = model;
     this.selected = -1;
     this.hovered = -1;
+    this.focus = null;
+    this.show = null;
     this.canvas.setAttribute("aria-label",
       `Knowledge graph: ${model.n} propositions in ${model.clusters.length} clusters. Use the search box to find one.`);
     this.camera.setLimits(model, this.width, this.height);
@@ -77,6 +86,7 @@ export class GraphCanvas {
 
   select(i, { fly = false } = {}) {
     this.selected = i;
+    this.focus = i >= 0 ? neighbourhood(this.model, i, 2) : null;
     if (fly && i >= 0) this.camera.flyTo(this.model.xs[i], this.model.ys[i], this.focusZoom());
     this.invalidate();
     this.onSelect(i >= 0 ? this.model.nodes[i] : null);
@@ -87,10 +97,26 @@ export class GraphCanvas {
     return Math.max(this.camera.k, 90 / this.model.unit);
   }
 
+  /** Keep only the nodes the mask lets through (null: all). */
+  setFilter(mask) {
+    this.show = mask;
+    this.invalidate();
+  }
+
+  /** The floating controls' boxes in canvas pixels: labels are never placed under them. */
+  obstacles() {
+    const origin = this.canvas.getBoundingClientRect();
+    return this.floats.filter((el) => el.isConnected && !el.hidden).map((el) => {
+      const r = el.getBoundingClientRect();
+      return { x: r.left - origin.left, y: r.top - origin.top, w: r.width, h: r.height };
+    }).filter((r) => r.w > 0 && r.h > 0);
+  }
+
   nodeAt(sx, sy) {
     if (!this.model) return -1;
     const [x, y] = this.camera.toWorld(sx, sy, this.width, this.height);
-    return hitTest(this.model, x, y, 6 / this.camera.k);
+    const i = hitTest(this.model, x, y, 6 / this.camera.k);
+    return i >= 0 && this.show && !this.show[i] ? -1 : i;
   }
 
   draw() {
@@ -108,12 +134,26 @@ export class GraphCanvas {
     ctx.setTransform(dpr * k, 0, 0, dpr * k, dpr * (this.width / 2 - camera.x * k),
       dpr * (this.height / 2 - camera.y * k));
     drawClusters(ctx, model, colors, k, minX, minY, maxX, maxY);
-    const visible = nodesIn(model, minX - margin, minY - margin, maxX + margin, maxY + margin, this.visible);
-    drawEdges(ctx, model, colors, k, minX - margin, minY - margin, maxX + margin, maxY + margin, this.selected);
-    drawNodes(ctx, model, colors, k, visible);
-    drawRings(ctx, model, colors, k, this.selected, this.hovered, this.marked);
+    const box = [minX - margin, minY - margin, maxX + margin, maxY + margin];
+    let visible = nodesIn(model, ...box, this.visible);
+    const { show, focus, selected } = this;
+    if (show) visible = visible.filter((i) => show[i]);
+    if (focus) {
+      // The rest of the graph stays as context, faint; the local graph is drawn over it.
+      ctx.globalAlpha = 0.2;
+      drawEdges(ctx, model, colors, k, box, { show });
+      drawNodes(ctx, model, colors, k, visible);
+      ctx.globalAlpha = 1;
+      drawEdges(ctx, model, colors, k, box, { show, focus, selected, width: 1.4 });
+      drawNodes(ctx, model, colors, k, visible.filter((i) => focus[i]));
+    } else {
+      drawEdges(ctx, model, colors, k, box, { show, selected });
+      drawNodes(ctx, model, colors, k, visible);
+    }
+    drawRings(ctx, model, colors, k, selected, this.hovered, this.marked);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawLabels(this, visible);
+    drawLabels(this, show);
+    if (!this.stats.firstFrameAt) this.stats.firstFrameAt = performance.now();
     this.stats.frames += 1;
     this.stats.drawn = visible.length;
     this.stats.lastDrawMs = performance.now() - started;
@@ -127,116 +167,3 @@ export class GraphCanvas {
   }
 }
 
-function drawClusters(ctx, model, colors, k, minX, minY, maxX, maxY) {
-  ctx.lineJoin = "round";
-  ctx.lineCap = "round";
-  for (const c of model.clusters) {
-    if (c.maxX < minX || c.minX > maxX || c.maxY < minY || c.minY > maxY) continue;
-    ctx.beginPath();
-    const [first, ...rest] = c.hull;
-    ctx.moveTo(first[0], first[1]);
-    for (const [x, y] of rest) ctx.lineTo(x, y);
-    if (c.hull.length > 2) ctx.closePath();
-    else if (c.hull.length === 1) ctx.lineTo(first[0] + 1e-3, first[1]);
-    // A thick round stroke pads the hull into a soft blob; the fill covers its inside.
-    ctx.lineWidth = c.pad * 2;
-    ctx.strokeStyle = colors.hull;
-    ctx.fillStyle = colors.hull;
-    ctx.stroke();
-    if (c.hull.length > 2) ctx.fill();
-  }
-}
-
-function drawEdges(ctx, model, colors, k, minX, minY, maxX, maxY, selected) {
-  const { xs, ys, edges } = model;
-  if (!edges.length) return;
-  ctx.beginPath();
-  const highlight = [];
-  for (let e = 0; e < edges.length; e += 2) {
-    const a = edges[e], b = edges[e + 1];
-    const ax = xs[a], ay = ys[a], bx = xs[b], by = ys[b];
-    if ((ax < minX && bx < minX) || (ax > maxX && bx > maxX) ||
-        (ay < minY && by < minY) || (ay > maxY && by > maxY)) continue;
-    if (a === selected || b === selected) highlight.push(a, b);
-    ctx.moveTo(ax, ay);
-    ctx.lineTo(bx, by);
-  }
-  ctx.lineWidth = 1 / k;
-  ctx.strokeStyle = colors.edge;
-  ctx.stroke();
-  if (highlight.length) {
-    ctx.beginPath();
-    for (let h = 0; h < highlight.length; h += 2) {
-      ctx.moveTo(xs[highlight[h]], ys[highlight[h]]);
-      ctx.lineTo(xs[highlight[h + 1]], ys[highlight[h + 1]]);
-    }
-    ctx.lineWidth = 1.6 / k;
-    ctx.strokeStyle = colors.accent;
-    ctx.stroke();
-  }
-}
-
-function drawNodes(ctx, model, colors, k, visible) {
-  const { xs, ys, radius, state } = model;
-  const tiny = 1.3 / k;  // below ~1.3 px a node is a square dot: far cheaper than an arc
-  for (let s = 0; s < 4; s++) {
-    const diamond = s === 1 || s === 3;
-    const outline = s >= 2;
-    ctx.beginPath();
-    let any = false;
-    for (const i of visible) {
-      if (state[i] !== s) continue;
-      any = true;
-      const x = xs[i], y = ys[i], r = Math.max(radius[i], tiny);
-      if (r * k < 2.5) {
-        ctx.rect(x - r, y - r, r * 2, r * 2);
-      } else if (diamond) {
-        const d = r * 1.2;
-        ctx.moveTo(x, y - d);
-        ctx.lineTo(x + d, y);
-        ctx.lineTo(x, y + d);
-        ctx.lineTo(x - d, y);
-        ctx.closePath();
-      } else {
-        ctx.moveTo(x + r, y);
-        ctx.arc(x, y, r, 0, Math.PI * 2);
-      }
-    }
-    if (!any) continue;
-    const color = colors.states[s];
-    if (outline) {
-      ctx.fillStyle = colors.bg;  // outlines hide the edges beneath them
-      ctx.fill();
-      ctx.lineWidth = 1.5 / k;
-      ctx.strokeStyle = color;
-      ctx.stroke();
-    } else {
-      ctx.fillStyle = color;
-      ctx.fill();
-    }
-  }
-  // The corrected-misconception mark: a small dot inside the amber outline.
-  ctx.beginPath();
-  for (const i of visible) {
-    if (state[i] !== 3 || radius[i] * k < 4) continue;
-    const r = radius[i] * 0.38;
-    ctx.moveTo(xs[i] + r, ys[i]);
-    ctx.arc(xs[i], ys[i], r, 0, Math.PI * 2);
-  }
-  ctx.fillStyle = colors.states[3];
-  ctx.fill();
-}
-
-function drawRings(ctx, model, colors, k, selected, hovered, marked) {
-  const ring = (i, color, width, gap) => {
-    const r = Math.max(model.radius[i], 2 / k) + gap / k;
-    ctx.beginPath();
-    ctx.arc(model.xs[i], model.ys[i], r, 0, Math.PI * 2);
-    ctx.lineWidth = width / k;
-    ctx.strokeStyle = color;
-    ctx.stroke();
-  };
-  for (const i of marked) ring(i, colors.mark, 1.5, 3);
-  if (hovered >= 0 && hovered !== selected) ring(hovered, colors.ink3, 1.5, 3);
-  if (selected >= 0) ring(selected, colors.accent, 2.5, 4);
-}

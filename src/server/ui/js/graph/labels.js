@@ -1,108 +1,133 @@
-// Screen-space text on the graph: cluster names from mid zoom, node labels fading in as you
-// zoom closer. Labels never overlap: each is placed only if its box is free (greedy, most
-// important first: selected, hovered, search hits, then larger nodes).
+// Screen-space text on the graph, by level of detail: at whole-graph zoom the region names (a
+// map), closer in the cluster names and the most important topics, deep in every topic. Labels
+// never overlap each other or the floating controls: greedy placement, most important first,
+// each label trying a few spots around its anchor, against a grid of the boxes already taken.
+
+import { LabelGrid } from "./label-grid.js";
 
 const FONT = "12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
-const CLUSTER_FONT = "600 13px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const STRONG_FONT = "600 12px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const REGION_FONT = "600 14px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
+const CLUSTER_FONT = "600 12.5px system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif";
 const MAX_CHARS = 42;
-const MAX_LABELS = 500;
+const REGION_CHARS = 28;
+const MAX_LABELS = 350;
+const ALL_TOPICS = 44;  // screen px per typical node spacing from which every topic is named
+const FIRST_TOPICS = 7;  // below it only the map: regions and clusters
 
 const smooth = (t) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
-export function labelAlpha(k, unit) {
-  return smooth((k * unit - 34) / 50);
+/** How close (screen px per spacing) a node of this importance must be to get its label. */
+export function zoomToName(weight) {
+  return Math.max(FIRST_TOPICS, ALL_TOPICS / (1 + 0.6 * Math.log2(1 + weight)));
 }
 
-export function shortText(text) {
+export function shortText(text, max = MAX_CHARS) {
   const clean = String(text).replace(/\s+/g, " ").trim();
-  if (clean.length <= MAX_CHARS) return clean;
-  const cut = clean.slice(0, MAX_CHARS);
+  if (clean.length <= max) return clean;
+  const cut = clean.slice(0, max);
   const space = cut.lastIndexOf(" ");
-  return `${(space > 24 ? cut.slice(0, space) : cut).replace(/[,.;:]$/, "")}…`;
+  return `${(space > max * 0.55 ? cut.slice(0, space) : cut).replace(/[,.;:·]$/, "")}…`;
 }
 
-export function drawLabels(view, visible) {
+export function drawLabels(view, visibleMask) {
   const { ctx, model, camera, colors, width, height } = view;
-  const k = camera.k;
-  const alpha = labelAlpha(k, model.unit);
-  const boxes = new Occupancy();
+  const z = camera.k * model.unit;
+  const grid = new LabelGrid(width, height);
+  for (const r of view.obstacles()) grid.block(r.x - 4, r.y - 4, r.w + 8, r.h + 8);
+  const placed = [];
   ctx.textBaseline = "middle";
   ctx.lineJoin = "round";
+  const focus = view.focus;  // depth per node around the selection, or null
+  const screen = (x, y) => camera.toScreen(x, y, width, height);
 
-  // Cluster names first: they anchor the map at mid zoom and give way as node labels arrive.
-  ctx.font = CLUSTER_FONT;
-  ctx.textAlign = "center";
-  for (const c of model.clusters) {
-    if (!c.label) continue;
-    const span = (c.maxX - c.minX) * k;
-    const a = smooth((span - 90) / 80) * (1 - 0.5 * alpha);
-    if (a < 0.03) continue;
-    const [sx, sy] = camera.toScreen(c.cx, c.cy, width, height);
-    if (sx < -200 || sx > width + 200 || sy < -20 || sy > height + 20) continue;
-    const w = ctx.measureText(c.label).width;
-    if (!boxes.take(sx - w / 2, sy - 9, w, 18)) continue;
-    ctx.globalAlpha = a;
-    halo(ctx, colors, c.label, sx, sy, colors.ink2, colors.hull);
-  }
+  const put = (text, spots, w, font, fill, ground, alpha, kind, node = -1) => {
+    for (const [x, y, align] of spots) {
+      const left = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
+      if (!grid.take(left - 2, y - 9, w + 4, 18)) continue;
+      ctx.font = font;
+      ctx.textAlign = align;
+      ctx.globalAlpha = alpha;
+      halo(ctx, text, x, y, fill, ground);
+      placed.push({ x: left - 2, y: y - 9, w: w + 4, h: 18, text, kind, node });
+      return true;
+    }
+    return false;
+  };
+  const nodeLabel = (i, alpha, strong) => {
+    if (placed.length >= MAX_LABELS) return;
+    const [sx, sy] = screen(model.xs[i], model.ys[i]);
+    if (sx < -40 || sx > width + 40 || sy < -10 || sy > height + 10) return;
+    const text = labelText(model, i);
+    ctx.font = strong ? STRONG_FONT : FONT;
+    const key = strong ? model.strongWidth : model.labelWidth;
+    if (!key[i]) key[i] = ctx.measureText(text).width;
+    const w = key[i], gap = Math.max(model.radius[i] * camera.k, 2) + 6;
+    const spots = [[sx + gap, sy, "left"], [sx - gap, sy, "right"],
+      [sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
+    const fill = i === view.selected || strong ? colors.ink : colors.ink2;
+    put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, "topic", i);
+  };
+  const learned = (i) => model.state[i] !== 2;
 
-  ctx.font = FONT;
-  ctx.textAlign = "left";
-  const forced = [];
-  if (view.selected >= 0) forced.push(view.selected);
-  if (view.hovered >= 0) forced.push(view.hovered);
-  for (const i of view.marked) forced.push(i);
-  const forcedSet = new Set(forced);
-  // Selected and hovered always get a label; search hits come next but must find room.
-  const always = new Set([view.selected, view.hovered].filter((i) => i >= 0));
-  let order = [...always, ...[...forcedSet].filter((i) => !always.has(i))];
-  if (alpha > 0.02 && visible.length <= 4000) {
-    const rest = visible.filter((i) => !forcedSet.has(i));
-    rest.sort((a, b) => model.radius[b] - model.radius[a]);
-    order = order.concat(rest);
+  // 1. What the learner pointed at: the selection, the hover, search hits.
+  const first = [view.selected, view.hovered].filter((i) => i >= 0);
+  for (const i of first) nodeLabel(i, 1, true);
+  for (const i of view.marked) if (!first.includes(i)) nodeLabel(i, 1, learned(i));
+  // 2. The local graph around the selection: its nodes, nearest and most important first.
+  if (focus) {
+    for (const depth of [2, 3]) {
+      for (const i of model.order) if (focus[i] === depth && i !== view.hovered) nodeLabel(i, 1, learned(i));
+    }
   }
-  const texts = model.shortTexts || (model.shortTexts = new Array(model.n));
-  let placed = 0;
-  for (const i of order) {
-    if (placed >= MAX_LABELS) break;
-    const isForced = always.has(i);
-    const [sx, sy] = camera.toScreen(model.xs[i], model.ys[i], width, height);
-    if (sx < -300 || sx > width + 20 || sy < -20 || sy > height + 20) continue;
-    const text = texts[i] || (texts[i] = shortText(model.nodes[i].text));
-    if (!model.labelWidth[i]) model.labelWidth[i] = ctx.measureText(text).width;
-    const x = sx + Math.max(model.radius[i] * k, 2) + 6;
-    if (!boxes.take(x - 2, sy - 8, model.labelWidth[i] + 4, 16) && !isForced) continue;
-    ctx.globalAlpha = forcedSet.has(i) ? 1 : alpha;
-    halo(ctx, colors, text, x, sy, i === view.selected ? colors.ink : colors.ink2);
-    placed += 1;
+  // 3. The map: region names, fading as topics take over.
+  const mapAlpha = (focus ? 0.45 : 1) * (1 - smooth((z - 18) / 20));
+  const named = new Set();
+  if (mapAlpha > 0.03) {
+    ctx.font = REGION_FONT;
+    for (const r of model.regions) {
+      if ((r.maxX - r.minX) * camera.k < 8) continue;
+      const [sx, sy] = screen(r.cx, r.cy);
+      const text = shortText(r.label, REGION_CHARS);
+      const w = r.width || (r.width = ctx.measureText(text).width);
+      if (put(text, [[sx, sy, "center"], [sx, sy - 20, "center"], [sx, sy + 20, "center"]], w,
+        REGION_FONT, colors.ink, colors.bg, mapAlpha, "region")) named.add(r.label);
+    }
+    // 4. Closer in, the clusters inside each region get their names too.
+    ctx.font = CLUSTER_FONT;
+    for (const c of model.clustersBySize) {
+      if (!c.label || named.has(c.label) || (c.maxX - c.minX) * camera.k < 150) continue;
+      const [sx, sy] = screen(c.cx, c.cy);
+      if (sx < -100 || sx > width + 100 || sy < -20 || sy > height + 20) continue;
+      const text = shortText(c.label, REGION_CHARS);
+      const w = c.width || (c.width = ctx.measureText(text).width);
+      put(text, [[sx, sy, "center"], [sx, sy - 18, "center"]], w, CLUSTER_FONT, colors.ink2, colors.bg,
+        mapAlpha * 0.9, "cluster");
+    }
+  }
+  // 5. Topics, most important first, each from the zoom its importance earns.
+  if (!focus && z >= FIRST_TOPICS) {
+    for (const i of model.order) {
+      if (placed.length >= MAX_LABELS) break;
+      if (z < zoomToName(model.importance[i])) break;  // the rest are less important still
+      if (visibleMask && !visibleMask[i]) continue;
+      nodeLabel(i, smooth((z - zoomToName(model.importance[i]) + 4) / 8), learned(i));
+    }
   }
   ctx.globalAlpha = 1;
+  view.labelRects = placed;
 }
 
-function halo(ctx, colors, text, x, y, fill, ground = colors.bg) {
+function labelText(model, i) {
+  const texts = model.shortTexts || (model.shortTexts = new Array(model.n));
+  const node = model.nodes[i];
+  return texts[i] || (texts[i] = shortText(node.title || node.text));
+}
+
+function halo(ctx, text, x, y, fill, ground) {
   ctx.lineWidth = 3.5;
   ctx.strokeStyle = ground;
   ctx.strokeText(text, x, y);
   ctx.fillStyle = fill;
   ctx.fillText(text, x, y);
-}
-
-/** Screen boxes already taken, bucketed by 16 px rows. */
-class Occupancy {
-  constructor() {
-    this.rows = new Map();
-  }
-
-  take(x, y, w, hgt) {
-    const r0 = Math.floor(y / 16), r1 = Math.floor((y + hgt) / 16);
-    for (let r = r0; r <= r1; r++) {
-      for (const b of this.rows.get(r) || []) {
-        if (x < b[0] + b[2] && x + w > b[0] && y < b[1] + b[3] && y + hgt > b[1]) return false;
-      }
-    }
-    for (let r = r0; r <= r1; r++) {
-      if (!this.rows.has(r)) this.rows.set(r, []);
-      this.rows.get(r).push([x, y, w, hgt]);
-    }
-    return true;
-  }
 }

@@ -1,6 +1,8 @@
 // The graph as the renderer needs it: flat typed arrays, a spatial grid for culling and
 // hit-testing, padded cluster hulls — all computed once per /api/graph response, never per frame.
 
+import { buildRegions, importanceOf } from "./regions.js";
+
 export const STATES = ["solid", "shaky", "not-tried", "corrected-misconception"];
 
 export function buildModel(data) {
@@ -26,12 +28,14 @@ export function buildModel(data) {
     state[i] = s < 0 ? 2 : s;
   });
   const bounds = boundsOf(xs, ys, placed);
-  const unit = unitOf(bounds, Math.max(placed.length, 1));
+  const unit = spacingOf(xs, ys, placed, unitOf(bounds, Math.max(placed.length, 1)));
   placeMissing(xs, ys, bounds, unit);
   const all = boundsOf(xs, ys, null);
   nodes.forEach((node, i) => {
     const weight = (node.evidence?.length || 0) + (node.quiz?.length || 0);
-    radius[i] = unit * Math.min(0.34, 0.1 * (1 + 0.45 * Math.log2(1 + weight)));
+    // Learned nodes stand out: a size step up from "not tried" at the same evidence.
+    const learned = state[i] !== 2 ? 1.45 : 1;
+    radius[i] = unit * Math.min(0.42, 0.1 * learned * (1 + 0.45 * Math.log2(1 + weight)));
   });
   const edges = [];
   for (const e of data.edges || []) {
@@ -45,8 +49,14 @@ export function buildModel(data) {
     grid: buildGrid(xs, ys, unit * 4),
     clusters: [],
     labelWidth: new Float32Array(n),  // measured lazily by the renderer
+    strongWidth: new Float32Array(n),
   };
   model.clusters = buildClusters(model, data.clusters || []);
+  model.clustersBySize = model.clusters.slice().sort((a, b) => b.members.length - a.members.length);
+  model.regions = buildRegions(data, model.clusters, index);
+  const { weight, order } = importanceOf(nodes, model.edges, state);
+  model.importance = weight;
+  model.order = order;  // most important first: labels are offered in this order
   return model;
 }
 
@@ -73,6 +83,38 @@ function unitOf(b, count) {
   const area = Math.max(w * hgt, Math.max(w, hgt) ** 2 * 0.05);
   const unit = Math.sqrt(area / count);
   return Number.isFinite(unit) && unit > 0 ? (count === 1 ? 60 : unit) : 60;
+}
+
+function spacingOf(xs, ys, placed, boxUnit) {
+  // The median distance to the nearest neighbour over a sample: in a clustered layout the box
+  // spacing counts the empty space between clusters, and nodes drawn at it would overlap.
+  if (placed.length < 3) return boxUnit;
+  const size = boxUnit;
+  const cells = new Map();
+  for (const i of placed) {
+    const key = `${Math.floor(xs[i] / size)},${Math.floor(ys[i] / size)}`;
+    (cells.get(key) || cells.set(key, []).get(key)).push(i);
+  }
+  const step = Math.max(1, Math.floor(placed.length / 600));
+  const nearest = [];
+  for (let p = 0; p < placed.length; p += step) {
+    const i = placed[p];
+    const cx = Math.floor(xs[i] / size), cy = Math.floor(ys[i] / size);
+    let best = Infinity;
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const j of cells.get(`${cx + dx},${cy + dy}`) || []) {
+          const d = Math.hypot(xs[i] - xs[j], ys[i] - ys[j]);
+          if (j !== i && d > 0 && d < best) best = d;
+        }
+      }
+    }
+    if (best < Infinity) nearest.push(best);
+  }
+  if (nearest.length < 3) return boxUnit;
+  nearest.sort((a, b) => a - b);
+  // Nearest-neighbour gaps run about half the even spacing: scale back to that yardstick.
+  return Math.min(boxUnit, nearest[nearest.length >> 1] * 1.6);
 }
 
 function placeMissing(xs, ys, b, unit) {
@@ -156,6 +198,7 @@ function buildClusters(model, clusters) {
     const xsH = hull.map((p) => p[0]), ysH = hull.map((p) => p[1]);
     out.push({
       id: c.id, label: c.label || null, members, hull, pad,
+      region: c.region || null, regionLabel: c.region_label || null,
       cx: sx / pts.length, cy: sy / pts.length,
       minX: Math.min(...xsH) - pad, maxX: Math.max(...xsH) + pad,
       minY: Math.min(...ysH) - pad, maxY: Math.max(...ysH) + pad,

@@ -1,0 +1,97 @@
+"""A note made ready for the reader: frontmatter dropped, wikilinks turned into links to the
+sources they name (``#/sources/{id}?at=heading-slug``), headings given the chunker's anchors.
+
+Pure functions over text; the caller supplies the vault's paths and their source ids.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from studyhall.core.library.retrieval.chunking import slugify
+
+_FRONTMATTER = re.compile(r"\A---\r?\n.*?\r?\n---\r?\n", re.DOTALL)
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_WIKILINK = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    text: str
+    slug: str  # the chunker's anchor: a citation ``path#slug`` opens the reader here
+
+
+def strip_frontmatter(text: str) -> str:
+    return _FRONTMATTER.sub("", text, count=1)
+
+
+def headings(text: str) -> list[Heading]:
+    """ATX headings outside code fences, in order, slugged as the chunker slugs them (a
+    repeated heading gets ``-1``, ``-2``...)."""
+    out: list[Heading] = []
+    used: dict[str, int] = {}
+    fenced = False
+    for line in text.splitlines():
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        m = None if fenced else _HEADING.match(line)
+        if m is None:
+            continue
+        title = m.group(2)
+        base = slugify(title)
+        n = used.get(base, 0)
+        used[base] = n + 1
+        out.append(Heading(len(m.group(1)), title, base if n == 0 else f"{base}-{n}"))
+    return out
+
+
+def resolve_target(target: str, paths: Mapping[str, str]) -> str | None:
+    """The source id a wikilink target names, by Obsidian's rules in short: the exact path
+    (with or without ``.md``), else a note of that file name anywhere in the vault.
+    ``paths`` maps root-relative paths to source ids."""
+    wanted = target.strip().replace("\\", "/").lstrip("/")
+    if not wanted:
+        return None
+    lower = wanted.lower()
+    by_lower = {p.lower(): sid for p, sid in paths.items()}
+    for candidate in (lower, f"{lower}.md", f"{lower}.markdown"):
+        if candidate in by_lower:
+            return by_lower[candidate]
+    for path, sid in sorted(paths.items()):
+        name = path.rsplit("/", 1)[-1].lower()
+        if name in (lower, f"{lower}.md", f"{lower}.markdown"):
+            return sid
+    return None
+
+
+def link_wikilinks(text: str, paths: Mapping[str, str], self_id: str) -> str:
+    """Replace ``[[Target#Heading|Alias]]`` by a Markdown link into the reader (plain text
+    when the target was not imported); an embed ``![[file]]`` becomes a quiet mention, since
+    the reader never loads files a note merely names. Code fences are left alone."""
+
+    def one(m: re.Match[str]) -> str:
+        embed, inner = m.group(1), m.group(2)
+        target, _, alias = inner.partition("|")
+        name, _, heading = target.partition("#")
+        label = (alias or target).strip().replace("]", "").replace("[", "")
+        sid = self_id if not name.strip() else resolve_target(name, paths)
+        if embed:
+            return f"*(embedded: {label})*" if sid is None else f"[↪ {label}](#/sources/{sid})"
+        if sid is None:
+            return label
+        at = f"?at={quote(slugify(heading.split('^')[0]))}" if heading.strip() else ""
+        return f"[{label}](#/sources/{sid}{at})"
+
+    out: list[str] = []
+    fenced = False
+    for line in text.split("\n"):
+        if _FENCE.match(line):
+            fenced = not fenced
+        out.append(line if fenced or _FENCE.match(line) else _WIKILINK.sub(one, line))
+    return "\n".join(out)

@@ -1,0 +1,158 @@
+// One Ask exchange on screen: the question, the coverage case in plain words, the answer as safe
+// Markdown with numbered citation chips that open the reader at the passage, and the passages
+// used (or, with no model, the best-matching passages, clearly "not an answer").
+
+import { h, replace } from "./dom.js";
+import { renderMarkdown } from "./markdown.js";
+
+// The case, in words, with a glyph so colour never carries it alone.
+export const CASES = {
+  MATCH: { glyph: "●", cls: "match", label: "From your material", hint: "Every claim cites the passage it comes from." },
+  IN_SOURCE: { glyph: "●", cls: "match", label: "From this source", hint: "Answered from the source you are reading." },
+  IN_MOMENT: { glyph: "●", cls: "match", label: "From this moment", hint: "Answered from what is on screen." },
+  RELATED: { glyph: "◐", cls: "related", label: "Related material", hint: "Your material touches on this but does not answer it fully." },
+  NO_MATCH: { glyph: "○", cls: "none", label: "Not in your material — general knowledge, nothing cited", hint: "" },
+};
+
+/** The reader's address for a passage: its source, at the second, page or heading it starts at. */
+export function passageHref(p) {
+  let place = "";
+  if (p.start !== null && p.start !== undefined) place = `t=${Math.floor(p.start)}`;
+  else if (p.page) place = `page=${p.page}`;
+  else if (p.anchor && !/^(t|page)=/.test(p.anchor)) place = `at=${encodeURIComponent(p.anchor)}`;
+  return `#/sources/${encodeURIComponent(p.source_id)}${place ? `?${place}` : ""}`;
+}
+
+export function clock(seconds) {
+  const s = Math.floor(seconds);
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Where in its source a passage sits, in words ("4:12", "p. 12", "§ Backlinks"). */
+export function placeOf(p) {
+  if (p.start !== null && p.start !== undefined) return clock(p.start);
+  if (p.page) return `p. ${p.page}`;
+  if (p.heading) return `§ ${p.heading}`;
+  return "";
+}
+
+function chip(p) {
+  return h("a.cite-chip", {
+    href: passageHref(p), title: `${p.title || p.path}${placeOf(p) ? ` · ${placeOf(p)}` : ""}`,
+    "aria-label": `Source ${p.n}: ${p.title || p.path}`, dataset: { n: String(p.n) },
+  }, String(p.n));
+}
+
+/** Replace "[n]" markers in rendered text with chips (text nodes only: code stays as written). */
+function linkMarkers(root, sources) {
+  const byN = new Map(sources.map((p) => [p.n, p]));
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => (node.parentElement?.closest("code, pre") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  const texts = [];
+  while (walker.nextNode()) if (/\[\d+\]/.test(walker.currentNode.nodeValue)) texts.push(walker.currentNode);
+  for (const node of texts) {
+    const parts = node.nodeValue.split(/(\[\d+\])/);
+    const frag = document.createDocumentFragment();
+    for (const part of parts) {
+      const m = /^\[(\d+)\]$/.exec(part);
+      const p = m && byN.get(Number(m[1]));
+      frag.append(p ? chip(p) : part);
+    }
+    node.replaceWith(frag);
+  }
+}
+
+function caseLine(caseName, { noModel }) {
+  let c = CASES[caseName];
+  if (!c) return null;
+  // With no answer written, "general knowledge" would promise something that is not there.
+  if (noModel && caseName === "NO_MATCH") c = { ...c, label: "Not clearly in your material", hint: "No passage answers this directly; the closest ones are below." };
+  else if (noModel) c = { ...c, hint: "" };
+  const hint = c.hint;
+  return h("p.ask-case", { class: `case-${c.cls}`, dataset: { case: caseName } },
+    h("span.case-glyph", { "aria-hidden": "true" }, c.glyph), h("strong", c.label),
+    hint ? h("span.case-hint", hint) : null);
+}
+
+function passageItem(p, cited) {
+  const place = placeOf(p);
+  return h("li.ask-passage", { class: cited ? "cited" : "" },
+    h("a.passage-link", { href: passageHref(p) },
+      h("span.passage-n", { "aria-hidden": "true" }, String(p.n)),
+      h("span.passage-body",
+        h("span.passage-title", p.title || p.path, place ? h("span.passage-place", ` · ${place}`) : null),
+        h("span.passage-text", p.text))));
+}
+
+function noModelNote(reason) {
+  return h("div.ask-no-model", { role: "note" },
+    h("p", h("strong", "Not an answer."), " No model is set up to answer, so here are the passages from your material that match best."),
+    h("p.small", h("a", { href: "#/settings" }, "Add a key in Settings"),
+      " (the Answerer role) to get answers written from these passages, with citations."),
+    reason ? h("p.small.muted.ask-reason", reason) : null);
+}
+
+/** Where a moment is, as a link: "Lecture 04 · 12:34" (just "12:34" inside the open source). */
+function momentLink(m, cls, scope) {
+  const place = placeOf(m);
+  const title = m.title || m.path;
+  if (scope && m.source_id === scope && place) return h(`a.${cls}`, { href: passageHref(m), title }, place);
+  return h(`a.${cls}`, { href: passageHref(m) }, title, place ? h("span.passage-place", ` · ${place}`) : null);
+}
+
+/** "Taken to …" (only when the learner asked to go somewhere) and at most two other moments. */
+function moments(x) {
+  const went = x.navigate ? h("p.ask-navigated", h("span", { "aria-hidden": "true" }, "↪ "), "Took you to ",
+    momentLink(x.navigate, "ask-moment", x.scope)) : null;
+  const others = (x.suggest || []).slice(0, 2);
+  const more = others.length ? h("nav.ask-suggest", { "aria-label": "Other moments about this" },
+    h("span.ask-suggest-title", "Also about this:"), others.map((m) => momentLink(m, "ask-moment", x.scope))) : null;
+  return went || more ? [went, more] : null;
+}
+
+/**
+ * Draw (or redraw) exchange `x` into `el`. `x`: {question, case, sources, answer, answered,
+ * reason, error, streaming, stopped, noModel, cited, suggest, navigate}.
+ */
+export function drawExchange(el, x) {
+  const answerEl = h("div.ask-answer.prose", { "aria-live": x.streaming ? "polite" : null });
+  const pending = x.case === undefined || x.case === null;
+  if (x.answer) {
+    renderMarkdown(answerEl, x.answer, { streaming: x.streaming });
+    linkMarkers(answerEl, x.sources || []);
+  } else if (x.streaming) {
+    answerEl.append(h("p.muted.ask-wait", pending ? "Searching your material…" : "Writing the answer…",
+      h("span.caret", { "aria-hidden": "true" })));
+  }
+  const sources = x.noModel && x.passages?.length ? x.passages : x.sources || [];
+  const cited = new Set(x.cited || []);
+  const passages = sources.length ? h("section.ask-passages", { "aria-label": x.noModel ? "Best-matching passages" : "Passages used" },
+    h("h3.ask-passages-title", x.noModel ? "Best-matching passages" : "Passages"),
+    h("ol", sources.map((p) => passageItem(p, cited.has(p.n))))) : null;
+  replace(el,
+    h("div.ask-q", h("p.msg-who", "You asked"), h("p.ask-q-text", x.question)),
+    pending ? null : caseLine(x.case, x),
+    x.noModel ? noModelNote(x.reason) : null,
+    answerEl.childNodes.length ? answerEl : null,
+    x.streaming ? null : moments(x),
+    x.stopped ? h("p.small.muted.ask-stopped", "Stopped — the answer above is incomplete.") : null,
+    x.error ? h("div.inline-error", { role: "alert" }, h("p", x.error.message || "The answer failed."),
+      x.error.kind === "auth" || x.error.kind === "not_configured"
+        ? h("a.button-link", { href: "#/settings" }, "Open settings") : null) : null,
+    passages);
+  el.dataset.state = x.streaming ? "streaming" : x.error ? "error" : x.noModel ? "no-model" : "done";
+  return el;
+}
+
+/** A stored exchange (``GET /api/asks/{id}``) as drawExchange takes it. */
+export function fromRecord(r) {
+  const noModel = !r.answered && !r.answer && r.reason && r.reason !== "stopped before the answer finished";
+  const stopped = r.reason === "stopped before the answer finished";
+  const cited = [...(r.answer || "").matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+  return { question: r.question, case: r.case, sources: r.sources, passages: r.passages, answer: r.answer,
+    answered: r.answered, reason: r.reason, noModel, stopped, cited, streaming: false };
+}

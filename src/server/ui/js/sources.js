@@ -1,0 +1,138 @@
+// Sources (#/sources): the learner's shelf — every imported note, transcript, PDF and text file
+// with its kind, status, how it is indexed and how much of it is in the graph; add material
+// (the import dialog, with the folder picker in the desktop window), re-import, remove.
+
+import { api } from "./api.js";
+import { h, plural, relativeTime, replace } from "./dom.js";
+import { openImport } from "./dialogs.js";
+import { toast } from "./toast.js";
+import { watchActivity } from "./activity.js";
+
+export const KIND_ICONS = { note: "✎", transcript: "▶", pdf: "▤", text: "¶" };
+const KIND_NAMES = { note: "Note", transcript: "Lecture", pdf: "PDF", text: "Text" };
+const STATUS = { imported: "Imported", unchanged: "Up to date", skipped: "Skipped", deleted: "Removed" };
+
+export function sourceHref(id, place = "") {
+  return `#/sources/${encodeURIComponent(id)}${place ? `?${place}` : ""}`;
+}
+
+export async function mountSources({ main, dock }) {
+  document.body.dataset.view = "sources";
+  const list = h("div.shelf-body", { "aria-busy": "true" }, h("p.muted.shelf-loading", "Loading your sources…"));
+  const count = h("p.muted.small.shelf-count", "");
+  const add = h("button.primary", { type: "button", onclick: () => addMaterial() }, "Add material…");
+  const page = h("section.shelf", { "aria-labelledby": "shelf-title" },
+    h("header.shelf-head", h("div", h("h1", { id: "shelf-title" }, "Sources"), count), add),
+    list);
+  replace(main, h("div.shelf-scroll", page));
+  replace(dock, h("div.dock-section.shelf-help",
+    h("h2", "Your material"),
+    h("p", "Notes, lecture transcripts, PDFs and text you imported. Open one to read it — a lecture plays beside its transcript when the video or audio file sits next to it."),
+    h("p.muted.small", "Removing a source takes its passages out of search. What you learned from it stays in your graph and your reviews."),
+    h("p.muted.small", "Keys: ", h("kbd", "j"), " / ", h("kbd", "k"), " move, ", h("kbd", "Enter"), " open.")));
+  let disposed = false;
+
+  async function load() {
+    list.setAttribute("aria-busy", "true");
+    let sources;
+    try {
+      sources = await api.get("/api/sources");
+    } catch (error) {
+      if (disposed) return;
+      list.removeAttribute("aria-busy");
+      document.body.dataset.sources = "error";
+      replace(list, h("div.inline-error", h("p", `Could not load your sources: ${error.message}`),
+        h("button", { type: "button", onclick: load }, "Try again")));
+      return;
+    }
+    if (disposed) return;
+    list.removeAttribute("aria-busy");
+    document.body.dataset.sources = sources.length ? "ready" : "empty";
+    add.hidden = !sources.length;  // the empty shelf offers it in its own words
+    const live = sources.filter((s) => s.status !== "deleted");
+    count.textContent = sources.length
+      ? `${plural(live.length, "source")} · ${plural(live.reduce((n, s) => n + s.chunks, 0), "passage")} searchable · ${plural(live.reduce((n, s) => n + s.graph_nodes, 0), "idea")} in your graph`
+      : "";
+    if (!sources.length) {
+      replace(list, h("div.shelf-empty",
+        h("p.shelf-empty-mark", { "aria-hidden": "true" }, "▤"),
+        h("h2", "Nothing on the shelf yet"),
+        h("p", "Add a folder of notes (an Obsidian vault works), lecture transcripts (.vtt, .srt) with their videos, PDFs or text. No key is needed."),
+        h("button.primary", { type: "button", onclick: () => addMaterial() }, "Add material…")));
+      return;
+    }
+    const order = { imported: 0, unchanged: 0, skipped: 1, deleted: 2 };
+    const sorted = sources.slice().sort((a, b) => (order[a.status] - order[b.status]) || a.title.localeCompare(b.title));
+    replace(list, h("ul.shelf-list", sorted.map(row)));
+  }
+
+  function row(s) {
+    const gone = s.status === "deleted";
+    const skipped = s.status === "skipped";
+    const title = gone || skipped
+      ? h("span.shelf-title", s.title)
+      : h("a.shelf-title", { href: sourceHref(s.id) }, s.title);
+    const indexed = s.chunks
+      ? [plural(s.chunks, "passage"), s.stale ? h("span.shelf-stale", { title: `Embedded by ${s.embedded}; search uses another model now. Re-import to embed again.` }, " · stale vectors")
+        : s.embedded ? " · semantic" : " · words only"]
+      : (gone ? "not searchable" : skipped ? "" : "not indexed");
+    return h("li.shelf-row", { class: `status-${s.status}`, dataset: { id: s.id, kind: s.kind } },
+      h("span.kind-icon", { "aria-hidden": "true", title: KIND_NAMES[s.kind] }, KIND_ICONS[s.kind] || "•"),
+      h("div.shelf-main",
+        title,
+        h("p.shelf-path", h("span.shelf-kind", KIND_NAMES[s.kind] || s.kind), " · ", s.path),
+        skipped ? h("p.shelf-reason", `Skipped: ${s.reason || "could not be read"}`) : null,
+        h("p.shelf-facts",
+          h("span.status-pill", { class: `pill-${s.status}` }, STATUS[s.status] || s.status),
+          h("span.shelf-indexed", indexed),
+          s.has_media ? h("span.shelf-media", "▶ with its recording") : null,
+          h("span.shelf-graph", s.graph_nodes ? `${plural(s.graph_nodes, "idea")} in your graph` : "not in the graph"),
+          h("span.shelf-when", { title: s.imported_at }, relativeTime(s.imported_at)))),
+      h("div.shelf-actions",
+        h("button.small", { type: "button", title: `Import ${s.root} again`, "aria-label": `Re-import ${s.title}`,
+          onclick: () => reimport(s) }, "Re-import"),
+        gone ? null : h("button.small.quiet-danger", { type: "button", "aria-label": `Remove ${s.title}`,
+          onclick: () => remove(s) }, "Remove")));
+  }
+
+  async function reimport(s) {
+    try {
+      await api.post(`/api/sources/${encodeURIComponent(s.id)}/reimport`);
+      watchActivity();
+      toast(`Importing ${s.root} again…`);
+      setTimeout(() => { if (!disposed) load(); }, 1500);
+    } catch (error) {
+      toast(error.message, { kind: "error" });
+    }
+  }
+
+  async function remove(s) {
+    if (!window.confirm(`Remove “${s.title}”? Its passages leave search; what you learned from it stays.`)) return;
+    try {
+      const done = await api.del(`/api/sources/${encodeURIComponent(s.id)}`);
+      toast(`Removed ${s.title} (${plural(done.chunks_removed, "passage")} out of search).`);
+      load();
+    } catch (error) {
+      toast(error.message, { kind: "error" });
+    }
+  }
+
+  function addMaterial() {
+    openImport();
+    const dialog = document.querySelector("dialog[open]");
+    dialog?.addEventListener("close", () => { if (!disposed) load(); });
+  }
+
+  function handleKey(e) {
+    if (e.key !== "j" && e.key !== "k" && e.key !== "ArrowDown" && e.key !== "ArrowUp") return false;
+    const links = [...list.querySelectorAll("a.shelf-title")];
+    if (!links.length) return false;
+    const at = links.indexOf(document.activeElement);
+    const step = e.key === "j" || e.key === "ArrowDown" ? 1 : -1;
+    links[Math.max(0, Math.min(links.length - 1, at < 0 ? 0 : at + step))].focus();
+    return true;
+  }
+
+  await load();
+  return { unmount() { disposed = true; delete document.body.dataset.sources; }, handleKey };
+}

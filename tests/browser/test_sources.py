@@ -1,0 +1,135 @@
+"""Sources and the reader in the real window: the shelf after importing a course folder (notes,
+a lecture with its recording, a PDF), a note opened at a cited heading whose wikilinks open the
+next note, a transcript at a cited second with the cue highlighted and a click that seeks, a
+PDF page, the empty shelf, adding material from the window and removing a source. Screenshots
+at 1024×700, light and dark."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+
+import httpx
+import pytest
+
+from tests.support.embedder import HashEmbedder
+from tests.support.live_server import start_server
+from tests.support.shelf import make_shelf
+
+pytestmark = pytest.mark.browser
+
+SIZE = {"width": 1024, "height": 700}
+
+
+def both_themes(window, name: str, ready: str) -> None:
+    page = window.page
+    for theme in ("light", "dark"):
+        page.emulate_media(color_scheme=theme)
+        page.wait_for_function(f"() => document.documentElement.dataset.theme === '{theme}'")
+        page.wait_for_selector(ready)
+        page.wait_for_timeout(300)  # the colours' transitions settle
+        window.shot(f"{name}-{theme}")
+    page.emulate_media(color_scheme="light")
+
+
+def imported(server, path) -> dict[str, dict]:
+    headers = {"Authorization": f"Bearer {server.token}"}
+    with httpx.Client(base_url=server.url, headers=headers, timeout=30) as http:
+        run = http.post("/api/graph/import", json={"path": str(path)}).json()
+        deadline = time.monotonic() + 60
+        while http.get(f"/api/graph/import/{run['run_id']}").json()["status"] == "running":
+            assert time.monotonic() < deadline, "the import did not finish"
+            time.sleep(0.05)
+        return {s["path"]: s for s in http.get("/api/sources").json()}
+
+
+def test_the_shelf_and_the_reader_at_cited_places(window, tmp_path):
+    course = make_shelf(tmp_path / "Course")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        shelf = imported(server, course)
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+
+        page.click("a.sources-link")
+        page.wait_for_selector("body[data-sources='ready']")
+        rows = page.locator(".shelf-row")
+        assert rows.count() == 4
+        assert "ideas in your graph" in page.locator(".shelf-count").inner_text()
+        lecture = page.locator(".shelf-row[data-kind='transcript']")
+        assert "with its recording" in lecture.inner_text() and "semantic" in lecture.inner_text()
+        both_themes(window, "sources-01-shelf", ".shelf-list")
+
+        # Keyboard: j moves to the first source, Enter opens it.
+        page.keyboard.press("j")
+        first = page.evaluate("document.activeElement.textContent")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.body.dataset.reader && document.body.dataset.reader !== 'loading'")
+        assert first in page.locator(".reader-title").inner_text()
+
+        note = shelf["notes/Glycolysis.md"]["id"]
+        page.goto(f"{server.url}/#/sources/{note}?at=energy-yield")
+        page.wait_for_selector("body[data-reader='note'] #at-energy-yield.at-target")
+        assert page.locator("pre.code code.language-python").count() == 1
+        assert page.locator(".reader-outline a").count() == 4
+        both_themes(window, "sources-02-note-at-heading", "#at-energy-yield.at-target")
+        page.click("a.wikilink:has-text('where the cycle runs')")
+        page.wait_for_selector("#at-where-it-happens.at-target")
+        assert "Krebs cycle" in page.locator(".reader-title").inner_text()
+
+        lec = shelf["lectures/Lecture 04 - Respiration.vtt"]["id"]
+        page.goto(f"{server.url}/#/sources/{lec}?t=754")
+        page.wait_for_selector("body[data-reader='transcript'] .cue.current")
+        current = page.locator(".cue.current")
+        assert "12:30" in current.inner_text() and "ATP synthase" in current.inner_text()
+        assert current.is_visible() and page.locator(".player audio").count() == 1
+        both_themes(window, "sources-03-transcript-at-second", ".cue.current")
+        page.locator(".cue-line:has-text('12:54')").click()
+        page.wait_for_function("() => location.hash.endsWith('?t=774')")
+        assert "12:54" in page.locator(".cue.current").inner_text()
+        page.keyboard.press("j")
+        assert "13:00" in page.locator(".cue.current").inner_text()
+
+        pdf = shelf["Chapter 5.pdf"]["id"]
+        page.goto(f"{server.url}/#/sources/{pdf}?page=2")
+        page.wait_for_selector("body[data-reader='pdf'] #page-2.at-target")
+        assert "Page 2 of 3" in page.locator("#page-2").inner_text()
+        both_themes(window, "sources-04-pdf-page", "#page-2.at-target")
+
+        page.goto(f"{server.url}/#/sources/note_nothing_here")
+        page.wait_for_selector("body[data-reader='error'] .reader-error")
+        assert "no source" in page.locator(".reader-error").inner_text()
+        assert not window.page_errors and not window.external
+    finally:
+        server.stop()
+
+
+def test_empty_shelf_add_material_and_remove(window, tmp_path):
+    course = make_shelf(tmp_path / "Course")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/sources")
+        page.wait_for_selector("body[data-sources='empty'] .shelf-empty")
+        both_themes(window, "sources-05-empty", ".shelf-empty")
+
+        page.click(".shelf-empty button.primary")
+        page.fill("#import-path", str(course))
+        page.keyboard.press("Enter")
+        page.wait_for_selector("dialog button:has-text('Show in graph')", timeout=60_000)
+        page.keyboard.press("Escape")
+        page.wait_for_selector("body[data-sources='ready'] .shelf-row[data-kind='pdf']")
+        assert page.locator(".shelf-row").count() == 4
+
+        page.once("dialog", lambda d: d.accept())
+        page.click(".shelf-row[data-kind='pdf'] button:has-text('Remove')")
+        page.wait_for_selector(".shelf-row.status-deleted[data-kind='pdf']")
+        assert "Removed" in page.locator(".shelf-row[data-kind='pdf'] .status-pill").inner_text()
+        assert not window.page_errors and not window.external
+    finally:
+        server.stop()
