@@ -52,12 +52,14 @@ from studyhall.server.http import (
     chats,
     demo_frames,
     errors,
+    exports,
     graph,
     graph_search,
     health,
     imports,
     review,
     settings,
+    source_quiz,
     sources,
 )
 from studyhall.server.http.fallback import fallback_route
@@ -217,7 +219,7 @@ def _tutor_knows_the_learner(s: Services, turns: TurnRunner, review: ReviewServi
     agent's quiz), the learner tools for the teacher, their read-only part for the prober."""
     desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
                        learner_store=s.learner_store, services=s)
-    gate = QuizGating(review, finder)
+    gate = QuizGating(desk.model, finder)
     turns.wrap_tool("quiz", lambda tool: gated(tool, gate))
     turns.add_tools("teacher", learner_tools(desk))
     turns.add_tools("prober", learner_tools(desk, READ_TOOLS))
@@ -249,11 +251,13 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         *graph_search.routes(services, runtime),
         *imports.routes(services, runtime),
         *sources.routes(services, runtime),
+        *source_quiz.routes(services, runtime),
         *ask.routes(services),
         *settings.routes(services),
         *demo_frames.routes(services),
         *activity.routes(services, runtime),
         *review.routes(services, runtime),
+        *exports.routes(services, runtime),
     ]
 
 

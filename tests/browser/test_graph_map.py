@@ -75,7 +75,8 @@ def test_home_reads_as_a_map_at_every_zoom(window, tmp_path):
               if (x > 60 && x < g.width - 60 && y > 80 && y < g.height - 80
                   && (best < 0 || m.importance[i] > m.importance[best])) best = i; }
             return best; }""")
-        assert top in {r["node"] for r in topics}
+        window.shot(f"graph-map-region-{suffix}")
+        assert top in {r["node"] for r in topics}, top
         assert len(topics) < 2400 / 10
         hubs = page.evaluate("(ids) => ids.map((id) => window.__studyhall.graph.model.index.get(id))",
                              [ids["hub"]])

@@ -105,3 +105,69 @@ def test_ask_about_this_on_a_note_uses_the_heading_on_screen(window, tmp_path):
         assert "Minor collections" in first.inner_text()
     finally:
         server.stop()
+
+
+def test_key_moments_and_quiz_me_on_a_lecture_with_no_model(window, tmp_path):
+    from dataclasses import replace
+
+    from tests.support.browser_shelf import imported_shelf
+    from tests.support.embedder import HashEmbedder
+
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        shelf = imported_shelf(server, tmp_path / "Course")
+        lecture = shelf["lectures/Lecture 04 - Respiration.vtt"]["id"]
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/sources/{lecture}?t=754")
+        page.wait_for_selector("body[data-reader='transcript'] .cue.current")
+        moments = page.locator(".key-moment-link")
+        assert 8 <= moments.count() <= 14
+        assert "12:00" in moments.nth(3).inner_text() and "respiration" in moments.nth(3).inner_text()
+        assert page.locator(".reader-tab[data-tab='contents']").is_hidden()  # moments replace it
+
+        page.click(".reader-actions .quiz-me-button")
+        # A shared machine may still be indexing the lecture just imported: allow for it.
+        page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-q", timeout=45_000)
+        assert page.locator(".quiz-q").count() == 3
+        assert "no model" in page.locator(".quiz-from").inner_text()
+        assert "up to 12:" in page.locator(".quiz-from").inner_text()
+        page.click(".quiz-form button.primary")  # nothing chosen: told what to do
+        assert "Answer every question" in page.locator(".quiz-problem").inner_text()
+        for i in range(3):
+            page.locator(f".quiz-q[data-i='{i}'] .quiz-choice").first.click()
+        page.locator("#reader-pane-quiz").evaluate("el => el.scrollTop = 0")
+        both_themes(window, "reader-02-quiz-me", ".reader-quiz[data-quiz='open']")
+        page.click(".quiz-form button.primary")
+        page.wait_for_selector(".reader-quiz[data-quiz='graded'] .quiz-score")
+        assert "of 3" in page.locator(".quiz-total").inner_text()
+        assert page.locator(".quiz-verdict").count() == 3
+        # This lecture is in no graph node yet (a model-free import states none for it).
+        assert "nothing was recorded" in page.locator(".quiz-score").inner_text()
+
+        moments.nth(5).click()  # a key moment seeks
+        page.wait_for_function("() => /\\?t=\\d+$/.test(location.hash) && !location.hash.endsWith('?t=754')")
+        start = page.evaluate("location.hash").rsplit("=", 1)[1]
+        assert int(start) >= 1100
+        page.wait_for_selector(".cue.current")
+        page.locator(".reader-scroll").evaluate("el => el.scrollTop = 0")
+        both_themes(window, "reader-04-key-moments", ".key-moments")
+
+        # A note whose passages are in the graph: the answers are recorded on its ideas.
+        note = shelf["notes/Glycolysis.md"]["id"]
+        page.goto(f"{server.url}/#/sources/{note}?at=energy-yield")
+        page.wait_for_selector("#at-energy-yield.at-target")
+        page.click(".reader-actions .quiz-me-button")
+        page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-q", timeout=45_000)
+        assert "up to Energy yield" in page.locator(".quiz-from").inner_text()
+        for i in range(3):
+            page.locator(f".quiz-q[data-i='{i}'] .quiz-choice").nth(i % 2).click()
+        page.click(".quiz-form button.primary")
+        page.wait_for_selector(".reader-quiz[data-quiz='graded'] .quiz-nodes li")
+        assert "mastery" in page.locator(".quiz-nodes li").first.inner_text()
+        page.locator(".quiz-score").scroll_into_view_if_needed()
+        both_themes(window, "reader-03-quiz-graded", ".quiz-score")
+    finally:
+        server.stop()

@@ -95,15 +95,20 @@ def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path
         window.shot("review-queue-answer-light")
 
         presses = 0
+        cloze_shot = False
         keys = ["1"] + ["4"] * 40  # forget the first card once, then know everything
         while page.evaluate("document.body.dataset.review") != "summary":
             assert presses < 40, "the review never ended"
             if page.evaluate("document.body.dataset.review") == "question":
                 page.keyboard.press("Space")
                 page.wait_for_selector("body[data-review='answer']")
+            if not cloze_shot and page.locator(".blank.filled").count():
+                window.shot("review-cloze-answer-light")  # the gap filled in place
+                cloze_shot = True
             page.keyboard.press(keys[presses])
             presses += 1
             page.wait_for_selector("body[data-review='question'], body[data-review='summary']")
+        assert cloze_shot  # a new card is a cloze
         grades = server.services.learner_store.grades().records
         assert len(grades) == history + presses  # every key press recorded one grade
         summary = page.locator(".summary-line").inner_text()

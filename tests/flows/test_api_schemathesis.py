@@ -61,6 +61,7 @@ def inert(services: Services) -> Services:
                    vault_reader=NoFiles(), material_reader=NoMaterial())
 
 
+@pytest.mark.timeout(600)  # ~1,200 requests: minutes on a machine shared by many processes
 def test_the_api_matches_its_openapi_document(tmp_path: Path) -> None:
     live = start_server(tmp_path / "data", script=SCRIPT, prepare=inert)
     try:

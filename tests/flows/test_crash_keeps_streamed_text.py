@@ -11,6 +11,7 @@ from dataclasses import replace
 from studyhall.adapters.store import JsonChatStore
 from studyhall.core.classroom.turn_state import owes_reply
 from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.settings import RoleModel
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.views import chat_view
@@ -34,6 +35,10 @@ async def test_text_streamed_before_a_crash_is_on_disk_marked_incomplete() -> No
 
     services = replace(build_services(load_config(port=PORT, script_path=None)),
                        chat_model=FunctionChatModel(answer))
+    settings = services.settings_store.load()  # a keyless local model: no "add a key" first
+    services.settings_store.save(settings.model_copy(update={"models": {
+        **settings.models, "prober": RoleModel(model="ollama/llama3.2"),
+        "labeler": RoleModel(model="ollama/llama3.2")}}))
     async with scripted_app(None, services=services) as (api, runtime):
         chat_id = await api.new_chat()
         turn = asyncio.create_task(api.say(chat_id, "hi"))

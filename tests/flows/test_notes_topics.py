@@ -34,7 +34,7 @@ async def test_a_real_vault_imports_as_topics_with_sentences_as_their_evidence(t
     # One node per note and per heading; before this change it was one per sentence (~40/note).
     assert len(snap.nodes) == vault.notes + vault.headings
     by_text = {n.text: n for n in snap.nodes}
-    topic = by_text[title_of(sorted(vault.links)[0][0])]
+    topic = by_text[title_of(min(vault.links)[0])]
     quotes = [e.quote for e in topic.evidence]
     assert quotes[0].startswith("# ") and any("command palette" in q for q in quotes)
     assert not any(n.text.startswith("To open a linked") for n in snap.nodes)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FOLDERS = ["Getting started", "Editing", "Linking", "Plugins", "Files", "Customization"]
-WORDS = ("vault note link graph backlink pane sidebar template property canvas search tag "
+WORDS = ("vault note link graph backlink pane sidebar template property canvas search tag "  # noqa: SIM905
          "folder heading embed alias plugin theme snippet workspace command palette hotkey "
          "sync publish outline bookmark attachment callout").split()
 
@@ -43,19 +43,19 @@ def _note(i: int, count: int) -> tuple[str, int, list[int]]:
         f"tags: [{_word(i)}, help]",
         f"aliases: [{_word(i)} help {i:03d}]",
         "---",
-        f"The {_word(i)} feature lets you work with every {_word(i + 1)} in your vault. "
+        (f"The {_word(i)} feature lets you work with every {_word(i + 1)} in your vault. "
         f"To open a linked {_word(i + 2)} tab, use the command palette. "
-        f"It is explained together with [[{_title(a)}]].",
+        f"It is explained together with [[{_title(a)}]]."),
         "",
     ]
     for s in range(sections):
         lines += [
             f"## {_word(i + s).capitalize()} settings {s}",
             "",
-            f"You can change how the {_word(i + s)} behaves in Settings. "
+            (f"You can change how the {_word(i + s)} behaves in Settings. "
             f"Each option is stored in the vault's configuration folder, so it syncs. "
             f"Read [[{_title(b)}#{_word(b).capitalize()} settings 0|the {_word(b)} settings]] "
-            "for the details.",
+            "for the details."),
             "",
             f"- Toggle the {_word(s)} option to show guide {i} in the sidebar.",
             f"  - Nested: the {_word(s + 1)} option only applies when the {_word(i)} is on.",

@@ -13,6 +13,7 @@ HEAVY = (
     "torch", "sentence_transformers", "litellm", "transformers", "webview", "PyQt6",
     # tens of milliseconds each: needed only once material is imported, searched or checked
     "numpy", "scipy", "sklearn", "networkx", "PIL", "markdown_it", "bm25s", "yaml", "pypdf", "webvtt", "playwright",
+    "fsrs",  # the review scheduler (~35 ms): loaded by the first review read
 )
 
 _PROBE = f"""
@@ -89,3 +90,15 @@ def test_every_model_builds():
     for model in models:
         assert model.model_rebuild(force=True), model.__qualname__
         assert model.__pydantic_complete__, model.__qualname__
+
+
+def test_start_up_builds_no_route_shape_and_compiles_no_guardrail_pattern():
+    # Route shapes are ``BodyModel``s (validators deferred) and the guardrails' patterns are
+    # ``LazyPattern``s: both are paid for by the first request that needs them, not at start-up.
+    script = _SCRIPT + """
+import studyhall.server.http.review as review
+from studyhall.core.guardrails import intent, structured
+assert not review.ReviewQueue.__pydantic_complete__, "route shapes were built at start-up"
+assert intent._QUIZ._compiled is None and structured._EMAIL._compiled is None
+"""
+    _heavy_imported(script)

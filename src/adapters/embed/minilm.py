@@ -15,9 +15,13 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from studyhall.core.errors import StudyhallError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 DIMENSIONS = 384
@@ -84,7 +88,8 @@ class MiniLMEmbedder:
     def loaded(self) -> bool:
         return _model is not None
 
-    def embed_sync(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+    def embed_sync(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
+        """One float32 row per text (rows of one matrix: no per-float Python objects)."""
         if not texts:
             return []
         model = shared_model()
@@ -95,9 +100,9 @@ class MiniLMEmbedder:
             show_progress_bar=False,
             convert_to_numpy=True,
         )
-        return [tuple(float(x) for x in row) for row in matrix.tolist()]
+        return list(matrix.astype("float32", copy=False))
 
-    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+    async def embed(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
         """One unit vector per text; the work runs on the encoder's worker thread."""
         return await on_encoder_thread(self.embed_sync, list(texts))
 

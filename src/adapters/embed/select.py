@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from studyhall.adapters.embed.litellm_embedder import LitellmEmbedder
 from studyhall.adapters.embed.minilm import MiniLMEmbedder
+from studyhall.core.contracts.search import VectorLike
 from studyhall.core.contracts.settings import RoleModel
 from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.storage import SecretStore, SettingsStore
@@ -46,5 +47,5 @@ class SettingsEmbedder:
     def model_id(self) -> str:
         return self.current().model_id
 
-    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+    async def embed(self, texts: Sequence[str]) -> Sequence[VectorLike]:
         return await self.current().embed(texts)

@@ -256,7 +256,7 @@ class FileSearchIndex:
         sums = np.bincount(pairs // v, weights=self._idf[pairs % v])
         return float(sums.max()) / total
 
-    def candidates(self, query: str, vector: Sequence[float] | None, *, limit: int,
+    def candidates(self, query: str, vector: VectorLike | None, *, limit: int,
                    source_id: str | None = None, model_id: str | None = None) -> list[Candidate]:
         import numpy as np
 

@@ -55,9 +55,9 @@ class MiniLMEncoder:
                            show_progress_bar=False, convert_to_numpy=True)
         return np.asarray(out, dtype=np.float32)
 
-    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        matrix = await on_encoder_thread(self.embed_sync, texts)
-        return [tuple(float(x) for x in row) for row in matrix]
+    async def embed(self, texts: Sequence[str]) -> list[np.ndarray]:
+        """One float32 row per text: rows of the encoder's matrix, never per-float tuples."""
+        return list(await on_encoder_thread(self.embed_sync, texts))
 
     def tokens_sync(self, texts: Sequence[str]) -> list[np.ndarray]:
         """Unit-length contextual token vectors per text, special and punctuation tokens dropped."""

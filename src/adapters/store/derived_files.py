@@ -60,25 +60,36 @@ def check_vectors(model: str, vectors: Mapping[str, Sequence[float]]) -> Vectors
         raise StoreError("Refused to save embeddings: the model id is empty. Nothing was written.")
     if not isinstance(vectors, Mapping):
         raise StoreError(f"Refused to save {what}: expected a mapping of node id to vector.")
+    import numpy as np  # here: the app's start-up reads stores but never saves vectors
+
     out: Vectors = {}
     dim: int | None = None
     for node, vec in vectors.items():
         _key(node, what)
+        # One numpy check per vector, not one Python check per number: "iu" integers and "f"
+        # floats pass; bools, strings and objects are refused.
         try:
-            if isinstance(vec, (str, bytes)) or any(isinstance(x, bool) for x in vec):
-                raise TypeError
-            packed = array("f", [float(x) for x in vec])
-        except (TypeError, ValueError, OverflowError):
+            raw = None if isinstance(vec, (str, bytes)) else np.asarray(vec)
+            # A plain list turns True into 1.0 silently; an array is already typed.
+            if raw is not None and not isinstance(vec, np.ndarray) and any(
+                isinstance(x, bool) for x in vec
+            ):
+                raw = None
+        except (TypeError, ValueError):
+            raw = None
+        if raw is None or raw.ndim != 1 or raw.dtype.kind not in "iuf":
             raise StoreError(
                 f"Refused to save {what}: the vector of {node!r} is not a list of numbers. "
                 "Nothing was written."
-            ) from None
-        values = tuple(packed)
-        if not values or not all(math.isfinite(x) for x in values):
+            )
+        with np.errstate(over="ignore"):  # beyond float32: becomes inf, refused just below
+            packed = raw.astype(np.float32)
+        if not packed.size or not bool(np.isfinite(packed).all()):
             raise StoreError(
                 f"Refused to save {what}: the vector of {node!r} is empty or holds a value that "
                 "is not a finite float32 number. Nothing was written."
             )
+        values: tuple[float, ...] = tuple(packed.tolist())
         if dim is None:
             dim = len(values)
         elif len(values) != dim:

@@ -18,6 +18,7 @@ from typing import Any
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+_CODE = re.compile(r"```|[`{}<>|\\=]|\w\(")
 MIN_WORDS, MAX_WORDS = 5, 45
 CHOICES = 4
 # Words that never make a question (function words and a lecturer's fillers).
@@ -73,8 +74,18 @@ class Salience:
 
 
 def _sentences(text: str) -> list[str]:
+    """Prose sentences of a passage (code, tables and markup make poor questions)."""
     out = []
-    for s in _SENTENCE.split(" ".join(text.split())):
+    prose, fenced = [], False
+    for line in text.splitlines():
+        if line.strip().startswith("```"):
+            fenced = not fenced
+        elif not fenced:
+            prose.append(line.strip().lstrip(">#-*0123456789. ").strip())
+    # A line break ends a sentence too (a list item, a heading, a quote).
+    for s in (x for line in prose for x in _SENTENCE.split(" ".join(line.split()))):
+        if _CODE.search(s):
+            continue
         if MIN_WORDS <= len(s.split()) <= MAX_WORDS:
             out.append(s.strip())
     return out

@@ -23,6 +23,8 @@ HEADING_SLUG_PATTERN = r"^[^\s#?&/]{1,200}$"  # a heading's slug: one word-ish t
 class AskTurn(BaseModel):
     """One earlier turn of the conversation a follow-up question belongs to."""
 
+    model_config = ConfigDict(defer_build=True)  # built on first use, not at start-up
+
     role: Literal["user", "assistant"]
     text: str = Field(max_length=MAX_MESSAGE_CHARS)
 
@@ -40,7 +42,7 @@ _POSITION_NEEDS_SOURCE: JsonDict = {
 class AskRequest(BaseModel):
     """A question, and where the learner is when asking it (a source, and a moment or page)."""
 
-    model_config = ConfigDict(json_schema_extra=_POSITION_NEEDS_SOURCE)
+    model_config = ConfigDict(json_schema_extra=_POSITION_NEEDS_SOURCE, defer_build=True)
 
     question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS,
                           json_schema_extra=NOT_BLANK)

@@ -133,6 +133,9 @@ class Cluster(Record):
     # this core survives a re-clustering (seed 001's core-survival rule).
     core: tuple[str, ...] = ()
     label_source: Literal["model", "terms"] | None = None  # who named it
+    # The whole-graph zoom's coarser partition (``upkeep/regions.py``): the id of the cluster
+    # heading this cluster's region (its label names the region); None before any upkeep.
+    region: str | None = None
 
 
 class Position(Record):

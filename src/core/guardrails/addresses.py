@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from studyhall.core.guardrails.findings import Candidate
+from studyhall.core.guardrails.lazy_regex import LazyPattern
 
 # Suffixes that almost only ever end a street name.
 _STRONG = (
@@ -50,31 +51,31 @@ _CITY_LINE = (
     r"(?:[ ]*,[ ]*|[ ]*\n[ ]*|[ ]+)[A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,3},[ ]+[A-Z]{2}[ ]+"
     r"\d{5}(?:-\d{4})?(?!\w)"
 )
-_STREET_STRONG = re.compile(
+_STREET_STRONG = LazyPattern(
     _NUMBER + r"[ ]+" + _DIRECTION + _NAME + rf"(?:{_alternation(STRONG_SUFFIXES)})\b\.?"
     + _POST_DIRECTION + _UNIT + "?" + f"(?:{_CITY_LINE})?"
 )
-_STREET_WEAK = re.compile(
+_STREET_WEAK = LazyPattern(
     _NUMBER + r"[ ]+" + _DIRECTION + _NAME + rf"(?:{_alternation(WEAK_SUFFIXES)})\b"
     + _POST_DIRECTION + rf"(?:{_UNIT}(?:{_CITY_LINE})?|{_CITY_LINE})"
 )
 # A weak-suffix street with neither unit nor city line, when the words before say "address".
-_STREET_WEAK_BARE = re.compile(
+_STREET_WEAK_BARE = LazyPattern(
     _NUMBER + r"[ ]+" + _DIRECTION + _NAME + rf"(?:{_alternation(WEAK_SUFFIXES)})\b"
     + _POST_DIRECTION
 )
-_ADDRESS_CUE = re.compile(
+_ADDRESS_CUE = LazyPattern(
     r"(?:\blive[sd]? (?:at|on)|\baddress(?:es)?(?: is| was)?:?|\bship(?:ped|ping)?\b[^\n]{0,30}"
     r"\bto|\bsen[dt]\b[^\n]{0,30}\bto|\bdeliver(?:ed|y)?\b[^\n]{0,30}\bto|\blocated at|"
     r"\bmoved to|\bmail(?:ed)?\b[^\n]{0,30}\bto|\bhouse (?:is )?(?:at|on)|\band to|\bat)"
     r"[ ]*$",
     re.IGNORECASE,
 )
-_MILITARY = re.compile(
+_MILITARY = LazyPattern(
     r"(?:(?:USNS|USNV|USS|USCGC)[ ]+[A-Z][A-Za-z'-]+|PSC[ ]+\d{4},?[ ]+Box[ ]+\d{4}"
     r"|Unit[ ]+\d{4}[ ]+Box[ ]+\d{4})[ ]*,?\s*[AFD]PO[ ]+A[AEP][ ]+\d{5}(?!\w)"
 )
-_PO_BOX = re.compile(
+_PO_BOX = LazyPattern(
     r"\bP\.?[ ]?O\.?[ ]+Box[ ]+\d{1,6}" + f"(?:{_CITY_LINE})?", re.IGNORECASE
 )
 

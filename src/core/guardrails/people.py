@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from studyhall.core.guardrails.addresses import STRONG_SUFFIXES, WEAK_SUFFIXES
 from studyhall.core.guardrails.findings import Candidate
 from studyhall.core.guardrails.first_names import FIRST_NAMES
+from studyhall.core.guardrails.lazy_regex import LazyPattern
 from studyhall.core.guardrails.people_words import (
     AMBIGUOUS_FIRST,
     CONCEPT_WORDS,
@@ -29,14 +30,14 @@ from studyhall.core.guardrails.surnames import SURNAMES
 # A famous surname alone marks a famous person only when it is not also a common family name.
 _FAMOUS_SURNAMES = FAMOUS - SURNAMES
 _STREET_SUFFIXES = frozenset(STRONG_SUFFIXES) | frozenset(WEAK_SUFFIXES)
-_HOUSE_NUMBER = re.compile(r"\d{1,6}[A-Za-z]?[ ]+$")
+_HOUSE_NUMBER = LazyPattern(r"\d{1,6}[A-Za-z]?[ ]+$")
 # Only words that can be part of a name are tokens: capitalised words and particles. A skipped
 # lowercase word leaves a gap between its neighbours, so they are never "joined" into a name.
-_TOKEN = re.compile(
+_TOKEN = LazyPattern(
     r"(?<![^\W\d_])(?:[A-ZÀ-ÖØ-ÞĀ-ɏ]|(?:" + "|".join(sorted(PARTICLES)) + r")\b)"
     r"[^\W\d_]*(?:['’-][^\W\d_]+)*\.?"
 )
-_CUE_NAMED = re.compile(
+_CUE_NAMED = LazyPattern(
     r"(?:\bmy name(?:'s| is)|\bi(?:'m| am) called|\bcall me|\bsigned|\bdear|\bnamed|\bcalled"
     r"|\bmy (?:best )?(?:friend|teacher|tutor|professor|lecturer|classmate|roommate|flatmate"
     r"|mom|mum|mother|dad|father|brother|sister|son|daughter|wife|husband|partner|boss"
@@ -45,9 +46,9 @@ _CUE_NAMED = re.compile(
     r"[ ]*,?[ ]*",
     re.IGNORECASE,
 )
-_CUE_KNOWN = re.compile(r"(?:\bi(?:'m| am)|\bthis is|\bhi|\bhello|\bhey|\bthanks|\bask)[ ]*,?[ ]*",
-                        re.IGNORECASE)
-_SIGN_OFF = re.compile(
+_CUE_KNOWN = LazyPattern(r"(?:\bi(?:'m| am)|\bthis is|\bhi|\bhello|\bhey|\bthanks|\bask)[ ]*,?[ ]*",
+                         re.IGNORECASE)
+_SIGN_OFF = LazyPattern(
     r"(?:regards|sincerely|thanks|thank you|cheers|best|best wishes|love|yours|warmly|"
     r"yours truly|kind regards)[ ]*,[ ]*\n?[ ]*",
     re.IGNORECASE,

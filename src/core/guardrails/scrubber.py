@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from studyhall.core.guardrails.addresses import find_addresses
 from studyhall.core.guardrails.findings import ENTITY_TYPES, Candidate, EntityType, Finding
@@ -43,7 +44,13 @@ PLACEHOLDER = re.compile(r"<(" + "|".join(ENTITY_TYPES) + r")_(\d{1,6})>")
 
 def detect(text: str, types: Iterable[EntityType] = ENTITY_TYPES) -> list[Candidate]:
     """Non-overlapping candidates, in text order."""
-    wanted = set(types)
+    return list(_detect(text, frozenset(types)))
+
+
+# Every model call sends the whole conversation again: each message is detected once, then
+# found here by its content (detection is pure; about 1.75 ms per KB of text otherwise).
+@lru_cache(maxsize=512)
+def _detect(text: str, wanted: frozenset[EntityType]) -> tuple[Candidate, ...]:
     taken: list[Candidate] = []
     for kind, find in DETECTORS:
         if kind not in wanted:
@@ -51,7 +58,7 @@ def detect(text: str, types: Iterable[EntityType] = ENTITY_TYPES) -> list[Candid
         for c in sorted(find(text), key=lambda c: (c.start, c.start - c.end)):
             if c.end > c.start and not any(c.start < t.end and t.start < c.end for t in taken):
                 taken.append(c)
-    return sorted(taken, key=lambda c: c.start)
+    return tuple(sorted(taken, key=lambda c: c.start))
 
 
 def _key(kind: EntityType, value: str) -> str:

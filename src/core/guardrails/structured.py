@@ -12,8 +12,9 @@ import re
 
 from studyhall.core.guardrails.checksums import card_prefix_valid, iban_valid, luhn_valid
 from studyhall.core.guardrails.findings import Candidate
+from studyhall.core.guardrails.lazy_regex import LazyPattern
 
-_EMAIL = re.compile(
+_EMAIL = LazyPattern(
     r"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@"
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])"
 )
@@ -22,39 +23,39 @@ _EXT = r"(?:[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?"
 _END = r"(?![\w]|[.-]\d)"
 # +CC / 00CC, an optional "(0)" trunk or "(area)", then digit groups. No phone number starts
 # inside a longer run of digit groups (a card, a barcode) or after a decimal point.
-_PHONE_INTL = re.compile(
+_PHONE_INTL = LazyPattern(
     r"(?<![\w+.])(?<!\d[ .-])(?:\+|00)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?|[ .-]?)\d{1,4}(?:[ .-]?\d{1,6}){1,5}"
     + _EXT + _END
 )
 # North American 3-3-4 with separators: 555-123-4567, (555)123-4567, 555.123.4567.
-_PHONE_NANP = re.compile(
+_PHONE_NANP = LazyPattern(
     r"(?<![\w+(.-])(?<!\d[ .-])(?:\([2-9]\d{2}\)[ ]?|[2-9]\d{2}[ .-])\d{3}[ .-]\d{4}" + _EXT + _END
 )
 # National numbers with a trunk 0: 0117 496 0123, (020) 7946 0123, 01 23 45 67 89.
-_PHONE_TRUNK = re.compile(
+_PHONE_TRUNK = LazyPattern(
     r"(?<![\w+(.-])(?<!\d[ .-])(?:\(0\d{1,4}\)[ .-]?|0\d{1,4}[ .-]?)\d{2,4}(?:[ .-]?\d{2,4}){1,3}"
     + _EXT + _END
 )
 # A bare run of digits is a phone number only when the words before it say so.
-_PHONE_BARE = re.compile(r"(?<![\w+.-])(?<!\d[ .-])\d{10,11}" + _END)
-_PHONE_CONTEXT = re.compile(
+_PHONE_BARE = LazyPattern(r"(?<![\w+.-])(?<!\d[ .-])\d{10,11}" + _END)
+_PHONE_CONTEXT = LazyPattern(
     r"(?:phone|call|text|mobile|cell|tel|number|whats ?app|fax|reach|contact|ring|sms|dial)"
     r"\b[^\n]{0,30}$",
     re.IGNORECASE,
 )
 
-_CARD = re.compile(r"(?<![\w.-])\d(?:\d|[ -](?=\d)){11,22}(?![\w]|[.-]\d)")
-_IBAN = re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}(?![\w])")
-_SSN = re.compile(r"(?<![\w.-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w]|[.-]\d)")
-_SSN_BARE = re.compile(
+_CARD = LazyPattern(r"(?<![\w.-])\d(?:\d|[ -](?=\d)){11,22}(?![\w]|[.-]\d)")
+_IBAN = LazyPattern(r"(?<![\w])[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]){11,30}(?![\w])")
+_SSN = LazyPattern(r"(?<![\w.-])(?!000|666|9\d\d)\d{3}([- ])(?!00)\d{2}\1(?!0000)\d{4}(?![\w]|[.-]\d)")
+_SSN_BARE = LazyPattern(
     r"(?:\bSSN|social[ -]security(?:[ ]number)?)\b[^\d\n]{0,20}((?!000|666|9\d\d)\d{9})(?![\w])",
     re.IGNORECASE,
 )
-_IPV4 = re.compile(
+_IPV4 = LazyPattern(
     r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)"
     r"(?!\w|\.\d)(/\d{1,3})?"
 )
-_IPV6 = re.compile(
+_IPV6 = LazyPattern(
     r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9A-Fa-f]{1,4})?"
     r"(?![\w:])(/\d{1,3})?"
 )

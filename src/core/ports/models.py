@@ -9,7 +9,7 @@ from studyhall.core.contracts.models import (
     ModelEvent,
     ModelRequest,
 )
-from studyhall.core.contracts.search import Chunk, Reranked
+from studyhall.core.contracts.search import Chunk, Reranked, VectorLike
 
 
 class ChatModel(Protocol):
@@ -29,8 +29,8 @@ class Embedder(Protocol):
     @property
     def model_id(self) -> str: ...
 
-    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
-        """One unit-length vector per text, same order."""
+    async def embed(self, texts: Sequence[str]) -> Sequence[VectorLike]:
+        """One unit-length vector per text, same order (a float tuple or a numpy row)."""
         ...
 
 

@@ -29,7 +29,7 @@ class SearchIndex(Protocol):
         ...
 
     def candidates(
-        self, query: str, vector: Sequence[float] | None, *, limit: int,
+        self, query: str, vector: VectorLike | None, *, limit: int,
         source_id: str | None = None, model_id: str | None = None,
     ) -> list[Candidate]:
         """The union of the best lexical and dense hits, scoped to one source when given.

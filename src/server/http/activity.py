@@ -10,12 +10,13 @@ task and its model call are cancelled; a job is marked aborted and nothing is de
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.server.http.bodies import read_model
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.http.sse import event_stream
@@ -24,11 +25,11 @@ from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
 
-class AbortRequest(BaseModel):
+class AbortRequest(BodyModel):
     run_id: str = Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:-]+$")
 
 
-class AbortResult(BaseModel):
+class AbortResult(BodyModel):
     run_id: str
     kind: str
     aborted: bool

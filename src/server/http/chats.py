@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -17,6 +17,7 @@ from studyhall.core.contracts.chat import MAX_MESSAGE_CHARS, MAX_TOPIC_CHARS
 from studyhall.core.contracts.text_patterns import NOT_BLANK  # all-whitespace text is empty
 from studyhall.core.errors import NotFound
 from studyhall.server.http.bodies import read_model
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
 from studyhall.server.http.sse import event_stream
 from studyhall.server.http.stream_events import TURN_EVENTS
@@ -26,23 +27,23 @@ from studyhall.server.runtime.views import chat_view
 from studyhall.server.services import Services
 
 
-class NewChat(BaseModel):
+class NewChat(BodyModel):
     topic: str | None = Field(default=None, max_length=MAX_TOPIC_CHARS)
 
 
-class NewMessage(BaseModel):
+class NewMessage(BodyModel):
     text: str = Field(min_length=1, max_length=MAX_MESSAGE_CHARS, json_schema_extra=NOT_BLANK)
     id: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_-]{1,64}$")
     # The learner's "Send as written": the guardrails do not scrub this message's text.
     as_written: bool = False
 
 
-class Answer(BaseModel):
+class Answer(BodyModel):
     tool_call_id: str = Field(min_length=1)
     answer: dict[str, Any]
 
 
-class ChatId(BaseModel):
+class ChatId(BodyModel):
     id: str
 
 

@@ -11,12 +11,12 @@ import asyncio
 import threading
 from collections.abc import Awaitable, Callable
 
-from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import NotFound
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.graph_body import GraphBody
 from studyhall.server.http.openapi import describe
 from studyhall.server.runtime.graph_reader import gc_paused
@@ -24,7 +24,7 @@ from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
 
-class RunId(BaseModel):
+class RunId(BodyModel):
     run_id: str
     status: str
 

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import math
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -24,6 +24,7 @@ from studyhall.core.errors import InvalidInput, StudyhallError
 from studyhall.core.library.graph.node_search import node_contents, search_nodes
 from studyhall.core.library.upkeep.vector_cache import Vector
 from studyhall.server.http.bodies import read_json
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.runtime import Runtime
@@ -49,12 +50,12 @@ def _limit(raw: str | None) -> int:
     return value
 
 
-class XY(BaseModel):
+class XY(BodyModel):
     x: float = Field(ge=-COORDINATE_LIMIT, le=COORDINATE_LIMIT, allow_inf_nan=False)
     y: float = Field(ge=-COORDINATE_LIMIT, le=COORDINATE_LIMIT, allow_inf_nan=False)
 
 
-class PositionsIn(BaseModel):
+class PositionsIn(BodyModel):
     """The body ``sanitize_positions`` takes, for the OpenAPI document."""
 
     positions: dict[str, XY]

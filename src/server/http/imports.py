@@ -13,26 +13,27 @@ import asyncio
 import os
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.server.http.bodies import read_model
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
 from studyhall.server.runtime.import_runs import ImportRun
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
 
-class ImportRequest(BaseModel):
+class ImportRequest(BodyModel):
     # No NUL (refused with its own message below; the pattern tells the OpenAPI document).
     path: str = Field(min_length=1, max_length=4096, json_schema_extra={"pattern": "^[^\\x00]*$"})
     mode: Literal["auto", "model", "structural"] = "auto"
     embed: bool = True
 
 
-class ImportStarted(BaseModel):
+class ImportStarted(BodyModel):
     run_id: str
     status: str
 

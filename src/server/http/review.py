@@ -14,13 +14,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Literal
 
-from pydantic import BaseModel
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.learner import PromptKind
 from studyhall.core.errors import InvalidInput
 from studyhall.server.http.bodies import read_model
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.review import MAX_QUEUE
@@ -30,12 +30,12 @@ from studyhall.server.services import Services
 GradeName = Literal["again", "hard", "good", "easy"]
 
 
-class GradeIn(BaseModel):
+class GradeIn(BodyModel):
     grade: GradeName
     kind: PromptKind | None = None  # the prompt shown, kept with the grade
 
 
-class DueCard(BaseModel):
+class DueCard(BodyModel):
     node_id: str
     prompt: str
     kind: Literal["cloze", "recall"]
@@ -52,19 +52,19 @@ class DueCard(BaseModel):
     next: dict[GradeName, str]  # the due date each grade would give, graded now
 
 
-class DueCounts(BaseModel):
+class DueCounts(BodyModel):
     due_today: int
     new_today: int
     overdue: int
 
 
-class ReviewQueue(BaseModel):
+class ReviewQueue(BodyModel):
     due: list[DueCard]
     counts: DueCounts
     next_due_at: str | None  # the first card after today's queue (None: no other card)
 
 
-class CardOut(BaseModel):
+class CardOut(BodyModel):
     node_id: str
     due_at: str
     stability: float | None
@@ -76,7 +76,7 @@ class CardOut(BaseModel):
     retrievability: float | None
 
 
-class ExplanationStep(BaseModel):
+class ExplanationStep(BodyModel):
     at: str
     kind: str
     detail: str
@@ -84,7 +84,7 @@ class ExplanationStep(BaseModel):
     after: float
 
 
-class MasteryOut(BaseModel):
+class MasteryOut(BodyModel):
     node_id: str
     mastery: float | None
     state: str
@@ -94,7 +94,7 @@ class MasteryOut(BaseModel):
     explanation: list[ExplanationStep]
 
 
-class StatsOut(BaseModel):
+class StatsOut(BodyModel):
     today: str
     totals: dict[str, int]
     mastery_over_time: list[dict[str, Any]]

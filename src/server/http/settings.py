@@ -23,7 +23,7 @@ import re
 import time
 from typing import Any, cast, get_args
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 from pydantic.json_schema import JsonDict
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -51,6 +51,7 @@ from studyhall.core.contracts.text_patterns import NOT_BLANK, NOT_SPACE, SPACE
 from studyhall.core.errors import InvalidInput, ModelError
 from studyhall.core.guardrails.policy import is_local, scrubs
 from studyhall.server.http.bodies import read_model
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
 from studyhall.server.runtime.model_ready import env_key_names, env_key_providers, missing_key
 from studyhall.server.services import Services
@@ -68,7 +69,7 @@ TEST_PROMPT = "This is a connection test. Reply with the single word: ok"
 _ADDRESS: JsonDict = {"pattern": SERVER_ADDRESS_PATTERN}
 
 
-class RoleIn(BaseModel):
+class RoleIn(BodyModel):
     model: str = Field(min_length=1, max_length=200, json_schema_extra=NOT_BLANK)
     effort: Effort | None = None
     api_base: str | None = Field(default=None, max_length=500,
@@ -83,36 +84,36 @@ _NAME_CHARS = rf"^{SPACE}*[A-Za-z0-9_.:/-]*[A-Za-z0-9_.:-][A-Za-z0-9_.:/-]*{SPAC
 _KEY_CHARS = rf"^{SPACE}*{NOT_SPACE}{{{MIN_KEY},}}{SPACE}*$"
 
 
-class ModelsIn(BaseModel):
+class ModelsIn(BodyModel):
     models: dict[str, RoleIn] = Field(json_schema_extra={"propertyNames": _ROLE_NAMES})
 
 
-class KeyIn(BaseModel):
+class KeyIn(BodyModel):
     name: str = Field(min_length=1, max_length=200, json_schema_extra={"pattern": _NAME_CHARS})
     value: str = Field(min_length=1, max_length=MAX_KEY,
                        json_schema_extra={"pattern": _KEY_CHARS})
 
 
-class KeyName(BaseModel):
+class KeyName(BodyModel):
     name: str = Field(min_length=1, max_length=200)
 
 
-class TestIn(BaseModel):
+class TestIn(BodyModel):
     role: str = Field(default="teacher", json_schema_extra=_ROLE_NAMES)
 
 
-class TimeoutsIn(BaseModel):
+class TimeoutsIn(BodyModel):
     """Seconds a model call waits for bytes; a field left out keeps its value."""
 
     hosted_s: float | None = Field(default=None, ge=1, le=3600)
     local_s: float | None = Field(default=None, ge=1, le=7200)
 
 
-class PrivacyIn(BaseModel):
+class PrivacyIn(BodyModel):
     scrub_local: bool
 
 
-class ReviewIn(BaseModel):
+class ReviewIn(BodyModel):
     """The review caps; a field left out keeps its value. Bounds as in ``Settings``."""
 
     new_cards_per_day: int | None = Field(default=None, ge=0, le=1000, strict=True)

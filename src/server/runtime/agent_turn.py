@@ -101,6 +101,8 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
             if lacking is not None:
                 raise ModelAuthError(lacking, role=agent.role)  # at once, not after a call
             original = next((m for m in record.messages if m.id == message.id), None)
+            if original is not None:
+                messages.pop()  # the cut-off message: this run writes it again
             turn.emit(MessageStart.of(message))
             run = AgentRun(
                 model=deps.model,
@@ -134,7 +136,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
         turn.emit(Finish.of(reason, messages))
     except asyncio.CancelledError:
         reason = "stopped"
-        _salvage(chat_id, run, saved, messages, deps)
+        _salvage(chat_id, run, saved, messages, deps, original=original)
         turn.emit(Finish.of("stopped", messages))
         raise
     except ModelError as e:
@@ -165,7 +167,6 @@ def _next_message(messages: list[Message], deps: AgentTurnDeps) -> tuple[AgentSp
         restored = resume_point(messages[-1])
         agent = deps.agent_for([*messages[:-1], restored] if restored.parts else messages[:-1])
         if restored.agent == agent.role:
-            messages.pop()
             return agent, restored
     else:
         agent = deps.agent_for(messages)
@@ -197,7 +198,7 @@ def _salvage(
     message = run.interrupted(cut=failure is not None) if run is not None else None
     if (message is not None and original is not None
             and len(message.parts) <= len(resume_point(original).parts)):
-        message = original
+        message = original if failure is not None else without_failure(original)
     if message is None or not message.parts:
         if failure is None or not messages:
             return

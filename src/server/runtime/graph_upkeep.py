@@ -197,17 +197,18 @@ class GraphUpkeep:
         self, snapshot: GraphSnapshot, vectors: dict[str, Vector], report: UpkeepReport
     ) -> list[Cluster]:
         # Imported here: clustering and layout pull in numpy, which the app's start-up skips.
+        from studyhall.core.library.upkeep.cluster_names import central_name, unique_names
         from studyhall.core.library.upkeep.clusters import (
-            TermLabeler,
             carry_labels,
             cluster_vectors,
             needs_label,
         )
+        from studyhall.core.library.upkeep.regions import with_regions
 
         groups = await asyncio.to_thread(cluster_vectors, vectors)
         clusters = carry_labels(groups, self._store.clusters())
         texts = {n.id: n.text for n in snapshot.nodes}
-        terms = TermLabeler(texts)
+        edges = [(e.source, e.target) for e in snapshot.edges]
         use_model = self._model is not None and self._model_usable()
         calls = 0
         named: list[Cluster] = []
@@ -237,12 +238,12 @@ class GraphUpkeep:
                         update={"label": label, "label_source": "model", "core": cluster.node_ids}
                     )
                 )
-            elif cluster.label is None:
+            elif cluster.label is None or cluster.label_source == "terms":
                 report.labeled_by_terms += 1
                 named.append(
                     cluster.model_copy(
                         update={
-                            "label": terms.label(cluster.node_ids),
+                            "label": central_name(cluster.node_ids, texts, edges),
                             "label_source": "terms",
                             "core": cluster.node_ids,
                         }
@@ -250,7 +251,8 @@ class GraphUpkeep:
                 )
             else:
                 named.append(cluster)
-        return named
+        # Named first, so a region is named by its head cluster's (unique) label.
+        return with_regions(unique_names(named, texts, edges), edges)
 
     async def settle(
         self, snapshot: GraphSnapshot | None = None, pinned: dict[str, Any] | None = None

@@ -25,6 +25,7 @@ from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.contracts.material import NoteFile, SkippedFile
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
+from studyhall.core.library.export.marker import skip_exported
 from studyhall.core.library.extraction.coverage import View
 from studyhall.core.library.extraction.link_extractor import LinkingNote, note_link_views
 from studyhall.core.library.extraction.merge_base import TrackedGraph
@@ -198,7 +199,7 @@ class NotesImporter:
         files: list[NoteFile] = []
         for n, path in enumerate(scan.notes):
             tell(ImportProgress("reading", n, len(scan.notes), path))
-            got = self._reader.read(scan, path)
+            got = skip_exported(self._reader.read(scan, path))  # never our own export
             if isinstance(got, SkippedFile):
                 report.skipped.append(got)
             else:

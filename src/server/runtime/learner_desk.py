@@ -11,6 +11,8 @@ are written only through ``ReviewService.observe`` (the learner ledgers' one wri
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from typing import Any
 
 from studyhall.core.agents.grounding import Passage, clip_passage, render_passages
@@ -27,6 +29,10 @@ from studyhall.server.services import Services
 
 HISTORY_SESSIONS = 200  # the most recently active sessions a history search reads
 OBSERVATIONS_PER_SESSION = 3  # of one concept: more would let talk outweigh measurement
+# One model step checks, then runs, several tool calls: one read of the learner model serves
+# them all. Reading it costs a graph read and the ledgers (≈0.2-1 s on a 20,000-node graph);
+# a grade posted meanwhile shows in the next step. An observation drops it at once.
+MODEL_FRESH_S = 2.0
 
 
 class LearnerDesk:
@@ -37,9 +43,23 @@ class LearnerDesk:
         self._chats = chat_store
         self._learner = learner_store
         self._services = services
+        self._read: tuple[float, LearnerModel] | None = None
+        self._lock = threading.Lock()
 
-    async def _model(self) -> LearnerModel:
-        return await asyncio.to_thread(self._review.model)
+    async def model(self) -> LearnerModel:
+        """The learner model now (a read at most ``MODEL_FRESH_S`` old)."""
+        with self._lock:
+            read = self._read
+        if read is not None and time.monotonic() - read[0] < MODEL_FRESH_S:
+            return read[1]
+        model = await asyncio.to_thread(self._review.model)
+        with self._lock:
+            self._read = (time.monotonic(), model)
+        return model
+
+    def _forget(self) -> None:
+        with self._lock:
+            self._read = None
 
     async def _topic(self, ctx: ToolContext) -> str | None:
         record = await asyncio.to_thread(self._chats.get, ctx.chat_id)
@@ -48,7 +68,7 @@ class LearnerDesk:
     # --- reads ---------------------------------------------------------------------------------
 
     async def strengths(self, ctx: ToolContext, topic: str | None, limit: int) -> Any:
-        model = await self._model()
+        model = await self.model()
         among = await self._finder.near(topic, model.snapshot) if topic else None
         out = await asyncio.to_thread(insight.strengths, model, among, limit)
         out["scope"] = f"concepts near “{topic}” ({len(among or ())})" if topic \
@@ -56,7 +76,7 @@ class LearnerDesk:
         return out
 
     async def confidence(self, concept: str) -> Any:
-        model = await self._model()
+        model = await self.model()
         if model.snapshot.node(concept) is not None:
             return {"matches": [await asyncio.to_thread(insight.standing, model, concept)]}
         hits = [h for h in await self._finder.search(concept, model.snapshot, limit=3)
@@ -69,10 +89,10 @@ class LearnerDesk:
         return {"matches": found}
 
     async def explain(self, node_id: str) -> Any:
-        return await asyncio.to_thread(insight.explain, await self._model(), node_id)
+        return await asyncio.to_thread(insight.explain, await self.model(), node_id)
 
     async def due(self, ctx: ToolContext, topic: str | None, limit: int) -> Any:
-        model = await self._model()
+        model = await self.model()
         topic = topic or await self._topic(ctx)
         if topic:
             among: list[str] | None = await self._finder.near(topic, model.snapshot)
@@ -117,7 +137,7 @@ class LearnerDesk:
                 "passages": render_passages(passages)}
 
     async def has_node(self, node_id: str) -> bool:
-        model = await self._model()
+        model = await self.model()
         return model.snapshot.node(node_id) is not None
 
     # --- the one write -------------------------------------------------------------------------
@@ -134,9 +154,11 @@ class LearnerDesk:
 
     async def observe(self, ctx: ToolContext, node_id: str, level: str, quote: str,
                       note: str) -> Any:
-        before = (await self._model()).score(node_id).value
+        before = (await self.model()).score(node_id).value
         text = f"{_quoted(quote)} — {note}" if note else _quoted(quote)
+        self._forget()
         after = await asyncio.to_thread(self._review.observe, node_id, level, text, ctx.chat_id)
+        self._forget()
         return {"recorded": True, "node_id": node_id, "level": level,
                 "mastery_before": None if before is None else round(before, 2),
                 "mastery": None if after["mastery"] is None else round(after["mastery"], 2),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from studyhall.core.agents.quiz_gate import (
@@ -24,15 +25,15 @@ from studyhall.core.agents.tools import ToolContext
 from studyhall.core.classroom.plan_status import current_plan
 from studyhall.core.classroom.quiz_answers import session_answers
 from studyhall.core.errors import StudyhallError
+from studyhall.core.library.learner.model import LearnerModel
 from studyhall.server.runtime.node_finder import NodeFinder
-from studyhall.server.runtime.review import ReviewService
 
 log = logging.getLogger("studyhall.learner")
 
 
 class QuizGating:
-    def __init__(self, review: ReviewService, finder: NodeFinder) -> None:
-        self._review = review
+    def __init__(self, model: Callable[[], Awaitable[LearnerModel]], finder: NodeFinder) -> None:
+        self._model = model  # the learner model, read off the event loop
         self._finder = finder
 
     async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> list[str]:
@@ -48,7 +49,7 @@ class QuizGating:
         node_id = args.get("node_id") if isinstance(args.get("node_id"), str) else None
         if not hard and node_id is None:
             return []  # nothing to gate, nothing to look up
-        model = await asyncio.to_thread(self._review.model)
+        model = await self._model()
         snapshot = model.snapshot
         if node_id is not None and snapshot.node(node_id) is None:
             return [(f"node_id {node_id!r} is not a node of the learner's knowledge graph: use "

@@ -16,12 +16,14 @@ from typing import Any
 from studyhall.core.contracts.material import MaterialFile
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
+from studyhall.core.library.sources.key_moments import Cue
 from studyhall.core.library.sources.note_reading import headings, link_wikilinks, strip_frontmatter
 from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader
 from studyhall.core.ports.storage import SourceStore
 from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.moment_cache import MomentCache
 
 MAX_NOTE_BYTES = 4_000_000  # a note bigger than this is not a note (the reader says so)
 MEDIA_TYPES = {
@@ -54,6 +56,7 @@ class SourceLibrary:
         self._graph = graph
         self._reader = reader
         self._embedder = embedder
+        self.moments = MomentCache()
 
     def get(self, source_id: str) -> Source:
         source = self._sources.get(source_id)
@@ -113,7 +116,9 @@ class SourceLibrary:
             raise InvalidInput(f"{source.path} cannot be read: {read.reason}")
         segs = read.segments
         if source.kind == "transcript":
-            return {**base, "cues": [{"start": s.start, "end": s.end, "text": s.text} for s in segs]}
+            cues = [Cue(s.start or 0.0, s.end or s.start or 0.0, s.text) for s in segs]
+            return {**base, "cues": [{"start": s.start, "end": s.end, "text": s.text} for s in segs],
+                    "moments": self.moments.moments(cues)}
         if source.kind == "pdf":
             return {**base, "pages": [{"page": s.page, "text": s.text} for s in segs]}
         return {**base, "sections": [{"heading": s.heading, "text": s.text} for s in segs]}

@@ -57,13 +57,14 @@ def read_so_far(chunks: list[Chunk], position: Position) -> list[Chunk]:
     return chunks[:max(end, COUNT)]
 
 
-def _place(chunk: Chunk) -> str:
-    if chunk.start is not None:
-        s = int(chunk.start)
+def _up_to(position: Position, last: Chunk) -> str:
+    """Where the questions stop, in words: the learner's second, page or heading."""
+    if position.t is not None:
+        s = int(position.t)
         return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-    if chunk.page is not None:
-        return f"page {chunk.page}"
-    return chunk.heading or ""
+    if position.page is not None:
+        return f"page {position.page}"
+    return last.heading or "" if position.at is not None else ""
 
 
 class SourceQuizzes:
@@ -105,7 +106,7 @@ class SourceQuizzes:
                 self._open.popitem(last=False)
         return {
             "quiz_id": quiz_id, "source_id": position.source_id, "written_by": written_by,
-            "passages": len(recent), "up_to": _place(asked[-1]),
+            "passages": len(recent), "up_to": _up_to(position, asked[-1]),
             "questions": [_shown(quiz_id, i, q, quiz.passages[i]) for i, q in enumerate(questions)],
         }
 

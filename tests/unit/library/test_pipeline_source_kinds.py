@@ -50,7 +50,7 @@ def importer(store: InMemoryGraphStore) -> tuple[ExtractionPipeline, StructuralE
 
 
 def views(source_id: str):
-    path, text = NOTES[source_id] if source_id in NOTES else ALPHA_TOO
+    path, text = NOTES.get(source_id, ALPHA_TOO)
     doc = parse_note(path, text)
     return doc, [sv.view for sv in note_views(doc, source_id, AT)]
 

@@ -109,11 +109,12 @@ def test_incremental_fold_equals_a_fresh_fold_and_survives_rewrites():
 def test_json_export_carries_the_trail_and_clusters_and_positions():
     ledgers = Ledgers(propositions=[prop("a"), prop("b")], edges=[edge("a", "b")],
                       quiz_events=[quiz("b", "correct", 2)], checkpoints=[cp("r1")])
-    snap = fold_snapshot(ledgers, clusters=[Cluster(id="k1", node_ids=("a", "zz"), label="L"),
+    snap = fold_snapshot(ledgers, clusters=[Cluster(id="k1", node_ids=("a", "zz"), label="L",
+                                                    region="k1"),
                                             Cluster(id="k2", node_ids=("zz",))],
                          positions={"a": Position(x=1.0, y=2.0), "zz": Position(x=0, y=0)})
     data = json.loads(json.dumps(snapshot_to_dict(snap)))
-    assert data["clusters"] == [{"id": "k1", "node_ids": ["a"], "label": "L"}]
+    assert data["clusters"] == [{"id": "k1", "node_ids": ["a"], "label": "L", "region": "k1"}]
     a, b = data["nodes"]
     assert a["position"] == {"x": 1.0, "y": 2.0} and a["cluster"] == "k1"
     assert b["state"] == "solid" and b["quiz"][0]["verdict"] == "correct"

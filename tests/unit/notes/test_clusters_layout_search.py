@@ -9,11 +9,11 @@ import numpy as np
 from studyhall.core.contracts.graph import Cluster, Position
 from studyhall.core.library.graph.context import render_context, select_context
 from studyhall.core.library.graph.node_search import search_nodes
+from studyhall.core.library.upkeep.cluster_names import MAX_NAME, central_name, unique_names
 from studyhall.core.library.upkeep.clusters import (
     carry_labels,
     cluster_vectors,
     needs_label,
-    term_label,
 )
 from studyhall.core.library.upkeep.layout import settle_layout
 
@@ -116,16 +116,28 @@ def test_a_label_survives_while_most_of_its_core_survives():
     assert not needs_label(split[0], model_available=True)
 
 
-def test_term_labels_pick_the_words_that_set_a_cluster_apart():
-    texts = {
-        "a": "Mitochondria produce ATP in the cell",
-        "b": "Mitochondria have their own DNA",
-        "c": "The cell membrane is a lipid bilayer",
-        "d": "Glucose is a sugar used by the cell",
-    }
-    label = term_label(["a", "b"], texts)
-    assert label.split(" · ")[0] == "Mitochondria"
-    assert "cell" not in label.lower().split(" · ")[:1]
+def test_a_cluster_is_named_by_its_most_central_topic_never_keywords():
+    # Was: the distinctive words ("Mitochondria · DNA · ATP"). Now a human name: the member with
+    # the most edges inside the cluster — here the note both headings hang under.
+    texts = {"a": "Mitochondria", "b": "Mitochondria: Their DNA", "c": "Mitochondria: ATP",
+             "d": "Glucose"}
+    edges = [("b", "a"), ("c", "a"), ("a", "d")]
+    assert central_name(["a", "b", "c"], texts, edges) == "Mitochondria"
+    # A heading without its note in the cluster is named by the heading alone.
+    assert central_name(["b", "c"], texts, [("b", "c")]) == "ATP"
+    assert " · " not in central_name(["a", "b", "c", "d"], texts, edges)
+    assert len(central_name(["x"], {"x": "word " * 40}, [])) <= MAX_NAME
+
+
+def test_cluster_names_are_unique():
+    texts = {"a": "Plugins: Settings", "b": "Plugins: Sync", "c": "Files: Settings",
+             "d": "Files: Search", "e": "Themes: Settings", "f": "Themes: Sync"}
+    clusters = [Cluster(id=f"c{i}", node_ids=ids, label="Settings", label_source="terms")
+                for i, ids in enumerate([("a", "b"), ("c", "d"), ("e", "f")])]
+    edges = [("a", "b"), ("c", "d"), ("e", "f")]
+    labels = [c.label for c in unique_names(clusters, texts, edges)]
+    assert len({label.casefold() for label in labels}) == 3
+    assert labels == ["Settings — Plugins", "Settings — Files", "Settings — Themes"]
 
 
 def test_layout_is_deterministic_finite_and_spreads_nodes():

@@ -65,8 +65,8 @@ def test_sentences_are_evidence_quotes_on_their_section_topic():
         "Mitochondria are the **powerhouse** of the cell.",
         "They have their own DNA.",
         "# Mitochondria",
-        "Mitochondria produce ATP via [[Krebs cycle|the Krebs cycle]] and oxidative "
-        "phosphorylation.",
+        ("Mitochondria produce ATP via [[Krebs cycle|the Krebs cycle]] and oxidative "
+        "phosphorylation."),
         "Glycolysis happens in the cytoplasm.",
         "It yields two pyruvate molecules.",
         "The Krebs cycle runs in the matrix.",

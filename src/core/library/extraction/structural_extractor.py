@@ -15,7 +15,7 @@ name nodes of this batch and nodes merged by earlier runs alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from studyhall.core.library.extraction.batching import Batch
@@ -90,22 +90,25 @@ def block_statements(block: Block) -> list[Statement]:
 
 @dataclass
 class _Out:
-    findings: dict[str, PropositionFinding] = field(default_factory=dict)
+    texts: dict[str, str] = field(default_factory=dict)  # node key -> text
+    claims: dict[str, dict[EvidenceClaim, None]] = field(default_factory=dict)  # in order
     edges: dict[tuple[str, str, str], None] = field(default_factory=dict)
 
-    def node(self, text: str, message_id: str, quote: str) -> str:
+    def node(self, text: str, message_id: str, quotes: Iterable[str]) -> str:
         key = node_id_for(text)
-        claim = EvidenceClaim(message_id=message_id, quote=quote)
-        known = self.findings.get(key)
-        if known is None:
-            self.findings[key] = PropositionFinding(key=key, text=text, evidence=(claim,))
-        elif claim not in known.evidence:
-            self.findings[key] = known.model_copy(update={"evidence": (*known.evidence, claim)})
+        self.texts.setdefault(key, text)
+        claims = self.claims.setdefault(key, {})
+        for quote in quotes:
+            claims.setdefault(EvidenceClaim(message_id=message_id, quote=quote))
         return key
 
     def edge(self, source: str, target: str, kind: str) -> None:
         if source != target:
             self.edges.setdefault((source, target, kind))
+
+    def findings(self) -> tuple[PropositionFinding, ...]:
+        return tuple(PropositionFinding(key=key, text=text, evidence=tuple(self.claims[key]))
+                     for key, text in self.texts.items())
 
 
 class StructuralExtractor:
@@ -137,7 +140,7 @@ def extract_structure(docs: Mapping[str, NoteDoc], batch: Batch) -> ExtractorOut
         section = by_message.get(view.message_id)
         if section is not None:
             _section(doc, section, view.message_id, out)
-    propositions = tuple(out.findings.values())
+    propositions = out.findings()
     edges = tuple(
         EdgeFinding.model_validate({"from": s, "to": t, "kind": k}) for s, t, k in out.edges
     )
@@ -145,14 +148,12 @@ def extract_structure(docs: Mapping[str, NoteDoc], batch: Batch) -> ExtractorOut
 
 
 def _section(doc: NoteDoc, section: Section, message_id: str, out: _Out) -> None:
-    if section.index == 0:
-        topic = out.node(root_text(doc), message_id, title_line(doc))
-    else:
-        topic = out.node(section_text(doc, section), message_id, heading_quote(doc, section))
-        parent = doc.sections[section.parent or 0]
-        out.edge(topic, section_node(doc, parent), "supports")
-    for statement in section_statements(doc, section):
-        out.node(section_text(doc, section), message_id, statement.quote)
+    # Quoted once per sentence, named once per section: the plain-text rules are the cost.
+    heading = title_line(doc) if section.index == 0 else heading_quote(doc, section)
+    statements = [s.quote for s in section_statements(doc, section)]
+    topic = out.node(section_text(doc, section), message_id, [heading, *statements])
+    if section.index != 0:
+        out.edge(topic, section_node(doc, doc.sections[section.parent or 0]), "supports")
 
 
 def section_statements(doc: NoteDoc, section: Section) -> list[Statement]:

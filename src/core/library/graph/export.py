@@ -75,7 +75,7 @@ def edge_dicts(snapshot: GraphSnapshot) -> Iterator[dict[str, Any]]:
 
 def cluster_dicts(snapshot: GraphSnapshot) -> Iterator[dict[str, Any]]:
     for c in snapshot.clusters:
-        yield {"id": c.id, "node_ids": list(c.node_ids), "label": c.label}
+        yield {"id": c.id, "node_ids": list(c.node_ids), "label": c.label, "region": c.region}
 
 
 def snapshot_to_dict(snapshot: GraphSnapshot) -> dict[str, Any]:

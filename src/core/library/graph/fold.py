@@ -312,7 +312,7 @@ class GraphFold:
         nodes, edges = self._derive()
         present = self._nodes
         kept = tuple(
-            Cluster(id=c.id, node_ids=ids, label=c.label)
+            Cluster(id=c.id, node_ids=ids, label=c.label, region=c.region)
             for c in clusters
             if (ids := tuple(i for i in c.node_ids if i in present)))
         where = {k: v for k, v in (positions or {}).items() if k in present}

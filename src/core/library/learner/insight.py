@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from studyhall.core.library.learner.cards import retrievability
+from studyhall.core.library.learner.cards import replay, retrievability
 from studyhall.core.library.learner.mastery import (
     GATE_BELOW,
     SOLID_AT,
@@ -91,14 +91,15 @@ def standing(model: LearnerModel, node_id: str) -> dict[str, Any]:
     before = prerequisites(follows)
     mine = [p for p in before.get(node_id, ()) if model.snapshot.node(p) is not None]
     g = gate(node_id, {node_id: mine}, {p: model.score(p).value for p in mine})
-    view = model.card(node_id)
-    due = {d.node_id for d in model.plan.due}
+    # This card alone (the whole day plan would replay every card): due by FSRS once the node
+    # is studied; today's queue may still hold it back under the daily caps.
+    view = replay(model.learner.graded(node_id), model.now, model.limits.desired_retention)
+    studied = bool(s.signals)
     return {
         **brief(model, node_id),
         "evidence": len(s.signals),
-        "due_for_review": node_id in due,
-        "retrievability": _round(retrievability(view, model.now, model.limits.desired_retention))
-        if view.reviews else None,
+        "due_for_review": studied and view.due <= model.now,
+        "retrievability": _round(retrievability(view, model.now, model.limits.desired_retention)),
         "ready_for_hard_questions": g.ready,
         "blocked_by": [{**brief(model, p), "needs": GATE_BELOW} for p, _ in g.blocking],
     }

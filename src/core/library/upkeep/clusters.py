@@ -13,15 +13,12 @@ threshold. Only a component's condensed distances are ever held, so memory stays
 from __future__ import annotations
 
 import hashlib
-import math
-from collections import Counter
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.contracts.search import VectorLike
-from studyhall.core.library.extraction.nearest import words
 
 THRESHOLD = 0.6
 MIN_SIZE = 2
@@ -172,42 +169,6 @@ def carry_labels(groups: Sequence[tuple[str, ...]], previous: Sequence[Cluster])
 
 
 def needs_label(cluster: Cluster, model_available: bool) -> bool:
-    """A new cluster always; one named from its terms once a model can name it."""
-    return cluster.label is None or (model_available and cluster.label_source == "terms")
-
-
-class TermLabeler:
-    """Labels with no model: the words most distinctive of a cluster (frequent inside it, rare
-    in the whole graph), in their most common spelling. Graph-wide counts are made once."""
-
-    def __init__(self, texts: Mapping[str, str]) -> None:
-        self._texts = texts
-        self._everywhere: Counter[str] = Counter()
-        for text in texts.values():
-            self._everywhere.update(words(text))
-        self._total = max(len(texts), 1)
-
-    def label(self, members: Sequence[str], top: int = 3) -> str:
-        inside: Counter[str] = Counter()
-        spelled: dict[str, Counter[str]] = {}
-        for node in members:
-            text = self._texts.get(node, "")
-            inside.update(words(text))
-            for raw in text.replace("/", " ").split():
-                token = raw.strip(".,;:!?()[]{}\"'`*_")
-                if token:
-                    spelled.setdefault(token.casefold(), Counter())[token] += 1
-        scored = sorted(
-            (
-                (count * math.log(1 + self._total / self._everywhere.get(w, 1)), w)
-                for w, count in inside.items()
-                if not w.isdigit()
-            ),
-            key=lambda item: (-item[0], item[1]),
-        )
-        chosen = [spelled.get(w, Counter({w: 1})).most_common(1)[0][0] for _, w in scored[:top]]
-        return " · ".join(chosen) if chosen else "Untitled cluster"
-
-
-def term_label(members: Sequence[str], texts: Mapping[str, str], top: int = 3) -> str:
-    return TermLabeler(texts).label(members, top)
+    """A new cluster always; one named without a model again every time (its central topic
+    may have changed, and an older keyword label is replaced) or by the model once it can."""
+    return cluster.label is None or cluster.label_source == "terms"

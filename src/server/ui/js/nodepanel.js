@@ -41,6 +41,13 @@ function sourceLink(sourceId, messageId, names) {
   return h("span.source-note", sourceId);
 }
 
+// A plain download link: the session cookie authenticates the GET; the server names the file.
+function ankiExport(scope, title) {
+  return h("p.dock-export", h("a.button.export-anki", {
+    href: `/api/export/anki?scope=${encodeURIComponent(scope)}`, download: "", title,
+  }, "Export to Anki"));
+}
+
 export function renderDockHint(dock, data) {
   const counts = {};
   for (const n of data?.nodes || []) counts[n.state] = (counts[n.state] || 0) + 1;
@@ -55,6 +62,8 @@ export function renderDockHint(dock, data) {
       data && data.nodes.length ? h("p.muted.small",
         `${plural(data.nodes.length, "proposition")} · ${plural(data.edges.length, "link")} · ${plural(data.clusters.length, "cluster")}`) : null,
       h("p.muted.small", "Drag to pan, scroll to zoom, ", h("kbd", "/"), " to search, ", h("kbd", "0"), " to see it all."),
+      data && data.nodes.length ? ankiExport("all",
+        "Download the whole graph as an Anki deck (re-importing updates the same cards)") : null,
     ));
 }
 
@@ -93,6 +102,9 @@ export async function renderNodePanel(dock, node, data, focus) {
     (node.observations || []).length ? h("section", h("h3", "Observed"),
       h("ol.trail", node.observations.map((o) => h("li", `${o.level} · `,
         sourceLink(o.source_id, o.message_ids?.[0], names), " · ", formatDate(o.at))))) : null,
+    node.cluster
+      ? ankiExport(`cluster:${node.cluster}`, "Download this topic's cluster as an Anki deck")
+      : ankiExport(`node:${node.id}`, "Download this proposition as an Anki card"),
   ));
 }
 

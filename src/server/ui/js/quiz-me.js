@@ -56,6 +56,7 @@ export function mountQuizMe(container, { sourceId, where }) {
       q.choices.map((c, j) => h("label.quiz-choice",
         h("input", { type: "radio", name: `${quiz.quiz_id}-q${i}`, value: String(j) }), h("span", c)))));
     const problem = h("p.inline-error.quiz-problem", { role: "alert", hidden: true });
+    for (const f of fieldsets) f.addEventListener("change", () => { problem.hidden = true; });
     const check = h("button.primary", { type: "submit" }, "Check answers");
     const skip = h("button", { type: "button", onclick: () => send({ dont_know: true }) }, "I don't know");
     const form = h("form.quiz-form", { onsubmit: (e) => {
@@ -91,7 +92,7 @@ export function mountQuizMe(container, { sourceId, where }) {
       f.dataset.verdict = r.verdict;
       for (const input of f.querySelectorAll("input")) input.disabled = true;
       const source = quiz.questions[i].passage;
-      f.append(h("div.quiz-verdict", { class: `verdict-${r.verdict}` },
+      f.append(h("div.quiz-verdict", { class: `quiz-verdict-${r.verdict}` },
         h("strong", h("span", { "aria-hidden": "true" }, `${v.glyph} `), v.label),
         r.verdict !== "correct" && r.expected?.length ? h("span", ` — the answer: ${r.expected.join(", ")}`) : null,
         r.explanation ? h("p.small", r.explanation) : null,
@@ -104,8 +105,8 @@ export function mountQuizMe(container, { sourceId, where }) {
       h("p.quiz-total", h("strong", `${result.correct} of ${result.total}`), " right"),
       nodes.length ? [h("p.small.muted", "Recorded on these ideas in your graph:"),
         h("ul.quiz-nodes", nodes.map((n) => h("li", h("span.quiz-node-text", n.text),
-          n.mastery?.value !== null && n.mastery?.value !== undefined
-            ? h("span.quiz-node-score", ` · ${Math.round(n.mastery.value * 100)}%`) : null)))]
+          typeof n.mastery?.mastery === "number"
+            ? h("span.quiz-node-score", ` · mastery ${Math.round(n.mastery.mastery * 100)}%`) : null)))]
         : h("p.small.muted", "None of these passages is in your graph yet, so nothing was recorded.")));
   }
 

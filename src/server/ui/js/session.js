@@ -74,7 +74,8 @@ export async function mountSession({ main, dock }, params, query) {
     // The last turn failed: the record keeps why (a reload still says it) and what fixes it.
     if (chat.failure && !streaming && !chat.turn_running) showError(chat.failure);
     if (owesReply() && !errorEl) {
-      list.append(h("div.owed", h("p.muted.small", "No answer to this yet."),
+      const cut = chat.messages[chat.messages.length - 1]?.role === "assistant";
+      list.append(h("div.owed", h("p.muted.small", cut ? "This answer did not finish." : "No answer to this yet."),
         h("button.small", { type: "button", onclick: () => run(`/api/chats/${chatId}/continue`, {}) }, "Try again")));
     }
   }

@@ -90,7 +90,7 @@ export function drawLabels(view, visibleMask) {
       const [sx, sy] = screen(r.cx, r.cy);
       const text = shortText(r.label, REGION_CHARS);
       const w = r.width || (r.width = ctx.measureText(text).width);
-      if (put(text, [[sx, sy, "center"], [sx, sy - 20, "center"], [sx, sy + 20, "center"]], w,
+      if (put(text, areaSpots(r, sx, sy, screen, 20), w,
         REGION_FONT, colors.ink, colors.bg, mapAlpha, "region")) named.add(r.label);
     }
     // 4. Closer in, the clusters inside each region get their names too.
@@ -101,7 +101,7 @@ export function drawLabels(view, visibleMask) {
       if (sx < -100 || sx > width + 100 || sy < -20 || sy > height + 20) continue;
       const text = shortText(c.label, REGION_CHARS);
       const w = c.width || (c.width = ctx.measureText(text).width);
-      put(text, [[sx, sy, "center"], [sx, sy - 18, "center"]], w, CLUSTER_FONT, colors.ink2, colors.bg,
+      put(text, areaSpots(c, sx, sy, screen, 18), w, CLUSTER_FONT, colors.ink2, colors.bg,
         mapAlpha * 0.9, "cluster");
     }
   }
@@ -116,6 +116,15 @@ export function drawLabels(view, visibleMask) {
   }
   ctx.globalAlpha = 1;
   view.labelRects = placed;
+}
+
+/** Where an area's name may go: its centre while it is small on screen; once it is large,
+ *  above or below it like a map's caption, leaving its middle to its own topics. */
+function areaSpots(area, sx, sy, screen, step) {
+  const [, top] = screen(area.cx, area.minY);
+  const [, bottom] = screen(area.cx, area.maxY);
+  if (bottom - top < 60) return [[sx, sy, "center"], [sx, sy - step, "center"], [sx, sy + step, "center"]];
+  return [[sx, top - 4, "center"], [sx, bottom + 4, "center"], [sx, sy, "center"]];
 }
 
 function labelText(model, i) {

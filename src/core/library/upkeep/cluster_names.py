@@ -1,0 +1,82 @@
+"""Cluster names with no model: the cluster's most central topic, short and unique.
+
+A region of the map is named like a person would name it — by its most central note title or
+heading (the member with the most edges inside the cluster; ties to the shorter name, then the
+id), never by a list of keywords. A heading topic ("Note: Heading") is named by its heading
+alone when its note is not in the cluster too. Two clusters with the same name get the note
+their headings belong to, or their next most central member, added ("Settings — Plugins"),
+and a number when that is not enough.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+
+from studyhall.core.contracts.graph import Cluster
+
+MAX_NAME = 48  # characters: a label must fit on the map
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_NAME else text[: MAX_NAME - 1].rstrip() + "…"
+
+
+def ranked_members(members: Sequence[str], texts: Mapping[str, str],
+                   edges: Iterable[tuple[str, str]]) -> list[str]:
+    """Members, most central first (degree inside the cluster, then shorter text, then id)."""
+    inside = set(members)
+    degree: Counter[str] = Counter()
+    for source, target in edges:
+        if source in inside and target in inside:
+            degree[source] += 1
+            degree[target] += 1
+    return sorted((m for m in members if m in texts),
+                  key=lambda m: (-degree[m], len(texts[m]), m))
+
+
+def member_name(node: str, members: Sequence[str], texts: Mapping[str, str]) -> str:
+    text = texts[node]
+    note, sep, heading = text.partition(": ")
+    present = {texts.get(m) for m in members}
+    return _short(heading if sep and heading and note not in present else text)
+
+
+def central_name(members: Sequence[str], texts: Mapping[str, str],
+                 edges: Iterable[tuple[str, str]]) -> str:
+    ranked = ranked_members(members, texts, edges)
+    return member_name(ranked[0], members, texts) if ranked else "Untitled region"
+
+
+def unique_names(clusters: Sequence[Cluster], texts: Mapping[str, str],
+                 edges: Sequence[tuple[str, str]]) -> list[Cluster]:
+    """The same clusters, no two with the same label (case-insensitive)."""
+    counts = Counter((c.label or "").casefold() for c in clusters)
+    taken: set[str] = set()
+    out: list[Cluster] = []
+    for cluster in clusters:
+        label = cluster.label or "Untitled region"
+        if counts[label.casefold()] > 1:
+            extra = _distinct(label, cluster.node_ids, texts, edges)
+            if extra:
+                label = f"{label} — {extra}"
+        base, n = label, 2
+        while label.casefold() in taken:
+            label, n = f"{base} ({n})", n + 1
+        taken.add(label.casefold())
+        out.append(cluster if label == cluster.label else cluster.model_copy(update={"label": label}))
+    return out
+
+
+def _distinct(label: str, members: Sequence[str], texts: Mapping[str, str],
+              edges: Sequence[tuple[str, str]]) -> str | None:
+    """What tells this cluster apart: the note its central headings belong to, else its next
+    most central member whose name is not the label."""
+    ranked = ranked_members(members, texts, edges)
+    notes = [texts[m].partition(": ")[0] for m in ranked if ": " in texts[m]]
+    names = [member_name(m, members, texts) for m in ranked]
+    for candidate in (*notes, *names):
+        if candidate.casefold() != label.casefold():
+            return _short(candidate)
+    return None

@@ -1,0 +1,55 @@
+"""The reader's "Quiz me": ``POST /api/sources/{id}/quiz`` opens three questions on the source up
+to the learner's place; ``POST /api/sources/{id}/quiz/{quiz_id}/answers`` grades them and
+records each answer on the graph nodes its passage supports (``GET /api/mastery/{node}``)."""
+
+from __future__ import annotations
+
+import anyio
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+from studyhall.core.contracts.source_quiz import SourceQuizAnswer, SourceQuizRequest
+from studyhall.core.library.retrieval.chunking import Position
+from studyhall.server.http.bodies import read_model
+from studyhall.server.http.openapi import describe
+from studyhall.server.runtime.runtime import Runtime
+from studyhall.server.runtime.source_quiz import SourceQuizzes
+from studyhall.server.services import Services
+
+
+def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+    quizzes = SourceQuizzes(index=services.search_index, graph=runtime.graph,
+                            review=runtime.review, model=services.chat_model,
+                            ids=services.ids, clock=services.clock)
+
+    @describe(summary="Quiz me: three questions on a source up to the learner's place",
+              request=SourceQuizRequest,
+              responses={400: "Not enough text up to here", 404: "No such source with passages"})
+    async def open_quiz(request: Request) -> Response:
+        """With a model (the answerer role) the questions are written from the passages read
+        so far; with none, built from them (fill-in-the-blank, distractors from other
+        passages). Answer: ``quiz_id``, ``written_by`` (``model`` / ``passages``),
+        ``passages``, ``up_to``, ``questions`` [{``prompt``, ``choices`` (in the order shown),
+        ``passage`` (where it was written from)}]."""
+        body = await read_model(request, SourceQuizRequest)
+        where = Position(request.path_params["source_id"], t=body.t, page=body.page, at=body.at)
+        return JSONResponse(await quizzes.open(where))
+
+    @describe(summary="Answer a Quiz me quiz: graded, and recorded on the graph",
+              request=SourceQuizAnswer,
+              responses={400: "The answer does not fit the quiz",
+                         404: "No such open quiz (answered, or the app restarted)"})
+    async def answer_quiz(request: Request) -> Response:
+        """Graded like a session quiz (``correct``, ``total``, ``results`` with each verdict,
+        the right answer and its explanation); ``recorded``: the nodes the answers were
+        recorded on, each with its mastery after them."""
+        body = await read_model(request, SourceQuizAnswer)
+        sid, qid = request.path_params["source_id"], request.path_params["quiz_id"]
+        out = await anyio.to_thread.run_sync(quizzes.answer, sid, qid, body.as_answer())
+        return JSONResponse(out)
+
+    return [
+        Route("/api/sources/{source_id}/quiz", open_quiz, methods=["POST"], name="open_source_quiz"),
+        Route("/api/sources/{source_id}/quiz/{quiz_id}/answers", answer_quiz, methods=["POST"],
+              name="answer_source_quiz"),
+    ]

@@ -1,0 +1,53 @@
+"""What an export reads: the graph with the learner's evidence in it, the scope's nodes, and how
+each source is shown (its path and a ``file://`` link for imported notes). Shared by
+``studyhall export`` and ``GET /api/export/anki`` so both give the same deck."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from studyhall.core.library.export.anki_notes import AnkiNote, SourceRef, anki_notes
+from studyhall.core.library.export.scope import Scope, nodes_in, parse_scope
+from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.ports.storage import SourceStore
+from studyhall.server.runtime.review import ReviewService
+
+DECK = "Studyhall"
+
+
+def source_refs(store: SourceStore, ids: Iterable[str]) -> dict[str, SourceRef]:
+    refs: dict[str, SourceRef] = {}
+    for source_id in set(ids):
+        source = store.get(source_id)
+        if source is None:  # a session, not an imported file
+            refs[source_id] = SourceRef(f"session {source_id}")
+            continue
+        path = Path(source.root) / source.path
+        refs[source_id] = SourceRef(source.path, path.as_uri() if path.is_absolute() else None)
+    return refs
+
+
+def deck_name(snapshot: GraphSnapshot, scope: Scope,
+              refs: dict[str, SourceRef] | None = None) -> str:
+    """``Studyhall`` for the whole graph, ``Studyhall::<topic>`` for a part of it."""
+    if scope.kind == "all":
+        return DECK
+    if scope.kind == "cluster":
+        cluster = next((c for c in snapshot.clusters if c.id == scope.id), None)
+        label = (cluster.label if cluster is not None else None) or scope.id
+        return f"{DECK}::{label.replace('::', ':')}"
+    if scope.kind == "source" and refs and scope.id in refs:
+        return f"{DECK}::{refs[scope.id].title.replace('::', ':')}"
+    return f"{DECK}::{scope.id.replace('::', ':')}"
+
+
+def anki_export(review: ReviewService, sources: SourceStore, base: GraphSnapshot | None,
+                scope_text: str | None) -> tuple[list[AnkiNote], str]:
+    """The notes of the scope and the deck they go in (``InvalidInput`` / ``NotFound`` for a
+    bad scope)."""
+    scope = parse_scope(scope_text)
+    snapshot = review.graph_snapshot(base)
+    nodes = nodes_in(snapshot, scope)
+    refs = source_refs(sources, (s for n in nodes for s in n.sources))
+    return anki_notes(snapshot, nodes, refs), deck_name(snapshot, scope, refs)
