@@ -23,6 +23,7 @@ from studyhall.adapters.embed.select import SettingsEmbedder
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
+from studyhall.adapters.llm.transcriber import LitellmTranscriber
 from studyhall.adapters.sandbox import ChromiumSandbox
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
@@ -43,6 +44,7 @@ from studyhall.core.agents.grounding import Grounding
 from studyhall.core.agents.job_tools import job_tools
 from studyhall.core.agents.learner_tools import READ_TOOLS, learner_tools
 from studyhall.core.agents.quiz_gate import gated
+from studyhall.core.agents.review_question_writer import ROLE as QUESTION_ROLE
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
 from studyhall.server.config import Config
@@ -82,6 +84,7 @@ from studyhall.server.runtime.node_finder import NodeFinder
 from studyhall.server.runtime.prompts import load_prompt
 from studyhall.server.runtime.quiz_gating import QuizGating
 from studyhall.server.runtime.review import ReviewService
+from studyhall.server.runtime.review_questions import ReviewQuestions
 from studyhall.server.runtime.runtime import Runtime, started
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.turns import TurnRunner
@@ -150,7 +153,10 @@ def build_services(config: Config) -> Services:
         # model when set.
         embedder=SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing),
         search_index=FileSearchIndex(data / "index"),
-        material_reader=FileMaterialReader(),
+        # Audio/video without captions: transcribed once per content hash, cached as WebVTT.
+        material_reader=FileMaterialReader(transcripts_dir=data / "transcripts"),
+        transcriber=LitellmTranscriber(settings_store, secret_store, data / "transcripts",
+                                       script=script, allow_network=not config.testing),
         passage_scorer=MiniLMLateScorer(MiniLMEncoder()),
         vault_reader=FileVaultReader(),
         sandbox=sandbox,
@@ -187,7 +193,8 @@ def build_runtime(services: Services) -> Runtime:
     )
     material = CourseMaterial(reader=s.material_reader, index=s.search_index, clock=s.clock,
                               sources=s.source_store, graph_store=s.graph_store,
-                              embedder=s.embedder, upkeep=upkeep)
+                              embedder=s.embedder, upkeep=upkeep, transcriber=s.transcriber,
+                              no_transcriber=lambda: no_model_reason(s, "transcriber"))
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor)
 
@@ -201,8 +208,13 @@ def build_runtime(services: Services) -> Runtime:
     turns.hooks.append(jobs.on_turn_end)  # deliver what the turn carried, wake for the rest
     activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
     jobs.on_change = activity.notify
+    questions = ReviewQuestions(
+        graph=graph, learner_store=s.learner_store, model=s.chat_model, supervisor=supervisor,
+        clock=s.clock, ids=s.ids, no_model=lambda: no_model_reason(s, QUESTION_ROLE),
+        model_name=lambda: s.settings_store.load().model_for(QUESTION_ROLE).model)
     review = ReviewService(graph=graph, learner_store=s.learner_store,
-                           settings_store=s.settings_store, clock=s.clock, ids=s.ids)
+                           settings_store=s.settings_store, clock=s.clock, ids=s.ids,
+                           questions=questions)
     _tutor_knows_the_learner(s, turns, review, NodeFinder(upkeep))
     return Runtime(
         services=s, supervisor=supervisor, turns=turns, graph=graph, upkeep=upkeep,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from studyhall.core.ports.models import ChatModel, Embedder, Reranker
+from studyhall.core.ports.models import ChatModel, Embedder, Reranker, Transcriber
 from studyhall.core.ports.sandbox import Sandbox
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
@@ -53,6 +53,7 @@ class Services:
     passage_scorer: Reranker
     vault_reader: VaultReader  # Markdown/Obsidian vaults from disk
     sandbox: Sandbox  # the headless browser that checks generated demos and diagrams
+    transcriber: Transcriber  # audio/video without captions to a timed transcript (BYOK)
     # What the adapters need at start-up / shutdown (e.g. the key preload, the sandbox's
     # browser); ``runtime.started`` runs them around the runtime's own steps.
     on_startup: tuple[Hook, ...] = ()

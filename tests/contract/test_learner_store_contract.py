@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from studyhall.adapters.memory import InMemoryLearnerStore
 from studyhall.adapters.store import JsonlLearnerStore
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, ReviewQuestionWritten
 from studyhall.core.errors import StoreError
 from studyhall.core.ports.storage import LearnerStore
 
@@ -25,7 +25,15 @@ def observed(rid: str, level: str = "misconception") -> LearnerObserved:
                            source_id="chat_a", at=at(2))
 
 
-LEDGERS = [("append_grades", "grades", graded), ("append_observations", "observations", observed)]
+def question(rid: str, node_id: str = "n_tree") -> ReviewQuestionWritten:
+    return ReviewQuestionWritten(id=rid, node_id=node_id, question="What is a tree?",
+                                 answer="A connected graph without cycles.",
+                                 evidence_quote="connected graph without cycles",
+                                 model="ollama/llama3", at=at(3))
+
+
+LEDGERS = [("append_grades", "grades", graded), ("append_observations", "observations", observed),
+           ("append_questions", "questions", question)]
 
 
 class LearnerStoreContract:

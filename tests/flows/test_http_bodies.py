@@ -30,6 +30,8 @@ JSON_ROUTES = [
     ("PUT", "/api/settings/timeouts"),
     ("POST", "/api/settings/test"),
     ("POST", "/api/review/{node_id}"),
+    ("POST", "/api/sources/{source_id}/quiz"),
+    ("POST", "/api/sources/{source_id}/quiz/{quiz_id}/answers"),
 ]
 OVER_EVERY_LIMIT = 8 * 1024 * 1024 + 1
 

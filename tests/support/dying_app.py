@@ -56,6 +56,10 @@ def serve(data_dir: Path, mode: str) -> None:
 
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            if mode == "refused":
+                # Stop listening before answering: the client's next request must be refused,
+                # not accepted by the kernel's backlog and then reset when the process exits.
+                self.server.socket.close()
             self._json(202, {"run_id": "import_dying", "status": "running"})
             if mode == "refused":
                 os._exit(0)  # the next question finds no one listening

@@ -25,7 +25,7 @@ from studyhall.core.errors import ModelNotConfigured, ModelScriptInvalid
 
 # DESIGN.md's four, plus two more failures a test may want to provoke.
 ERROR_KINDS = ("auth", "rate_limit", "timeout", "server", "context_too_long", "bad_request")
-_ENTRY_KEYS = {"text", "tool_calls", "json", "error"}
+_ENTRY_KEYS = {"text", "tool_calls", "json", "error", "segments"}
 _CALL_KEYS = {"name", "arguments", "id"}
 
 
@@ -46,6 +46,8 @@ class ScriptEntry:
     json: Any = None
     has_json: bool = False
     error: str | None = None
+    # A transcriber's timed answer: (start, end, text) per cue, seconds into the audio sent.
+    segments: tuple[tuple[float, float, str], ...] = ()
 
     @property
     def answer_text(self) -> str | None:
@@ -81,6 +83,24 @@ def _parse_call(value: object, where: str, errors: list[str]) -> ScriptToolCall 
     return ScriptToolCall(name=name, arguments=args, id=call_id)
 
 
+def _parse_segments(role: str, index: int, value: dict[str, Any],
+                    errors: list[str]) -> ScriptEntry | None:
+    where = f"{role}[{index}]"
+    raw = value["segments"]
+    cues: list[tuple[float, float, str]] = []
+    if len(value) > 1 or not isinstance(raw, list) or not raw:
+        errors.append(f'{where}: "segments" stands alone and is a non-empty list')
+        return None
+    for k, cue in enumerate(raw):
+        ok = isinstance(cue, dict) and isinstance(cue.get("text"), str) and all(
+            isinstance(cue.get(t), (int, float)) for t in ("start", "end"))
+        if not ok:
+            errors.append(f'{where}.segments[{k}]: needs numeric "start", "end" and a "text"')
+            return None
+        cues.append((float(cue["start"]), float(cue["end"]), cue["text"]))
+    return ScriptEntry(role=role, index=index, segments=tuple(cues))
+
+
 def _parse_entry(role: str, index: int, value: object, errors: list[str]) -> ScriptEntry | None:
     where = f"{role}[{index}]"
     if not isinstance(value, dict) or not value:
@@ -88,7 +108,7 @@ def _parse_entry(role: str, index: int, value: object, errors: list[str]) -> Scr
         return None
     unknown = sorted(set(value) - _ENTRY_KEYS)
     if unknown:
-        errors.append(f"{where}: unknown key(s) {unknown} (allowed: text, tool_calls, json, error)")
+        errors.append(f"{where}: unknown key(s) {unknown} (allowed: text, tool_calls, json, error, segments)")
         return None
     if "error" in value:
         kind = value["error"]
@@ -96,6 +116,8 @@ def _parse_entry(role: str, index: int, value: object, errors: list[str]) -> Scr
             errors.append(f'{where}: "error" stands alone and is one of {list(ERROR_KINDS)}')
             return None
         return ScriptEntry(role=role, index=index, error=kind)
+    if "segments" in value:
+        return _parse_segments(role, index, value, errors)
     if "json" in value:
         if len(value) > 1:
             errors.append(f'{where}: "json" stands alone (it is the whole structured answer)')

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from studyhall.adapters.memory.ledger import MemoryLedger
 from studyhall.adapters.store.learner import LearnerLedgerMethods
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
+from studyhall.core.contracts.learner import (
+    LearnerObserved,
+    ReviewGraded,
+    ReviewQuestionWritten,
+    SourceQuizAnswered,
+)
 
 
 class InMemoryLearnerStore(LearnerLedgerMethods):
@@ -12,3 +17,4 @@ class InMemoryLearnerStore(LearnerLedgerMethods):
         self._grades = MemoryLedger(ReviewGraded, "review grades")
         self._observations = MemoryLedger(LearnerObserved, "learner observations")
         self._quiz_answers = MemoryLedger(SourceQuizAnswered, "quiz me answers")
+        self._questions = MemoryLedger(ReviewQuestionWritten, "review questions")

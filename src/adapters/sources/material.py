@@ -15,8 +15,14 @@ from studyhall.adapters.sources._files import not_regular
 from studyhall.adapters.sources.pdf import read_pdf
 from studyhall.adapters.sources.text import read_text
 from studyhall.adapters.sources.transcript import read_transcript
+from studyhall.adapters.sources.transcript_cache import cached_transcript
 from studyhall.adapters.sources.vault import vault_root
-from studyhall.core.contracts.material import MaterialFile, MaterialScan, SkippedFile
+from studyhall.core.contracts.material import (
+    MaterialFile,
+    MaterialScan,
+    SkippedFile,
+    is_media,
+)
 from studyhall.core.errors import NotFound
 
 Reader = Callable[[str, str], MaterialFile | SkippedFile]
@@ -30,6 +36,8 @@ READERS: dict[str, Reader] = {
     ".markdown": read_text,
 }
 NOTE_SUFFIXES = (".md", ".markdown")
+CAPTION_SUFFIXES = (".vtt", ".srt", ".VTT", ".SRT")
+NOT_MATERIAL = "not course material (.vtt, .srt, .pdf, .txt, .md, or audio/video without captions)"
 
 
 def _not_a_file(path: Path) -> str | None:
@@ -44,12 +52,22 @@ def reader_for(path: str) -> Reader | None:
     return READERS.get(os.path.splitext(path)[1].lower())
 
 
+def _captioned(folder: Path, name: str) -> bool:
+    """A same-stem .vtt/.srt beside a media file: that transcript is the one imported."""
+    stem = os.path.splitext(name)[0]
+    return any((folder / (stem + suffix)).is_file() for suffix in CAPTION_SUFFIXES)
+
+
 class FileMaterialReader:
-    def __init__(self, include_notes: bool = True) -> None:
+    def __init__(self, include_notes: bool = True, transcripts_dir: Path | None = None) -> None:
         # The notes importer reads Markdown itself; it can ask for course files only.
         self.include_notes = include_notes
+        # Where transcripts made from audio/video are cached; None: media files are not read.
+        self.transcripts_dir = transcripts_dir
 
-    def _wanted(self, name: str) -> bool:
+    def _wanted(self, name: str, folder: Path | None = None) -> bool:
+        if is_media(name) and self.transcripts_dir is not None:
+            return folder is None or not _captioned(folder, name)
         suffix = os.path.splitext(name)[1].lower()
         return suffix in READERS and (self.include_notes or suffix not in NOTE_SUFFIXES)
 
@@ -65,8 +83,8 @@ class FileMaterialReader:
         if unusable is not None:
             return MaterialScan(str(root), (), (SkippedFile(target, unusable),), single_file=True, target=target)
         if asked.is_file():
-            if not self._wanted(asked.name):
-                return MaterialScan(str(root), (), (SkippedFile(target, "not course material (.vtt, .srt, .pdf, .txt, .md)"),), single_file=True, target=target)
+            if not self._wanted(asked.name, asked.parent):
+                return MaterialScan(str(root), (), (SkippedFile(target, NOT_MATERIAL),), single_file=True, target=target)
             return MaterialScan(str(root), (target,), single_file=True, target=target)
         real_root = os.path.realpath(root)
         files: list[str] = []
@@ -82,7 +100,7 @@ class FileMaterialReader:
             seen.add(real)
             dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             for name in sorted(names):
-                if name.startswith(".") or not self._wanted(name):
+                if name.startswith(".") or not self._wanted(name, Path(folder)):
                     continue
                 rel = Path(folder, name).relative_to(root).as_posix()
                 target_file = os.path.realpath(Path(folder, name))
@@ -97,7 +115,9 @@ class FileMaterialReader:
         return MaterialScan(str(root), tuple(sorted(files)), tuple(skipped), target=target)
 
     def read(self, root: str, path: str) -> MaterialFile | SkippedFile:
+        if is_media(path) and self.transcripts_dir is not None:
+            return cached_transcript(self.transcripts_dir, root, path)
         reader = reader_for(path)
         if reader is None:
-            return SkippedFile(path, "not course material (.vtt, .srt, .pdf, .txt, .md)")
+            return SkippedFile(path, NOT_MATERIAL)
         return reader(root, path)

@@ -3,6 +3,8 @@
     reviews.jsonl        review grades (ReviewGraded)
     observations.jsonl   the teacher's validated observations (LearnerObserved)
     quiz_answers.jsonl   "Quiz me" answers on a source, per supported node (SourceQuizAnswered)
+    questions.jsonl      model-written review questions that passed the evidence check
+                         (ReviewQuestionWritten)
 
 Each is a ``JsonlLedger``: crash-safe appends (a torn line is skipped by readers, never glued to
 the next record), tolerant incremental reads, replayed ids ignored. The review service is the
@@ -17,16 +19,22 @@ from typing import Any
 
 from studyhall.adapters.store.ledger import JsonlLedger
 from studyhall.adapters.store.ledger_methods import Ledger
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
+from studyhall.core.contracts.learner import (
+    LearnerObserved,
+    ReviewGraded,
+    ReviewQuestionWritten,
+    SourceQuizAnswered,
+)
 from studyhall.core.contracts.ledger import LedgerRead
 
 
 class LearnerLedgerMethods:
-    """Mixin shared with the in-memory fake: the subclass sets the three ledgers."""
+    """Mixin shared with the in-memory fake: the subclass sets the four ledgers."""
 
     _grades: Ledger
     _observations: Ledger
     _quiz_answers: Ledger
+    _questions: Ledger
 
     def append_grades(self, records: Sequence[ReviewGraded]) -> None:
         self._grades.append(records)
@@ -36,6 +44,12 @@ class LearnerLedgerMethods:
 
     def append_quiz_answers(self, records: Sequence[SourceQuizAnswered]) -> None:
         self._quiz_answers.append(records)
+
+    def append_questions(self, records: Sequence[ReviewQuestionWritten]) -> None:
+        self._questions.append(records)
+
+    def questions(self) -> LedgerRead[ReviewQuestionWritten]:
+        return self._questions.read()
 
     def quiz_answers(self) -> LedgerRead[SourceQuizAnswered]:
         return self._quiz_answers.read()
@@ -59,6 +73,9 @@ class JsonlLearnerStore(LearnerLedgerMethods):
         self._quiz_answers: JsonlLedger[Any] = JsonlLedger(
             self._root / "quiz_answers.jsonl", SourceQuizAnswered,
             label=f"{name}/quiz_answers.jsonl")
+        self._questions: JsonlLedger[Any] = JsonlLedger(
+            self._root / "questions.jsonl", ReviewQuestionWritten,
+            label=f"{name}/questions.jsonl")
 
     def __repr__(self) -> str:
         return f"JsonlLearnerStore({str(self._root)!r})"

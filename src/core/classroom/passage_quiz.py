@@ -19,7 +19,7 @@ from typing import Any
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{3,}")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _CODE = re.compile(r"```|[`{}<>|\\=]|\w\(")
-MIN_WORDS, MAX_WORDS = 5, 45
+MIN_WORDS, MAX_WORDS = 6, 45
 CHOICES = 4
 # Words that never make a question (function words and a lecturer's fillers).
 _STOP_WORDS = """
@@ -84,7 +84,7 @@ def _sentences(text: str) -> list[str]:
             prose.append(line.strip().lstrip(">#-*0123456789. ").strip())
     # A line break ends a sentence too (a list item, a heading, a quote).
     for s in (x for line in prose for x in _SENTENCE.split(" ".join(line.split()))):
-        if _CODE.search(s):
+        if _CODE.search(s) or s.endswith(":"):  # code, or a lead-in to something else
             continue
         if MIN_WORDS <= len(s.split()) <= MAX_WORDS:
             out.append(s.strip())
@@ -146,8 +146,11 @@ def _distractors(salience: Salience, corpus: Sequence[str], passage: str, senten
             continue
         for w in salience.top(text, 4):
             if w != answer and w not in here and not _same_stem(w, answer):
-                seen[w] = max(seen.get(w, 0.0), salience.idf.get(w, 0.0))
-    ranked = sorted(seen, key=lambda w: (-seen[w], _tiebreak(seed, w)))
+                seen[w] = salience.idf.get(w, 0.0)
+    # Concepts of the course first (met in several passages, words of some length): a
+    # distractor should be as plausible as the answer, not a stray verb.
+    ranked = sorted(seen, key=lambda w: (salience.df.get(w, 0) < 2, len(w) < 5, -seen[w],
+                                         _tiebreak(seed, w)))
     return ranked[:CHOICES - 1]
 
 

@@ -1,5 +1,6 @@
 """Learner ledger records: evidence about the learner that is not graph knowledge — review grades
-and the teacher's validated observations (a corrected misconception among them).
+and the teacher's validated observations (a corrected misconception among them) — and the review
+questions a model wrote for a node, kept once they passed the evidence check.
 
 Append-only like the graph ledgers; every id is unique (a replayed append is ignored by readers).
 Mastery, FSRS card state and due dates are derived from these at read time, never stored.
@@ -59,4 +60,18 @@ class SourceQuizAnswered(Record):
     source_id: str = Field(min_length=1)
     quiz_id: str = Field(min_length=1)
     question: int = Field(ge=0)  # the question's position in the quiz
+    at: datetime
+
+
+class ReviewQuestionWritten(Record):
+    """A model wrote a review question for a node and it passed the evidence check (its quote
+    occurs verbatim in the node's text or evidence): the node's prompt from then on."""
+
+    kind: Literal["review-question"] = "review-question"
+    id: str = Field(min_length=1)
+    node_id: str = Field(min_length=1)
+    question: str = Field(min_length=1, max_length=1000)
+    answer: str = Field(min_length=1, max_length=2000)
+    evidence_quote: str = Field(min_length=1, max_length=2000)  # verbatim from the node
+    model: str = ""  # the role's model id when it was written, for the record
     at: datetime

@@ -38,6 +38,16 @@ class NoteFile:
     content_hash: str  # sha256 of the bytes
 
 
+# Audio and video read as lectures: transcribed when no same-stem .vtt/.srt is beside them.
+MEDIA_SUFFIXES = (".mp3", ".m4a", ".wav", ".mp4", ".webm", ".mkv")
+# The reason a media file's read gives while no cached transcript exists for its bytes.
+NEEDS_TRANSCRIPTION = "needs transcription"
+
+
+def is_media(path: str) -> bool:
+    return path.lower().endswith(MEDIA_SUFFIXES)
+
+
 MaterialKind = Literal["note", "transcript", "pdf", "text"]
 
 

@@ -23,6 +23,7 @@ ModelRole = Literal[
     "notes_writer",
     "flashcards_writer",
     "study_planner",
+    "transcriber",  # speech to text for audio/video imported without captions (issue 16)
 ]
 MODEL_ROLES: tuple[ModelRole, ...] = get_args(ModelRole)  # in the order Settings lists them
 Effort = Literal["minimal", "low", "medium", "high"]
@@ -58,6 +59,7 @@ def default_models() -> dict[ModelRole, RoleModel]:
         "notes_writer": RoleModel(model=_CHEAP, effort="low"),
         "flashcards_writer": RoleModel(model=_CHEAP, effort="low"),
         "study_planner": RoleModel(model=_CHEAP, effort="low"),
+        "transcriber": RoleModel(model="openai/whisper-1"),
     }
 
 

@@ -9,7 +9,8 @@ from pydantic import Field
 from studyhall.core.contracts.base import Record
 
 SourceKind = Literal["note", "transcript", "pdf", "text"]
-SourceStatus = Literal["imported", "unchanged", "skipped", "deleted"]
+# "needs_transcription": audio/video with no captions, waiting for a transcriber key.
+SourceStatus = Literal["imported", "unchanged", "skipped", "deleted", "needs_transcription"]
 
 
 class Source(Record):
@@ -19,6 +20,7 @@ class Source(Record):
     kind: SourceKind
     status: SourceStatus
     reason: str | None = None  # why it was skipped
+    action: str | None = None  # what the learner does to fix it (e.g. add a transcriber key)
     content_hash: str | None = None
     size: int | None = None
     links: tuple[str, ...] = ()  # resolved link targets (root-relative paths)

@@ -1,10 +1,11 @@
-"""Model ports: the chat model every role talks to, embedders, passage rerankers."""
+"""Model ports: the chat model every role talks to, embedders, passage rerankers, transcribers."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from typing import Protocol
 
+from studyhall.core.contracts.material import MaterialFile, SkippedFile
 from studyhall.core.contracts.models import (
     ModelEvent,
     ModelRequest,
@@ -42,4 +43,12 @@ class Reranker(Protocol):
 
     async def rerank(self, query: str, chunks: Sequence[Chunk]) -> list[Reranked]:
         """One judgement per chunk, same order."""
+        ...
+
+
+class Transcriber(Protocol):
+    async def transcribe(self, root: str, path: str) -> MaterialFile | SkippedFile:
+        """Speech to a timed transcript for the audio/video file ``root/path`` (root-relative),
+        cached by the file's content hash so the same bytes are never sent twice. Raises
+        ``core.errors.ModelError`` subclasses when the model cannot answer."""
         ...

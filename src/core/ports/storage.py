@@ -21,7 +21,12 @@ from studyhall.core.contracts.graph import (
     UnderstandingObserved,
 )
 from studyhall.core.contracts.jobs import Job
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
+from studyhall.core.contracts.learner import (
+    LearnerObserved,
+    ReviewGraded,
+    ReviewQuestionWritten,
+    SourceQuizAnswered,
+)
 from studyhall.core.contracts.ledger import LedgerRead
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.contracts.sources import Source
@@ -118,7 +123,8 @@ class GraphTails(Protocol):
 
 
 class LearnerStore(Protocol):
-    """The learner ledgers: review grades, the teacher's observations and "Quiz me" answers, append-only (one fsync
+    """The learner ledgers: review grades, the teacher's observations, "Quiz me" answers and
+    model-written review questions that passed the evidence check, append-only (one fsync
     per call; a batch is written whole or not at all), read tolerantly (torn or invalid lines
     skipped and counted, a replayed id ignored)."""
 
@@ -128,6 +134,8 @@ class LearnerStore(Protocol):
     def grades(self) -> LedgerRead[ReviewGraded]: ...
     def observations(self) -> LedgerRead[LearnerObserved]: ...
     def quiz_answers(self) -> LedgerRead[SourceQuizAnswered]: ...
+    def append_questions(self, records: Sequence[ReviewQuestionWritten]) -> None: ...
+    def questions(self) -> LedgerRead[ReviewQuestionWritten]: ...
 
 
 class AskStore(Protocol):

@@ -38,7 +38,7 @@ class GradeIn(BodyModel):
 class DueCard(BodyModel):
     node_id: str
     prompt: str
-    kind: Literal["cloze", "recall"]
+    kind: Literal["cloze", "recall", "question"]
     state: str
     retrievability: float | None
     due_at: str
@@ -127,9 +127,11 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         given = query(request, "limit", "node")
         node_id = given.get("node")
         if node_id:
-            return JSONResponse(await asyncio.to_thread(review.card, node_id))
-        limit = _limit(given.get("limit"))
-        return JSONResponse(await asyncio.to_thread(review.queue, limit))
+            out = await asyncio.to_thread(review.card, node_id)
+        else:
+            out = await asyncio.to_thread(review.queue, _limit(given.get("limit")))
+        review.write_questions(out["due"])  # with a model: stored questions, for next time
+        return JSONResponse(out)
 
     @describe(summary="Grade a review", request=GradeIn, response=CardOut,
               responses={400: "Unknown grade", 404: "No such node"})

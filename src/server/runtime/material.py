@@ -10,6 +10,7 @@ Every file read and index write runs in a worker thread, never on the event loop
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from studyhall.core.library.sources.material_import import (
     MaterialImporter,
@@ -17,7 +18,7 @@ from studyhall.core.library.sources.material_import import (
     Progress,
 )
 from studyhall.core.library.upkeep.vector_cache import VectorCache
-from studyhall.core.ports.models import Embedder
+from studyhall.core.ports.models import Embedder, Transcriber
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader
 from studyhall.core.ports.storage import GraphStore, SourceStore
@@ -28,7 +29,8 @@ from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 class CourseMaterial:
     def __init__(self, *, reader: MaterialReader, index: SearchIndex, clock: Clock,
                  sources: SourceStore, graph_store: GraphStore, embedder: Embedder,
-                 upkeep: GraphUpkeep) -> None:
+                 upkeep: GraphUpkeep, transcriber: Transcriber | None = None,
+                 no_transcriber: Callable[[], str | None] = lambda: None) -> None:
         self._reader = reader
         self._index = index
         self._clock = clock
@@ -36,19 +38,24 @@ class CourseMaterial:
         self._graph = graph_store
         self._embedder = embedder
         self._upkeep = upkeep
+        self._transcriber = transcriber
+        self._no_transcriber = no_transcriber  # why no transcriber can run (no key), told free
 
     def importer(self, *, embed: bool = True) -> MaterialImporter:
         """An importer for one run; without ``embed`` passages are found by their words only.
         An embedding model that cannot load fails here, with its reason."""
         if not embed:
             return MaterialImporter(reader=self._reader, index=self._index, clock=self._clock,
-                                    sources=self._sources, off_loop=asyncio.to_thread)
+                                    sources=self._sources, off_loop=asyncio.to_thread,
+                                    transcriber=self._transcriber,
+                                    no_transcriber=self._no_transcriber)
         # The upkeep's cache: one per model per process, shared with the graph's vectors. When
         # it has none (the model cannot load), a cache of our own raises the model's reason.
         cache = self._upkeep.cache() or VectorCache(self._embedder, self._graph)
         return MaterialImporter(reader=self._reader, index=self._index, clock=self._clock,
                                 sources=self._sources, embedder=self._embedder, cache=cache,
-                                off_loop=asyncio.to_thread)
+                                off_loop=asyncio.to_thread, transcriber=self._transcriber,
+                                no_transcriber=self._no_transcriber)
 
     async def run(self, path: str, progress: Progress | None = None, *,
                   embed: bool = True) -> MaterialReport:

@@ -1,5 +1,6 @@
 """``ReviewService``: the learner model's runner — the only writer of the learner ledgers (review
-grades, the teacher's validated observations) and the one read of the learner's state.
+grades, the teacher's validated observations, "Quiz me" answers) and the one read of the
+learner's state.
 
 Every read builds a ``LearnerModel`` (core) from the graph read and the learner ledgers at this
 moment: mastery, FSRS cards, today's queue and the statistics are derived there, never stored.
@@ -39,6 +40,7 @@ from studyhall.core.ports.storage import LearnerStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.review_preview import after_today, next_due, planned_or_now
+from studyhall.server.runtime.review_questions import ReviewQuestions
 
 MAX_QUEUE = 1000
 
@@ -46,13 +48,14 @@ MAX_QUEUE = 1000
 class ReviewService:
     def __init__(self, *, graph: GraphReader, learner_store: LearnerStore,
                  settings_store: SettingsStore, clock: Clock, ids: Ids,
-                 zone: tzinfo | None = None) -> None:
+                 zone: tzinfo | None = None, questions: ReviewQuestions | None = None) -> None:
         self._graph = graph
         self._store = learner_store
         self._settings = settings_store
         self._clock = clock
         self._ids = ids
         self._zone = zone
+        self._questions = questions  # the model's stored questions (None: model-free only)
         self._overlay = LearnerOverlay()
         self._weights: tuple[tuple[SnapshotNode, ...], TermWeights] | None = None
         self._lock = threading.Lock()  # the caches above; reads come from worker threads
@@ -63,8 +66,9 @@ class ReviewService:
         """The learner's state now, over ``base`` (the app's graph read when not given)."""
         snapshot = base if base is not None else self._graph.snapshot()
         learner = self._evidence()
+        stored = self._questions.stored() if self._questions is not None else None
         return LearnerModel(snapshot, learner, self.now(), self.limits(),
-                            weights=lambda: self._term_weights(snapshot))
+                            weights=lambda: self._term_weights(snapshot), questions=stored)
 
     def queue(self, limit: int = 20, base: GraphSnapshot | None = None) -> dict[str, Any]:
         """``GET /api/review``: today's queue (the first ``limit`` cards) and its counts; each
@@ -104,6 +108,12 @@ class ReviewService:
             return self._overlay.apply(snapshot, learner.signals)
 
     # --- writes ----------------------------------------------------------------------------
+
+    def write_questions(self, cards: list[dict[str, Any]]) -> None:
+        """With a model, start writing stored questions for the shown cards that lack one, in
+        the background (on the event loop; returns at once)."""
+        if self._questions is not None:
+            self._questions.want(cards)
 
     def grade(self, node_id: str, grade: str,
               prompt_kind: PromptKind | None = None) -> dict[str, Any]:

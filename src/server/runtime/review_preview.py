@@ -6,6 +6,7 @@ today's queue is due, and a node's card for "Review now" when today's queue does
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Literal
 
 from studyhall.core.contracts.learner import GRADES
 from studyhall.core.library.learner.cards import CardView, Graded, replay, retrievability
@@ -54,7 +55,8 @@ def planned_or_now(model: LearnerModel, node_id: str) -> Due:
         if item.node_id == node_id:
             return item
     view: CardView = model.card(node_id)
-    kind = "new" if view.reviews == 0 else "learning" if view.phase in (
-        "learning", "relearning") else "review"
+    kind: Literal["new", "review", "learning"] = (
+        "new" if view.reviews == 0
+        else "learning" if view.phase in ("learning", "relearning") else "review")
     r = retrievability(view, model.now, model.limits.desired_retention)
     return Due(node_id, kind, view, r, overdue=False)

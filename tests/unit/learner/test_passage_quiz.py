@@ -23,7 +23,7 @@ def test_three_cloze_questions_from_the_passages_read():
         answer = q.args["choices"][0]
         assert "_____" in q.args["prompt"] and answer.lower() not in q.args["prompt"].lower()
         assert answer.lower() in PASSAGES[q.passage].lower()
-        assert len(set(c.lower() for c in q.args["choices"])) == 4
+        assert len({c.lower() for c in q.args["choices"]}) == 4
         for wrong in q.args["choices"][1:]:  # a distractor is never in the question's passage
             assert wrong.lower() not in PASSAGES[q.passage].lower()
 

@@ -3,6 +3,8 @@ topic's own words, cached by content (an edited transcript is cut again)."""
 
 from __future__ import annotations
 
+import itertools
+
 from studyhall.core.library.sources.key_moments import Cue, key_moments
 from studyhall.server.runtime.moment_cache import MomentCache
 
@@ -26,7 +28,7 @@ def test_moments_start_where_the_lecture_changes_topic():
     # ... and most topic changes are found.
     found = sum(any(abs(s - k * TOPIC_SECONDS) <= 60 for s in starts) for k in range(1, 12))
     assert found >= 9, starts
-    assert all(a.end <= b.start + 6 for a, b in zip(moments, moments[1:]))
+    assert all(a.end <= b.start + 6 for a, b in itertools.pairwise(moments))
 
 
 def test_each_moment_is_named_by_its_topic():

@@ -28,7 +28,7 @@ def parse_scope(text: str | None) -> Scope:
     kind, sep, ident = raw.partition(":")
     if not sep or kind not in _KINDS or not ident.strip():
         raise InvalidInput(f"Unknown scope {raw!r}: use {SCOPE_HELP}.")
-    return Scope(kind, ident.strip())  # type: ignore[arg-type]
+    return Scope(kind, ident.strip())
 
 
 def nodes_in(snapshot: GraphSnapshot, scope: Scope) -> list[SnapshotNode]:

@@ -5,10 +5,11 @@ review prompts. Pure: the time, the limits and the evidence are given; nothing i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from functools import cached_property
 
+from studyhall.core.contracts.learner import ReviewQuestionWritten
 from studyhall.core.errors import NotFound
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 from studyhall.core.library.learner.cards import CardView, replay
@@ -24,13 +25,15 @@ from studyhall.core.library.learner.queue import DayPlan, Limits, Reviewable, pl
 
 class LearnerModel:
     def __init__(self, snapshot: GraphSnapshot, learner: LearnerEvidence, now: datetime,
-                 limits: Limits, weights: Callable[[], TermWeights] | None = None) -> None:
+                 limits: Limits, weights: Callable[[], TermWeights] | None = None,
+                 questions: Mapping[str, ReviewQuestionWritten] | None = None) -> None:
         self.snapshot = snapshot
         self.learner = learner
         self.now = now
         self.limits = limits
         self._weights = weights or (lambda: TermWeights(n.text for n in snapshot.nodes))
         self._scores: dict[str, Score] = {}
+        self.questions = questions or {}  # node id → its stored, checked model question
 
     def node(self, node_id: str) -> SnapshotNode:
         node = self.snapshot.node(node_id)
@@ -68,6 +71,11 @@ class LearnerModel:
         return replay(self.learner.graded(node_id), self.now, self.limits.desired_retention)
 
     def prompt(self, node_id: str) -> Prompt:
+        """The node's stored model question when it has one, else a model-free prompt."""
+        stored = self.questions.get(node_id)
+        if stored is not None:
+            self.node(node_id)
+            return Prompt("question", stored.question, stored.answer, stored.evidence_quote)
         return review_prompt(self.node(node_id).text, self.weights, self.card(node_id).reviews)
 
     @cached_property

@@ -14,7 +14,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
-PromptKind = Literal["cloze", "recall"]
+PromptKind = Literal["cloze", "recall", "question"]  # "question": a stored model-written one
 
 BLANK = "_____"
 _WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]{2,}")
@@ -38,6 +38,7 @@ class Prompt(NamedTuple):
     kind: PromptKind
     prompt: str
     answer: str  # what to reveal: the blanked term, or the node's text
+    evidence: str | None = None  # the quote a stored question rests on (None: the node's first)
 
 
 def words(text: str) -> list[str]:

@@ -37,13 +37,13 @@ def due_json(model: LearnerModel, item: Due) -> dict[str, Any]:
     return {
         "node_id": item.node_id,
         "prompt": prompt.prompt,
-        "kind": prompt.kind,  # cloze | recall
+        "kind": prompt.kind,  # cloze | recall | question
         "state": mastery.state,
         "retrievability": _score(item.retrievability),
         "due_at": item.view.due.isoformat(),
         "answer": prompt.answer,
         "text": node.text,
-        "evidence": first_quote(node),
+        "evidence": prompt.evidence or first_quote(node),
         "queue": item.kind,  # new | review | learning
         "card": item.view.phase,
         "overdue": item.overdue,

@@ -13,21 +13,28 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from studyhall.core.contracts.material import MaterialFile, SkippedFile
+from studyhall.core.contracts.material import (
+    NEEDS_TRANSCRIPTION,
+    MaterialFile,
+    SkippedFile,
+    is_media,
+)
 from studyhall.core.contracts.sources import Source
+from studyhall.core.errors import ModelError
 from studyhall.core.library.retrieval.chunking import chunk_material
 from studyhall.core.library.retrieval.indexing import index_chunks
 from studyhall.core.library.sources.notes.vault_index import under
 from studyhall.core.library.sources.source_ids import path_source_id
 from studyhall.core.library.sources.source_ids import root_name as name_of_root
 from studyhall.core.library.upkeep.vector_cache import VectorCache
-from studyhall.core.ports.models import Embedder
+from studyhall.core.ports.models import Embedder, Transcriber
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader
 from studyhall.core.ports.storage import SourceStore
 from studyhall.core.ports.system import Clock, OffLoop, in_place
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
+TRANSCRIBER_ACTION = "Add a key for the transcriber in Settings"
 
 
 def material_source_id(kind: str, root_name: str, path: str) -> str:
@@ -37,7 +44,7 @@ def material_source_id(kind: str, root_name: str, path: str) -> str:
 
 def _kind_of(path: str) -> str:
     lower = path.lower()
-    if lower.endswith((".vtt", ".srt")):
+    if lower.endswith((".vtt", ".srt")) or is_media(lower):
         return "transcript"
     if lower.endswith(".pdf"):
         return "pdf"
@@ -52,6 +59,7 @@ class MaterialReport:
     unchanged: list[str] = field(default_factory=list)
     skipped: list[SkippedFile] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    needs_transcription: list[str] = field(default_factory=list)
     chunks: int = 0
 
 
@@ -67,6 +75,10 @@ class MaterialImporter:
     # Every scan, read and index or record write goes through it: the app passes
     # ``asyncio.to_thread``, so a slow disk (or a file that never ends) cannot stall the loop.
     off_loop: OffLoop = in_place
+    # Audio/video with no captions and no cached transcript is transcribed by it; when
+    # ``no_transcriber`` says why no model can (no key), the file waits as needs_transcription.
+    transcriber: Transcriber | None = None
+    no_transcriber: Callable[[], str | None] = lambda: None
 
     async def run(self, path: str, progress: Progress | None = None) -> MaterialReport:
         off = self.off_loop
@@ -81,10 +93,12 @@ class MaterialImporter:
             source_id = material_source_id(kind, root_name, rel)
             seen.add(source_id)
             read = await off(self.reader.read, scan.root, rel)
+            if isinstance(read, SkippedFile) and read.reason == NEEDS_TRANSCRIPTION:
+                read = await self._transcribed(source_id, scan.root, rel, report)
             if isinstance(read, SkippedFile):
                 report.skipped.append(read)
                 await off(self._skip, source_id, rel, scan.root, kind, read.reason)
-            else:
+            elif read is not None:  # None: waits for a transcriber key (recorded so)
                 await self._one(source_id, scan.root, read, report)
             if progress is not None:
                 progress(n, len(scan.files), rel)
@@ -93,6 +107,22 @@ class MaterialImporter:
         if not scan.single_file:
             await off(self._forget_missing, scan.root, scan.target, seen, report)
         return report
+
+    async def _transcribed(self, source_id: str, root: str, path: str,
+                           report: MaterialReport) -> MaterialFile | SkippedFile | None:
+        """The media file's transcript, made now; None when no transcriber can run (recorded
+        with the action that fixes it, and its stale passages left out of the index)."""
+        why = self.no_transcriber() if self.transcriber is not None else "No transcriber is set up."
+        if why is None and self.transcriber is not None:
+            try:
+                return await self.transcriber.transcribe(root, path)
+            except ModelError as e:
+                return SkippedFile(path, f"it could not be transcribed: {e}")
+        report.needs_transcription.append(path)
+        await self.off_loop(self.index.remove, source_id)
+        await self.off_loop(self._record, source_id, path, root, "transcript", "needs_transcription",
+                            reason=why, action=TRANSCRIBER_ACTION)
+        return None
 
     def _skip(self, source_id: str, path: str, root: str, kind: str, reason: str) -> None:
         self.index.remove(source_id)

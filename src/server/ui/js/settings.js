@@ -14,7 +14,7 @@ const ROLE_NAMES = {
   auditor: "Auditor — checks the extractor", labeler: "Labeler — names sessions and clusters",
   answerer: "Answerer — questions about your notes", reranker: "Reranker",
   rewriter: "Rewriter — makes follow-up questions searchable",
-  notes_writer: "Notes writer", flashcards_writer: "Flashcards writer", study_planner: "Study planner",
+  notes_writer: "Notes writer", flashcards_writer: "Flashcards writer", study_planner: "Study planner", transcriber: "Transcriber",
 };
 
 export async function mountSettings({ main, dock }, params, query) {

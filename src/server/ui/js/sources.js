@@ -10,7 +10,8 @@ import { watchActivity } from "./activity.js";
 
 export const KIND_ICONS = { note: "✎", transcript: "▶", pdf: "▤", text: "¶" };
 const KIND_NAMES = { note: "Note", transcript: "Lecture", pdf: "PDF", text: "Text" };
-const STATUS = { imported: "Imported", unchanged: "Up to date", skipped: "Skipped", deleted: "Removed" };
+const STATUS = { imported: "Imported", unchanged: "Up to date", skipped: "Skipped", deleted: "Removed",
+  needs_transcription: "Needs transcription" };
 
 export function sourceHref(id, place = "") {
   return `#/sources/${encodeURIComponent(id)}${place ? `?${place}` : ""}`;
@@ -61,7 +62,7 @@ export async function mountSources({ main, dock }) {
         h("button.primary", { type: "button", onclick: () => addMaterial() }, "Add material…")));
       return;
     }
-    const order = { imported: 0, unchanged: 0, skipped: 1, deleted: 2 };
+    const order = { imported: 0, unchanged: 0, needs_transcription: 1, skipped: 1, deleted: 2 };
     const sorted = sources.slice().sort((a, b) => (order[a.status] - order[b.status]) || a.title.localeCompare(b.title));
     replace(list, h("ul.shelf-list", sorted.map(row)));
   }
@@ -82,6 +83,10 @@ export async function mountSources({ main, dock }) {
         title,
         h("p.shelf-path", h("span.shelf-kind", KIND_NAMES[s.kind] || s.kind), " · ", s.path),
         skipped ? h("p.shelf-reason", `Skipped: ${s.reason || "could not be read"}`) : null,
+        s.status === "needs_transcription"
+          ? h("p.shelf-reason", "No transcript yet: this recording is transcribed with your own key. ",
+            h("a", { href: "#/settings" }, s.action || "Add a key for the transcriber in Settings"), ".")
+          : null,
         h("p.shelf-facts",
           h("span.status-pill", { class: `pill-${s.status}` }, STATUS[s.status] || s.status),
           h("span.shelf-indexed", indexed),
