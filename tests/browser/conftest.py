@@ -64,7 +64,7 @@ def window(browser, request) -> Iterator[Window]:
         route.continue_()
 
     context.route(re.compile(r".*"), guard)
-    page.on("pageerror", lambda e: win.page_errors.append(str(e)))
+    page.on("pageerror", lambda e: win.page_errors.append(str(e) + " @ " + str(getattr(e, "stack", ""))))
     def console(message) -> None:
         # A demo's own refused requests are its sandbox working, not the app breaking its CSP.
         if message.type == "error" and "/api/frames/" not in (message.location or {}).get("url", ""):

@@ -65,7 +65,9 @@ def test_importing_a_vault_shows_progress_then_the_nodes(window, tmp_path):
         # The nodes arrive on the home graph (it refreshes when the import finishes).
         page.wait_for_function("() => Number(document.body.dataset.graphNodes || 0) > 0")
         stats = graph_stats(page)
-        assert stats and stats["n"] >= 8 and stats["clusters"] >= 1
+        # One topic per note and per heading (5 notes + "Graphs: Degree"); the sentences are
+        # their evidence. Was: >= 8 (one node per sentence, before issue 14).
+        assert stats and stats["n"] == 6 and stats["clusters"] >= 1
         assert embedder.calls >= 1
         window.shot("10-home-graph")
 

@@ -56,7 +56,9 @@ def test_open_questions_and_a_mixed_quiz_from_the_keyboard(window, tmp_path):
         # Free text: typed in the dock, Enter sends.
         page.locator(".question-dock textarea").fill("Pass my exam")
         page.keyboard.press("Enter")
-        page.wait_for_selector(".question-dock fieldset.question >> nth=2")
+        # Three questions arrive; the dock shows one at a time (issue 19), so the third is
+        # rendered but hidden until Next.
+        page.wait_for_selector(".question-dock fieldset.question >> nth=2", state="attached")
         page.wait_for_selector("body[data-turn='idle']")
         window.shot("21-mixed-quiz")
 
@@ -102,7 +104,9 @@ def test_a_failed_turn_says_what_to_do_and_can_be_retried(window, tmp_path):
         error = page.locator(".inline-error")
         error.wait_for()
         assert "refused" in error.inner_text().lower() or "key" in error.inner_text().lower()
-        assert error.get_by_role("button").inner_text() == "Open settings"
+        # The action that fixes it first, then Try again (issue 19: errors keep their reason).
+        buttons = error.get_by_role("button").all_inner_texts()
+        assert buttons[0] == "Open settings" and "Try again" in buttons
         window.shot("23-inline-error")
         error.get_by_role("button", name="Open settings").click()
         page.wait_for_selector("#key-value")

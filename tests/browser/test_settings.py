@@ -50,6 +50,8 @@ def test_a_saved_key_is_masked_and_never_in_the_page_again(window, tmp_path):
         assert "answered" in page.locator(".test-result").inner_text()
 
         # Models per role, with a local server's address; a bad address is refused plainly.
+        # They sit under "Advanced" (issue 19: provider + key first).
+        page.locator("summary", has_text="Advanced").click()
         page.fill("input[name='model-extractor']", "ollama/llama3.2")
         page.fill("input[name='base-extractor']", "ftp://nope")
         page.get_by_role("button", name="Save models").click()

@@ -92,7 +92,7 @@ class MaterialImporter:
             kind = _kind_of(rel)
             source_id = material_source_id(kind, root_name, rel)
             seen.add(source_id)
-            read = await off(self.reader.read, scan.root, rel)
+            read: MaterialFile | SkippedFile | None = await off(self.reader.read, scan.root, rel)
             if isinstance(read, SkippedFile) and read.reason == NEEDS_TRANSCRIPTION:
                 read = await self._transcribed(source_id, scan.root, rel, report)
             if isinstance(read, SkippedFile):

@@ -264,7 +264,7 @@ export async function mountSession({ main, dock }, params, query) {
   composer.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (!text || streaming) return;
+    if (!text || streaming || !chat) return;  // nothing is sent before the record is loaded
     input.value = "";
     autosize();
     const written = asWritten.checked;
@@ -314,6 +314,7 @@ export async function mountSession({ main, dock }, params, query) {
       return false;
     }
     if (disposed) return false;
+    if (input.disabled && !waiting) { input.disabled = false; send.disabled = false; }
     const stick = quiet ? nearBottom() : true;
     renderAll();
     if (stick) toBottom();
@@ -354,6 +355,10 @@ export async function mountSession({ main, dock }, params, query) {
     if (item.chat_id === chatId && !streaming && !disposed) load({ quiet: true });
   });
 
+  // The composer opens once the record is here: a message typed earlier would have no
+  // transcript to join (and a fast typist would lose it).
+  input.disabled = true;
+  send.disabled = true;
   if (!(await load())) return { unmount() { disposed = true; activityOff(); } };
   const focusMessage = (id) => {
     const el = id && list.querySelector(`[data-message-id="${CSS.escape(id)}"]`);
