@@ -30,8 +30,9 @@ def test_recall_alternates_with_the_cloze_and_names_the_subject():
     first, second = review_prompt(GRAPH[2], WEIGHTS, 0), review_prompt(GRAPH[2], WEIGHTS, 1)
     assert (first.kind, second.kind) == ("cloze", "recall")
     assert second.prompt == "Recall what you know about “heap”." and second.answer == GRAPH[2]
+    # Not a definition: cued by its opening words, not by one word of it (was: "“Dijkstra's”").
     dijkstra = review_prompt(GRAPH[3], WEIGHTS, 1)
-    assert "“Dijkstra's”" in dijkstra.prompt
+    assert dijkstra.prompt == "Complete from memory: “Dijkstra's algorithm finds …”"
 
 
 def test_a_text_too_short_for_a_cloze_is_recalled():

@@ -21,6 +21,7 @@ _WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]{2,}")
 _COPULA = re.compile(r"(.+?)\s+(?:is|are|was|were|means|refers to)\s", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _MIN_WORDS = 5  # a shorter text blanks too much of itself: recall instead
+_CUE_MIN_WORDS = 8  # a statement this long is cued by its opening words
 _STOP_WORDS = """
 a about above after again against all also am an and any are as at be because been before being
 below between both but by can could did do does doing down during each few for from further had
@@ -79,10 +80,16 @@ def review_prompt(text: str, weights: TermWeights, variant: int = 0) -> Prompt:
     if term is not None and len(words(text)) >= _MIN_WORDS and variant % 2 == 0:
         pattern = re.compile(rf"(?<![\w]){re.escape(term)}(?![\w])", re.IGNORECASE)
         return Prompt("cloze", f"Fill in the blank: {pattern.sub(BLANK, text)}", term)
-    # The sentence's subject names what to recall: a definition's term, else its first word
-    # of content (usually the grammatical subject), else its opening words.
-    about = _subject(text) or next(
-        (w for w in words(text) if len(w) >= 3 and w.lower() not in _STOP), None) \
+    # A definition names what to recall ("A tree is …" → "tree"). Any other statement is cued
+    # by its opening words: one word of it ("array") would not say which idea is asked for.
+    subject = _subject(text)
+    if subject is not None:
+        return Prompt("recall", f"Recall what you know about “{subject}”.", text)
+    head = text.split()
+    if len(head) >= _CUE_MIN_WORDS:
+        cue = " ".join(head[:max(3, min(8, len(head) // 3))])
+        return Prompt("recall", f"Complete from memory: “{cue} …”", text)
+    about = next((w for w in words(text) if len(w) >= 3 and w.lower() not in _STOP), None) \
         or _opening(text)
     return Prompt("recall", f"Recall what you know about “{about}”.", text)
 
