@@ -74,7 +74,7 @@ def test_importing_a_vault_shows_progress_then_the_nodes(window, tmp_path):
         # Search flies to a node and the dock shows its evidence trail.
         page.keyboard.press("/")
         page.keyboard.type("mitochondria")
-        page.wait_for_selector(".search-result")
+        page.wait_for_selector(".search-result", timeout=60_000)  # first search loads the encoder
         page.keyboard.press("Enter")
         page.wait_for_selector(".node-panel")
         panel = page.locator(".node-panel").inner_text()

@@ -88,7 +88,7 @@ def test_keyboard_help_and_search_shortcut(window, tmp_path):
         page.keyboard.press("/")
         assert page.evaluate("() => document.activeElement.classList.contains('search-input')")
         page.keyboard.type("topic 3")
-        page.wait_for_selector(".search-result")
+        page.wait_for_selector(".search-result", timeout=60_000)  # first search loads the encoder
         page.keyboard.press("Enter")
         page.wait_for_selector(".node-panel")
         assert "topic 3" in page.locator(".node-text").inner_text()
