@@ -12,6 +12,7 @@ import pytest
 
 from tests.support.ask_window import fast_search, holding_answerer, import_course, write_course
 from tests.support.live_server import start_server
+from tests.support.themes import both_themes
 
 pytestmark = pytest.mark.browser
 
@@ -30,15 +31,6 @@ SCRIPT = {
     ],
 }
 
-
-def both_themes(window, name: str, ready: str) -> None:
-    page = window.page
-    for theme in ("light", "dark"):
-        page.emulate_media(color_scheme=theme)
-        page.wait_for_function(f"() => document.documentElement.dataset.theme === '{theme}'")
-        page.wait_for_selector(ready)
-        window.shot(f"{name}-{theme}")
-    page.emulate_media(color_scheme="light")
 
 
 def test_ask_streams_cites_follows_up_and_keeps_a_history(window, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 
 from tests.support.ask_window import fast_search, import_course, write_course
 from tests.support.live_server import start_server
+from tests.support.themes import both_themes
 
 pytestmark = pytest.mark.browser
 
@@ -24,16 +25,6 @@ SCRIPT = {
     ],
 }
 
-
-def both_themes(window, name: str, ready: str) -> None:
-    page = window.page
-    for theme in ("light", "dark"):
-        page.emulate_media(color_scheme=theme)
-        page.wait_for_function(f"() => document.documentElement.dataset.theme === '{theme}'")
-        page.wait_for_selector(ready)
-        page.wait_for_timeout(250)  # the colours' transitions settle
-        window.shot(f"{name}-{theme}")
-    page.emulate_media(color_scheme="light")
 
 
 def lecture_id(page) -> str:

@@ -17,6 +17,7 @@ from studyhall.adapters.memory import FixedClock
 from tests.support.embedder import HashEmbedder
 from tests.support.live_server import start_server
 from tests.support.review_lesson import SCRIPT, hold_lesson, review_history
+from tests.support.themes import both_themes
 
 pytestmark = pytest.mark.browser
 
@@ -30,18 +31,6 @@ def open_app(page, server, route: str = "") -> None:
     if route:
         page.goto(f"{server.url}/#{route}")
 
-
-def both_themes(window, name: str, ready: str | None = None) -> None:
-    """A screenshot in light, then in dark (the system preference), then back to light. Reduced
-    motion: colour transitions end at once, so a shot never catches one halfway."""
-    page = window.page
-    for theme in ("light", "dark"):
-        page.emulate_media(color_scheme=theme, reduced_motion="reduce")
-        page.wait_for_function(f"() => document.documentElement.dataset.theme === '{theme}'")
-        if ready:
-            page.wait_for_selector(ready)
-        window.shot(f"{name}-{theme}")
-    page.emulate_media(color_scheme="light")
 
 
 def seeded_learner(data_dir):

@@ -15,21 +15,12 @@ import pytest
 from tests.support.embedder import HashEmbedder
 from tests.support.live_server import start_server
 from tests.support.shelf import make_shelf
+from tests.support.themes import both_themes
 
 pytestmark = pytest.mark.browser
 
 SIZE = {"width": 1024, "height": 700}
 
-
-def both_themes(window, name: str, ready: str) -> None:
-    page = window.page
-    for theme in ("light", "dark"):
-        page.emulate_media(color_scheme=theme)
-        page.wait_for_function(f"() => document.documentElement.dataset.theme === '{theme}'")
-        page.wait_for_selector(ready)
-        page.wait_for_timeout(300)  # the colours' transitions settle
-        window.shot(f"{name}-{theme}")
-    page.emulate_media(color_scheme="light")
 
 
 def imported(server, path) -> dict[str, dict]:
