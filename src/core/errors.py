@@ -20,7 +20,8 @@ the HTTP layer turns them into clear messages with a status code.
     ├── BusyError                  a turn already runs on this chat (HTTP 409 + Retry-After)
     ├── InvalidInput               the request itself is malformed (HTTP 400)
     │   ├── InvalidAnswer          an answer does not fit its question (wrong count, index...)
-    │   └── InvalidQuiz            a recorded quiz is malformed and cannot be shown or graded
+    │   ├── InvalidQuiz            a recorded quiz is malformed and cannot be shown or graded
+    │   └── EmptyScope             an artifact's scope holds no material to write from (422)
     ├── Conflict                   the request contradicts the record, e.g. answered twice (409)
     ├── JobFailed                  a background job's work failed its checks after every attempt
     └── SandboxError               the headless browser that checks demos/diagrams cannot run
@@ -133,6 +134,11 @@ class InvalidQuiz(InvalidInput):
             "Write a message to skip it; the teacher will ask again."
         )
         self.errors = list(errors)
+
+
+class EmptyScope(InvalidInput):
+    """The scope asked for (a source, a session, a topic...) has nothing to write from; the
+    message says what the learner can do first."""
 
 
 class Conflict(StudyhallError):

@@ -16,7 +16,7 @@ from studyhall.server.config import DATA_DIR_ENV
 # Subcommand modules under studyhall.desktop.commands (each exposes ``register(subparsers)``).
 COMMANDS: tuple[str, ...] = (
     "graph", "plan", "ask", "eval", "notes_import", "sources", "privacy", "review", "stats",
-    "export",
+    "export", "make",
 )
 
 

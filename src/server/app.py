@@ -19,7 +19,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
-from studyhall.adapters.embed.select import SettingsEmbedder
+from studyhall.adapters.embed.select import SettingsEmbedder, local_embedder
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
@@ -28,12 +28,14 @@ from studyhall.adapters.sandbox import ChromiumSandbox
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLateScorer
 from studyhall.adapters.secrets import FileSecretStore, default_secret_store
+from studyhall.adapters.sources.anki_package import AnkiPackageReader
 from studyhall.adapters.sources.material import FileMaterialReader
 from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import (
     JsonAskStore,
     JsonChatStore,
     JsonJobStore,
+    JsonlArtifactStore,
     JsonlGraphStore,
     JsonlLearnerStore,
     JsonSettingsStore,
@@ -45,11 +47,13 @@ from studyhall.core.agents.job_tools import job_tools
 from studyhall.core.agents.learner_tools import READ_TOOLS, learner_tools
 from studyhall.core.agents.quiz_gate import gated
 from studyhall.core.agents.review_question_writer import ROLE as QUESTION_ROLE
+from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
 from studyhall.server.config import Config
 from studyhall.server.http import (
     activity,
+    artifacts,
     ask,
     chats,
     demo_frames,
@@ -68,6 +72,9 @@ from studyhall.server.http.fallback import fallback_route
 from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.activity import ActivityFeed
+from studyhall.server.runtime.anki_import import AnkiImporter
+from studyhall.server.runtime.artifact_scope import ScopeResolver
+from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
@@ -148,10 +155,12 @@ def build_services(config: Config) -> Services:
         job_store=JsonJobStore(data / "jobs"),
         source_store=JsonSourceStore(data / "sources"),
         ask_store=JsonAskStore(data / "asks"),
+        artifact_store=JsonlArtifactStore(data / "artifacts"),
         chat_model=chat_model,
         # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm
         # model when set.
-        embedder=SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing),
+        embedder=SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing,
+                                  local=local_embedder(data / "models")),
         search_index=FileSearchIndex(data / "index"),
         # Audio/video without captions: transcribed once per content hash, cached as WebVTT.
         material_reader=FileMaterialReader(transcripts_dir=data / "transcripts"),
@@ -195,19 +204,6 @@ def build_runtime(services: Services) -> Runtime:
                               sources=s.source_store, graph_store=s.graph_store,
                               embedder=s.embedder, upkeep=upkeep, transcriber=s.transcriber,
                               no_transcriber=lambda: no_model_reason(s, "transcriber"))
-    imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
-                           supervisor=supervisor)
-
-    async def grounding(chat_id: str, query: str) -> Grounding:
-        return await gather_grounding(s, graph, chat_id, query)
-
-    jobs = JobRunner(job_store=s.job_store, chat_store=s.chat_store, turns=turns,
-                     model=s.chat_model, clock=s.clock, ids=s.ids, supervisor=supervisor,
-                     work=JobWork(sandbox=s.sandbox, prompt=load_prompt, grounding=grounding))
-    turns.add_tools("teacher", job_tools(jobs.spawn, jobs.capacity))
-    turns.hooks.append(jobs.on_turn_end)  # deliver what the turn carried, wake for the rest
-    activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
-    jobs.on_change = activity.notify
     questions = ReviewQuestions(
         graph=graph, learner_store=s.learner_store, model=s.chat_model, supervisor=supervisor,
         clock=s.clock, ids=s.ids, no_model=lambda: no_model_reason(s, QUESTION_ROLE),
@@ -215,10 +211,34 @@ def build_runtime(services: Services) -> Runtime:
     review = ReviewService(graph=graph, learner_store=s.learner_store,
                            settings_store=s.settings_store, clock=s.clock, ids=s.ids,
                            questions=questions)
-    _tutor_knows_the_learner(s, turns, review, NodeFinder(upkeep))
+    # An Anki deck's reviews and cards go to the learner ledgers through their one writer.
+    anki = AnkiImporter(reader=AnkiPackageReader(), graph_store=s.graph_store, clock=s.clock,
+                        ids=s.ids, upkeep=upkeep, review=review)
+    imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
+                           supervisor=supervisor, anki=anki)
+
+    async def grounding(chat_id: str, query: str) -> Grounding:
+        return await gather_grounding(s, graph, chat_id, query)
+
+    scopes = ScopeResolver(graph=graph, chats=s.chat_store, sources=s.source_store,
+                           index=s.search_index)
+    jobs = JobRunner(job_store=s.job_store, chat_store=s.chat_store, turns=turns,
+                     model=s.chat_model, clock=s.clock, ids=s.ids, supervisor=supervisor,
+                     work=JobWork(sandbox=s.sandbox, prompt=load_prompt, grounding=grounding,
+                                  scope_grounding=scopes.grounding))
+    turns.add_tools("teacher", job_tools(jobs.spawn, jobs.capacity))
+    turns.hooks.append(jobs.on_turn_end)  # deliver what the turn carried, wake for the rest
+    activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
+    jobs.on_change = activity.notify
+    desk = _tutor_knows_the_learner(s, turns, review, NodeFinder(upkeep))
+    artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
+                                 chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
+                                 no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))
+    jobs.on_done = artifact_desk.keep_job  # session and scope jobs alike keep what they wrote
     return Runtime(
         services=s, supervisor=supervisor, turns=turns, graph=graph, upkeep=upkeep,
-        extraction=extraction, imports=imports, jobs=jobs, activity=activity,
+        extraction=extraction, imports=imports, jobs=jobs, artifacts=artifact_desk,
+        activity=activity,
         context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                              learner=review),
         review=review,
@@ -226,15 +246,17 @@ def build_runtime(services: Services) -> Runtime:
 
 
 def _tutor_knows_the_learner(s: Services, turns: TurnRunner, review: ReviewService,
-                             finder: NodeFinder) -> None:
+                             finder: NodeFinder) -> LearnerDesk:
     """The learner model in the session: hard quiz questions gated by prerequisites (every
-    agent's quiz), the learner tools for the teacher, their read-only part for the prober."""
+    agent's quiz), the learner tools for the teacher, their read-only part for the prober.
+    The desk is returned: kept flashcards join its review queue."""
     desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
                        learner_store=s.learner_store, services=s)
     gate = QuizGating(desk.model, finder)
     turns.wrap_tool("quiz", lambda tool: gated(tool, gate))
     turns.add_tools("teacher", learner_tools(desk))
     turns.add_tools("prober", learner_tools(desk, READ_TOOLS))
+    return desk
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
@@ -268,6 +290,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         *settings.routes(services),
         *demo_frames.routes(services),
         *activity.routes(services, runtime),
+        *artifacts.routes(services, runtime),
         *review.routes(services, runtime),
         *exports.routes(services, runtime),
     ]

@@ -16,6 +16,7 @@ from studyhall.core.ports.sandbox import Sandbox
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
 from studyhall.core.ports.storage import (
+    ArtifactStore,
     AskStore,
     ChatStore,
     GraphStore,
@@ -44,6 +45,7 @@ class Services:
     job_store: JobStore
     source_store: SourceStore
     ask_store: AskStore  # the Ask history (questions asked in the window, with their answers)
+    artifact_store: ArtifactStore  # kept study artifacts (notes, flashcards, guides...)
     chat_model: ChatModel  # one adapter serves every model role
     embedder: Embedder  # node and passage vectors (the settings pick the model)
     # Grounded Ask: the retrieval index, course-material readers, and the local passage scorer

@@ -127,8 +127,7 @@ def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path
         # The graph's dock: a node's mastery explained, and "Review now" (keyboard again).
         page.goto(f"{server.url}/#/")
         page.wait_for_function("() => Number(document.body.dataset.graphNodes || 0) >= 6")
-        # Click into the box: "/" pressed while Home is still mounting goes to "#/?search=1"
-        # and the keys typed before that lands are lost (noted; the shortcut test is elsewhere).
+        # Click into the box ("/" while Home mounts is tested in test_home_dock_links.py).
         page.locator(".search-input").click()
         # The first search of a process loads the local encoder (seconds on a busy machine);
         # the results show once the last keystroke's answer is in.

@@ -76,6 +76,21 @@ def test_quiz_dock_and_plan_approval_at_1024(window, tmp_path, request):
         gap = page.evaluate("document.querySelector('.question-dock').getBoundingClientRect().top"
                             " - document.querySelector('.session-bottom').getBoundingClientRect().top")
         assert gap < 16, f"{gap}px of empty space above the dock"
+        # Nor a band of empty transcript between the last card and the dock.
+        band = page.evaluate("""() => {
+            const s = document.querySelector('.session-scroll');
+            s.scrollTop = s.scrollHeight;
+            const last = document.querySelector('.transcript > :last-child > :last-child');
+            return document.querySelector('.question-dock').getBoundingClientRect().top
+                - last.getBoundingClientRect().bottom; }""")
+        assert band < 16, f"{band}px of empty transcript above the dock"
+        # The composer's hint fits on its one line at 1024 px.
+        room = page.evaluate("""() => {
+            const box = document.querySelector('.composer-input'), cs = getComputedStyle(box);
+            const ctx = document.createElement('canvas').getContext('2d');
+            ctx.font = `${cs.fontSize} ${cs.fontFamily}`;
+            return box.clientWidth - ctx.measureText(box.placeholder).width; }""")
+        assert room > 0, f"the composer's placeholder overflows by {-room}px"
         window.shot(f"polish-quiz-dock-3q-{theme}")
 
         for key in ("1", "1", "1"):

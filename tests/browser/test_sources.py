@@ -50,7 +50,9 @@ def test_the_shelf_and_the_reader_at_cited_places(window, tmp_path):
         assert rows.count() == 4
         assert "ideas in your graph" in page.locator(".shelf-count").inner_text()
         lecture = page.locator(".shelf-row[data-kind='transcript']")
-        assert "with its recording" in lecture.inner_text() and "semantic" in lecture.inner_text()
+        assert "with its recording" in lecture.inner_text()
+        assert "searchable by meaning" in page.locator(".shelf-count").inner_text()  # not "semantic"
+        assert "semantic" not in page.locator(".shelf").inner_text()
         both_themes(window, "sources-01-shelf", ".shelf-list")
 
         # Keyboard: j moves to the first source, Enter opens it.
@@ -122,5 +124,32 @@ def test_empty_shelf_add_material_and_remove(window, tmp_path):
         page.wait_for_selector(".shelf-row.status-deleted[data-kind='pdf']")
         assert "Removed" in page.locator(".shelf-row[data-kind='pdf'] .status-pill").inner_text()
         assert not window.page_errors and not window.external
+    finally:
+        server.stop()
+
+
+def test_a_shelf_imported_without_meaning_search_says_so_in_plain_words(window, tmp_path):
+    course = make_shelf(tmp_path / "Course")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        headers = {"Authorization": f"Bearer {server.token}"}
+        with httpx.Client(base_url=server.url, headers=headers, timeout=30) as http:
+            run = http.post("/api/graph/import", json={"path": str(course), "embed": False}).json()
+            deadline = time.monotonic() + 60
+            while http.get(f"/api/graph/import/{run['run_id']}").json()["status"] == "running":
+                assert time.monotonic() < deadline, "the import did not finish"
+                time.sleep(0.05)
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/sources")
+        page.wait_for_selector("body[data-sources='ready'] .shelf-row")
+        count = page.locator(".shelf-count").inner_text()
+        assert "searchable by exact words only (meaning search is off)" in count, count
+        # Said once, for the whole shelf, not on every row.
+        assert page.locator(".shelf-row", has_text="exact words only").count() == 0
+        assert "semantic" not in page.locator(".shelf").inner_text()
+        both_themes(window, "sources-06-words-only", ".shelf-list")
     finally:
         server.stop()

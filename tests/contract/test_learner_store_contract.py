@@ -9,7 +9,13 @@ from pathlib import Path
 import pytest
 from studyhall.adapters.memory import InMemoryLearnerStore
 from studyhall.adapters.store import JsonlLearnerStore
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, ReviewQuestionWritten
+from studyhall.core.contracts.learner import (
+    FlashcardKept,
+    FlashcardsRetired,
+    LearnerObserved,
+    ReviewGraded,
+    ReviewQuestionWritten,
+)
 from studyhall.core.errors import StoreError
 from studyhall.core.ports.storage import LearnerStore
 
@@ -32,8 +38,19 @@ def question(rid: str, node_id: str = "n_tree") -> ReviewQuestionWritten:
                                  model="ollama/llama3", at=at(3))
 
 
+def flashcard(rid: str) -> FlashcardKept:
+    return FlashcardKept(id=rid, artifact_id="art_1", node_id="n_tree", front="What is a tree?",
+                         back="A connected graph without cycles.", evidence=None, at=at(4))
+
+
+def retired(rid: str) -> FlashcardsRetired:
+    return FlashcardsRetired(id=rid, artifact_id="art_1", at=at(5))
+
+
 LEDGERS = [("append_grades", "grades", graded), ("append_observations", "observations", observed),
-           ("append_questions", "questions", question)]
+           ("append_questions", "questions", question),
+           ("append_flashcards", "flashcards", flashcard),
+           ("append_retirements", "retirements", retired)]
 
 
 class LearnerStoreContract:

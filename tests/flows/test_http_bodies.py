@@ -20,6 +20,7 @@ JSON_ROUTES = [
     ("POST", "/api/chats/{chat_id}/answers"),
     ("POST", "/api/ask"),
     ("POST", "/api/activity/abort"),
+    ("POST", "/api/artifacts"),
     ("POST", "/api/graph/import"),
     ("PUT", "/api/graph/positions"),
     ("PUT", "/api/settings/models"),

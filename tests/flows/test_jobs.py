@@ -35,12 +35,24 @@ from tests.support.session_api import PORT, parse_sse, scripted_app
 RESEARCH = {"text": "Heaps are stored in arrays because a complete tree has no gaps."}
 NOTES = {"json": {"title": "Heaps", "markdown": "# Heaps\n\nA heap is a complete binary tree "
                   "stored in an array; the parent of i is (i-1)//2."}}
+# What the learner brings to the session: the writers' cards quote it (a card must quote the
+# material it was given — here the session's own words — or it is dropped).
+FACTS = ["A heap is a complete binary tree", "The parent of index i is at (i-1)//2",
+         "Insert costs O(log n) time", "Extract-min costs O(log n) time",
+         "The smallest key sits at the root", "Sift-up moves a new key toward the root",
+         "Sift-down moves a key toward the leaves", "A heap is stored in an array",
+         "Heapify builds a heap in linear time", "Heapsort sorts in O(n log n) time"]
+LESSON = "Teach me heaps. What I read so far: " + ". ".join(FACTS) + "."
 CARDS = {"json": {"title": "Heap cards", "cards": [
-    {"front": "Where is the parent of index i?", "back": "At (i-1)//2.", "node_id": None},
-    {"front": "What shape is a heap?", "back": "A complete binary tree.", "node_id": None},
-    {"front": "Cost of insert?", "back": "O(log n).", "node_id": None}]}}
+    {"front": "Where is the parent of index i?", "back": "At (i-1)//2.", "node_id": None,
+     "evidence": FACTS[1]},
+    {"front": "What shape is a heap?", "back": "A complete binary tree.", "node_id": None,
+     "evidence": FACTS[0]},
+    {"front": "Cost of insert?", "back": "O(log n) time.", "node_id": None,
+     "evidence": FACTS[2]}]}}
 CARDS10 = {"json": {"title": "Heap cards", "cards": [
-    {"front": f"Question {n} about heaps?", "back": f"Answer {n}."} for n in range(10)]}}
+    {"front": f"Heaps, point {n + 1}: recall it.", "back": fact + ".", "evidence": fact}
+    for n, fact in enumerate(FACTS)]}}
 PLAN = {"json": {"title": "Heaps in a week", "goal": "understand heaps", "steps": [
     {"title": "Arrays as trees", "detail": "Index arithmetic.", "minutes": 30},
     {"title": "Sift up and down", "detail": "Implement both.", "minutes": 45}]}}
@@ -79,7 +91,7 @@ async def test_a_job_is_acknowledged_at_once_and_its_result_arrives_as_one_steer
     script = write(tmp_path / "s.json", session_script([job_call(kind, args, "c1")], **roles))
     async with scripted_app(script) as (api, runtime):
         chat_id = await api.new_chat("heaps")
-        turn = await api.say(chat_id, "Teach me heaps")
+        turn = await api.say(chat_id, LESSON)
         # the tool returned an acknowledgement in the turn, and the teacher kept teaching
         (result,) = [d for d in turn.of("tool-result") if d["name"] == kind]
         assert result["state"] == "output-available"
@@ -153,7 +165,7 @@ async def test_two_jobs_finishing_during_one_turn_are_each_delivered_exactly_onc
     services = replace(services, chat_model=FunctionChatModel(gated))
     async with scripted_app(script, services=services) as (api, runtime):
         chat_id = await api.new_chat("heaps")
-        turn = asyncio.create_task(api.say(chat_id, "Teach me heaps"))
+        turn = asyncio.create_task(api.say(chat_id, LESSON))
         await wait_for(lambda: len(jobs_of(runtime, chat_id)) == 2
                        and all(j.outcome == "done" for j in jobs_of(runtime, chat_id)))
         # finished while the turn runs: waiting for the next claim point, not flipped

@@ -113,7 +113,8 @@ async def test_full_scripted_session(script: Path) -> None:
         assert "hands the session to you" in teacher_req.messages[-1]["content"]
         assert {t.name for t in teacher_req.tools} == {  # its own, the jobs, the learner's
             "plan_init", "quiz", "ask_user_question",
-            "research", "demo", "visual", "notes", "flashcards", "study_plan",
+            "research", "demo", "visual", "notes", "flashcards", "study_plan", "study_guide",
+            "mind_map",
             "learning_strengths", "concept_confidence", "explain_score", "search_history",
             "due_reviews", "search_material", "record_observation"}
         # the correction request saw the line-numbered error as the tool result

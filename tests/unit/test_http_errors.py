@@ -33,6 +33,7 @@ EXPECTED: dict[str, tuple[int, int | None]] = {
     "InvalidInput": (400, None),
     "InvalidAnswer": (400, None),
     "InvalidQuiz": (400, None),
+    "EmptyScope": (422, None),
     "BodyTooLarge": (413, None),
     "Conflict": (409, None),
     "JobFailed": (502, None),

@@ -1,4 +1,4 @@
-"""Learner-facing names: a running job says what it is doing ("Making flashcards: …"), and the
+"""Learner-facing names: a running job says what it is doing ("Writing flashcards on …"), and the
 desktop window's folder picker hands back only the folder the learner chose."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from studyhall.desktop.window import FolderPicker
 def test_a_running_job_is_named_by_what_it_does() -> None:
     args = {"topic": "Obsidian internal links", "count": 8}
     assert headline("flashcards", args).endswith("Obsidian internal links")
-    assert job_title("flashcards", args) == "Making flashcards: Obsidian internal links"
-    assert job_title("flashcards", {}) == "Making flashcards"
+    assert job_title("flashcards", args) == "Writing flashcards on Obsidian internal links"
+    assert job_title("flashcards", {}) == "Writing flashcards"
 
 
 class FakeWindow:

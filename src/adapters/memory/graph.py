@@ -6,7 +6,12 @@ import threading
 from collections.abc import Mapping, Sequence
 
 from studyhall.adapters.memory.ledger import MemoryLedger
-from studyhall.adapters.store.derived_files import check_clusters, check_positions, check_vectors
+from studyhall.adapters.store.derived_files import (
+    Vectors,
+    check_clusters,
+    check_positions,
+    check_vectors,
+)
 from studyhall.adapters.store.graph import coverage_check
 from studyhall.adapters.store.ledger_methods import GraphLedgerMethods
 from studyhall.core.contracts.graph import (
@@ -20,6 +25,7 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
+from studyhall.core.contracts.search import VectorLike
 
 
 class InMemoryGraphStore(GraphLedgerMethods):
@@ -32,7 +38,7 @@ class InMemoryGraphStore(GraphLedgerMethods):
         self._checkpoints = MemoryLedger(RunCheckpoint, "checkpoints")
         self._coverage: dict[str, MemoryLedger[CoverageFingerprint]] = {}
         self._positions: dict[str, Position] = {}
-        self._vectors: dict[str, dict[str, tuple[float, ...]]] = {}
+        self._vectors: dict[str, Vectors] = {}
         self._clusters: list[Cluster] = []
         self._lock = threading.Lock()
 
@@ -53,11 +59,11 @@ class InMemoryGraphStore(GraphLedgerMethods):
         with self._lock:
             self._positions = fresh
 
-    def embeddings(self, model: str) -> dict[str, tuple[float, ...]]:
+    def embeddings(self, model: str) -> Vectors:
         with self._lock:
             return dict(self._vectors.get(model, {}))
 
-    def save_embeddings(self, model: str, vectors: Mapping[str, Sequence[float]]) -> None:
+    def save_embeddings(self, model: str, vectors: Mapping[str, VectorLike]) -> None:
         fresh = check_vectors(model, vectors)
         with self._lock:
             self._vectors[model] = fresh

@@ -5,6 +5,8 @@ from __future__ import annotations
 from studyhall.adapters.memory.ledger import MemoryLedger
 from studyhall.adapters.store.learner import LearnerLedgerMethods
 from studyhall.core.contracts.learner import (
+    FlashcardKept,
+    FlashcardsRetired,
     LearnerObserved,
     ReviewGraded,
     ReviewQuestionWritten,
@@ -18,3 +20,5 @@ class InMemoryLearnerStore(LearnerLedgerMethods):
         self._observations = MemoryLedger(LearnerObserved, "learner observations")
         self._quiz_answers = MemoryLedger(SourceQuizAnswered, "quiz me answers")
         self._questions = MemoryLedger(ReviewQuestionWritten, "review questions")
+        self._flashcards = MemoryLedger(FlashcardKept, "kept flashcards")
+        self._retired = MemoryLedger(FlashcardsRetired, "retired flashcards")

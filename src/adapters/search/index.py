@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from studyhall.adapters.search import store
 from studyhall.adapters.search.spelling import near_terms, one_edit
 from studyhall.adapters.search.tokenize import analyzed, terms
-from studyhall.core.contracts.search import Candidate, Chunk, VectorLike
+from studyhall.core.contracts.search import Candidate, Chunk, Matrix, VectorLike
 
 if TYPE_CHECKING:
     import numpy as np
@@ -106,7 +106,7 @@ class FileSearchIndex:
         return src.content_hash if src else None
 
     def upsert(self, source_id: str, content_hash: str, chunks: Sequence[Chunk],
-               vectors: Sequence[VectorLike], model_id: str) -> None:
+               vectors: Sequence[VectorLike] | Matrix, model_id: str) -> None:
         import numpy as np
 
         matrix = np.asarray(vectors, dtype=np.float32).reshape(len(chunks), -1)

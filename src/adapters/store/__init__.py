@@ -1,7 +1,8 @@
-"""File stores: chats, jobs, sources and settings as atomically replaced JSON files; the graph and
-the learner as append-only JSONL ledgers read tolerantly and incrementally, plus whole-file
-side stores."""
+"""File stores: chats, jobs, sources and settings as atomically replaced JSON files; the graph,
+the learner and kept artifacts as append-only JSONL ledgers read tolerantly and incrementally,
+plus whole-file side stores."""
 
+from studyhall.adapters.store.artifacts import JsonlArtifactStore
 from studyhall.adapters.store.asks import JsonAskStore
 from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
 from studyhall.adapters.store.chats import JsonChatStore
@@ -18,6 +19,7 @@ __all__ = [
     "JsonJobStore",
     "JsonSettingsStore",
     "JsonSourceStore",
+    "JsonlArtifactStore",
     "JsonlGraphStore",
     "JsonlLearnerStore",
     "JsonlLedger",

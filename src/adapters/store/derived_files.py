@@ -3,7 +3,8 @@
 These hold derived data (layout, cluster partition, vectors) that can always be recomputed, so
 reading is tolerant: an unreadable file or entry is skipped and logged, never guessed at.
 Writing is strict: anything that would not read back is refused with ``StoreError``.
-Vectors are stored as little-endian float32, base64 per node — compact and fast to load.
+Vectors are stored as little-endian float32, base64 per node — compact and fast to load — and
+held as float32 numpy rows.
 """
 
 from __future__ import annotations
@@ -13,20 +14,23 @@ import binascii
 import json
 import logging
 import math
-import sys
-from array import array
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from studyhall.adapters.store.shape_guard import checked
 from studyhall.core.contracts.graph import Cluster, Position
 from studyhall.core.errors import StoreError
 
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 log = logging.getLogger(__name__)
 
 VERSION = 1
-Vectors = dict[str, tuple[float, ...]]
+# Node id -> float32 vector: rows of one matrix (see ``decode_vectors``), never float tuples.
+Vectors = dict[str, "npt.NDArray[np.float32]"]
 
 
 # --- guards (shared with the in-memory store) ----------------------------------------------
@@ -53,52 +57,68 @@ def check_clusters(clusters: Sequence[Cluster]) -> list[Cluster]:
     return [checked(Cluster, c, f"cluster {getattr(c, 'id', '?')}")[0] for c in clusters]
 
 
-def check_vectors(model: str, vectors: Mapping[str, Sequence[float]]) -> Vectors:
-    """Finite numbers, one dimension for every node; returned rounded to float32 (as stored)."""
+def _numbers(vec: Any) -> Any:
+    """``vec`` as a 1-D numeric numpy array, or None (strings, bools, objects, nesting)."""
+    import numpy as np  # here: the app's start-up reads stores but never saves vectors
+
+    if isinstance(vec, np.ndarray):  # the hot path: arrays are already typed
+        raw = vec
+    elif isinstance(vec, (str, bytes)):
+        return None
+    else:
+        try:
+            raw = np.asarray(vec)
+        except (TypeError, ValueError):
+            return None
+        # A plain list turns True into 1.0 silently (lists only come from callers and tests).
+        if raw.dtype.kind == "f" and any(isinstance(x, bool) for x in vec):
+            return None
+    return raw if raw.ndim == 1 and raw.dtype.kind in "iuf" else None
+
+
+def check_vectors(model: str, vectors: Mapping[str, Any]) -> Vectors:
+    """Finite numbers, one dimension for every node; returned as float32 rows of one matrix (as
+    stored): one numpy check over all of them, never one Python check per number."""
     what = f"embeddings for {model!r}"
     if not isinstance(model, str) or not model.strip():
         raise StoreError("Refused to save embeddings: the model id is empty. Nothing was written.")
     if not isinstance(vectors, Mapping):
         raise StoreError(f"Refused to save {what}: expected a mapping of node id to vector.")
-    import numpy as np  # here: the app's start-up reads stores but never saves vectors
+    import numpy as np
 
-    out: Vectors = {}
-    dim: int | None = None
+    keys: list[str] = []
+    rows: list[Any] = []
     for node, vec in vectors.items():
         _key(node, what)
-        # One numpy check per vector, not one Python check per number: "iu" integers and "f"
-        # floats pass; bools, strings and objects are refused.
-        try:
-            raw = None if isinstance(vec, (str, bytes)) else np.asarray(vec)
-            # A plain list turns True into 1.0 silently; an array is already typed.
-            if raw is not None and not isinstance(vec, np.ndarray) and any(
-                isinstance(x, bool) for x in vec
-            ):
-                raw = None
-        except (TypeError, ValueError):
-            raw = None
-        if raw is None or raw.ndim != 1 or raw.dtype.kind not in "iuf":
+        raw = _numbers(vec)
+        if raw is None:
             raise StoreError(
                 f"Refused to save {what}: the vector of {node!r} is not a list of numbers. "
                 "Nothing was written."
             )
-        with np.errstate(over="ignore"):  # beyond float32: becomes inf, refused just below
-            packed = raw.astype(np.float32)
-        if not packed.size or not bool(np.isfinite(packed).all()):
+        if not raw.size:
             raise StoreError(
-                f"Refused to save {what}: the vector of {node!r} is empty or holds a value that "
-                "is not a finite float32 number. Nothing was written."
+                f"Refused to save {what}: the vector of {node!r} is empty. Nothing was written."
             )
-        values: tuple[float, ...] = tuple(packed.tolist())
-        if dim is None:
-            dim = len(values)
-        elif len(values) != dim:
+        if rows and len(raw) != len(rows[0]):
             raise StoreError(
-                f"Refused to save {what}: the vector of {node!r} has {len(values)} dimensions, "
-                f"the others {dim}. Nothing was written."
+                f"Refused to save {what}: the vector of {node!r} has {len(raw)} dimensions, "
+                f"the others {len(rows[0])}. Nothing was written."
             )
-        out[node] = values
-    return out
+        keys.append(node)
+        rows.append(raw)
+    if not rows:
+        return {}
+    with np.errstate(over="ignore"):  # beyond float32: becomes inf, refused just below
+        matrix = np.stack(rows).astype(np.float32, copy=False)
+    finite = np.isfinite(matrix).all(axis=1)
+    if not bool(finite.all()):
+        node = keys[int(np.flatnonzero(~finite)[0])]
+        raise StoreError(
+            f"Refused to save {what}: the vector of {node!r} holds a value that is not a finite "
+            "float32 number. Nothing was written."
+        )
+    return dict(zip(keys, matrix))
 
 
 # --- encodings ---------------------------------------------------------------------------
@@ -166,20 +186,18 @@ def decode_clusters(raw: bytes, label: str) -> list[Cluster]:
     return out
 
 
-def _to_le(packed: array[float]) -> bytes:
-    if sys.byteorder != "little":
-        packed = array("f", packed)
-        packed.byteswap()
-    return packed.tobytes()
-
-
 def encode_vectors(model: str, vectors: Vectors) -> bytes:
+    import numpy as np
+
     dim = len(next(iter(vectors.values()))) if vectors else 0
-    enc = {k: base64.b64encode(_to_le(array("f", v))).decode("ascii") for k, v in vectors.items()}
+    enc = {k: base64.b64encode(np.asarray(v, dtype="<f4").tobytes()).decode("ascii")
+           for k, v in vectors.items()}
     return _dumps({"version": VERSION, "model": model, "dim": dim, "dtype": "<f4", "vectors": enc})
 
 
 def decode_vectors(model: str, raw: bytes, label: str) -> Vectors:
+    """Every readable vector, as float32 rows of one matrix (per node: one base64 decode, no
+    Python float objects); unreadable or non-finite ones are skipped and counted."""
     doc = _load_doc(raw, label)
     if doc is None:
         return {}
@@ -187,24 +205,28 @@ def decode_vectors(model: str, raw: bytes, label: str) -> Vectors:
         log.warning("%s does not hold %r float32 vectors; ignoring it", label, model)
         return {}
     items, dim = doc.get("vectors"), doc.get("dim")
-    if not isinstance(items, dict) or not isinstance(dim, int):
+    if not isinstance(items, dict) or not isinstance(dim, int) or dim <= 0:
         return {}
-    out: Vectors = {}
+    import numpy as np  # here: read on the first search or upkeep, not as the app starts
+
+    width = dim * 4
+    keys: list[str] = []
+    packed: list[bytes] = []
     bad = 0
     for node, b64 in items.items():
         try:
-            packed = array("f")
-            packed.frombytes(base64.b64decode(b64, validate=True))
+            data = base64.b64decode(b64, validate=True)
         except (TypeError, ValueError, binascii.Error):
+            data = b""
+        if len(data) != width:
             bad += 1
             continue
-        if sys.byteorder != "little":
-            packed.byteswap()
-        values = tuple(packed)
-        if len(values) != dim or not all(math.isfinite(x) for x in values):
-            bad += 1
-            continue
-        out[node] = values
+        keys.append(node)
+        packed.append(data)
+    matrix = np.frombuffer(b"".join(packed), dtype="<f4").reshape(len(keys), dim)
+    matrix = matrix.astype(np.float32)  # native order, writable: one copy for all the vectors
+    finite = np.isfinite(matrix).all(axis=1)
+    bad += int((~finite).sum())
     if bad:
         log.warning("%s: skipped %d unreadable vector(s)", label, bad)
-    return out
+    return {k: row for k, row, ok in zip(keys, matrix, finite) if ok}

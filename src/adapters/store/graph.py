@@ -54,6 +54,7 @@ from studyhall.core.contracts.graph import (
     RunCheckpoint,
     UnderstandingObserved,
 )
+from studyhall.core.contracts.search import VectorLike
 from studyhall.core.errors import StoreError
 
 log = logging.getLogger(__name__)
@@ -110,6 +111,9 @@ class JsonlGraphStore(GraphLedgerMethods):
         self._coverage_lock = threading.Lock()
         self._locks = KeyedLocks()  # one per side-store file
         self._vector_cache: dict[str, tuple[Stamp, Vectors]] = {}
+        # Positions and clusters by file stamp: every graph read asks for them, and decoding
+        # 100k positions took 1-3 s a read (issue 14: Home's first paint).
+        self._side_cache: dict[str, tuple[Stamp, Any]] = {}
         self._swept: set[Path] = set()
 
     def __repr__(self) -> str:
@@ -184,19 +188,35 @@ class JsonlGraphStore(GraphLedgerMethods):
                 self._swept.add(path.parent)
             atomic_write_bytes(path, data)
 
+    def _read_decoded(self, name: str, what: str, decode: Callable[[bytes, str], Any]) -> Any:
+        """A side file decoded, or None when there is none; cached until its stamp changes."""
+        path = self._root / name
+        with translated(f"read the {what}", write=False):
+            try:
+                stamp = stamp_of(os.stat(path))
+            except FileNotFoundError:
+                return None
+        hit = self._side_cache.get(name)
+        if hit is not None and hit[0] == stamp:
+            return hit[1]
+        raw = self._read_side(path, what)
+        value = None if raw is None else decode(raw, str(path))
+        self._side_cache[name] = (stamp, value)
+        return value
+
     def positions(self) -> dict[str, Position]:
-        path = self._root / "positions.json"
-        raw = self._read_side(path, "graph positions")
-        return {} if raw is None else decode_positions(raw, str(path))
+        got = self._read_decoded("positions.json", "graph positions", decode_positions)
+        return {} if got is None else dict(got)  # a copy: callers may change theirs
 
     def save_positions(self, positions: Mapping[str, Position]) -> None:
         fresh = check_positions(positions)
         self._write_side(self._root / "positions.json", encode_positions(fresh), "graph positions")
+        self._side_cache.pop("positions.json", None)
 
     def _vectors_path(self, model: str) -> Path:
         return self._root / "embeddings" / f"{file_stem(model)}.json"
 
-    def embeddings(self, model: str) -> dict[str, tuple[float, ...]]:
+    def embeddings(self, model: str) -> Vectors:
         path = self._vectors_path(model)
         with translated(f"read the {model} embeddings", write=False):
             try:
@@ -211,17 +231,17 @@ class JsonlGraphStore(GraphLedgerMethods):
         self._vector_cache[model] = (stamp, vectors)
         return dict(vectors)
 
-    def save_embeddings(self, model: str, vectors: Mapping[str, Sequence[float]]) -> None:
+    def save_embeddings(self, model: str, vectors: Mapping[str, VectorLike]) -> None:
         fresh = check_vectors(model, vectors)
         path = self._vectors_path(model)
         self._write_side(path, encode_vectors(model, fresh), f"{model} embeddings")
         self._vector_cache.pop(model, None)
 
     def clusters(self) -> list[Cluster]:
-        path = self._root / "clusters.json"
-        raw = self._read_side(path, "graph clusters")
-        return [] if raw is None else decode_clusters(raw, str(path))
+        got = self._read_decoded("clusters.json", "graph clusters", decode_clusters)
+        return [] if got is None else list(got)
 
     def save_clusters(self, clusters: Sequence[Cluster]) -> None:
         fresh = check_clusters(clusters)
         self._write_side(self._root / "clusters.json", encode_clusters(fresh), "graph clusters")
+        self._side_cache.pop("clusters.json", None)

@@ -5,6 +5,9 @@
     quiz_answers.jsonl   "Quiz me" answers on a source, per supported node (SourceQuizAnswered)
     questions.jsonl      model-written review questions that passed the evidence check
                          (ReviewQuestionWritten)
+    flashcards.jsonl     flashcards the learner kept, from an artifact or an Anki deck
+                         (FlashcardKept)
+    flashcards_retired.jsonl  an artifact's cards taken out of the queue (FlashcardsRetired)
 
 Each is a ``JsonlLedger``: crash-safe appends (a torn line is skipped by readers, never glued to
 the next record), tolerant incremental reads, replayed ids ignored. The review service is the
@@ -20,6 +23,8 @@ from typing import Any
 from studyhall.adapters.store.ledger import JsonlLedger
 from studyhall.adapters.store.ledger_methods import Ledger
 from studyhall.core.contracts.learner import (
+    FlashcardKept,
+    FlashcardsRetired,
     LearnerObserved,
     ReviewGraded,
     ReviewQuestionWritten,
@@ -29,12 +34,14 @@ from studyhall.core.contracts.ledger import LedgerRead
 
 
 class LearnerLedgerMethods:
-    """Mixin shared with the in-memory fake: the subclass sets the four ledgers."""
+    """Mixin shared with the in-memory fake: the subclass sets the six ledgers."""
 
     _grades: Ledger
     _observations: Ledger
     _quiz_answers: Ledger
     _questions: Ledger
+    _flashcards: Ledger
+    _retired: Ledger
 
     def append_grades(self, records: Sequence[ReviewGraded]) -> None:
         self._grades.append(records)
@@ -60,6 +67,18 @@ class LearnerLedgerMethods:
     def observations(self) -> LedgerRead[LearnerObserved]:
         return self._observations.read()
 
+    def append_flashcards(self, records: Sequence[FlashcardKept]) -> None:
+        self._flashcards.append(records)
+
+    def flashcards(self) -> LedgerRead[FlashcardKept]:
+        return self._flashcards.read()
+
+    def append_retirements(self, records: Sequence[FlashcardsRetired]) -> None:
+        self._retired.append(records)
+
+    def retirements(self) -> LedgerRead[FlashcardsRetired]:
+        return self._retired.read()
+
 
 class JsonlLearnerStore(LearnerLedgerMethods):
     def __init__(self, root: Path) -> None:
@@ -76,6 +95,11 @@ class JsonlLearnerStore(LearnerLedgerMethods):
         self._questions: JsonlLedger[Any] = JsonlLedger(
             self._root / "questions.jsonl", ReviewQuestionWritten,
             label=f"{name}/questions.jsonl")
+        self._flashcards: JsonlLedger[Any] = JsonlLedger(
+            self._root / "flashcards.jsonl", FlashcardKept, label=f"{name}/flashcards.jsonl")
+        self._retired: JsonlLedger[Any] = JsonlLedger(
+            self._root / "flashcards_retired.jsonl", FlashcardsRetired,
+            label=f"{name}/flashcards_retired.jsonl")
 
     def __repr__(self) -> str:
         return f"JsonlLearnerStore({str(self._root)!r})"

@@ -1,5 +1,5 @@
-"""The teacher's job tools (``research``, ``demo``, ``visual``, ``notes``, ``flashcards``,
-``study_plan``): server-executed, ack-and-steer.
+"""The teacher's job tools (one per job kind: ``research``, ``demo``, ``visual`` and the study
+artifacts): server-executed, ack-and-steer.
 
 A call is checked (bad arguments go back to the teacher to fix), then ``spawn`` starts the job
 in the background and the tool returns an acknowledgement at once; the teacher keeps teaching
@@ -28,7 +28,7 @@ def acknowledgement(job: Job) -> dict[str, Any]:
         "status": "started",
         "job_id": job.id,
         "kind": job.kind,
-        "note": f"The {noun} is being made in the background. Its result will arrive later as "
+        "note": f"Started in the background ({noun}). Its result will arrive later as "
                 "a note in this conversation, and the learner will see it as a card. Keep "
                 "teaching now; do not wait for it or start it again.",
     }

@@ -1,4 +1,5 @@
-"""Background jobs of the workbench (research, demo, visual, notes, flashcards, study plan).
+"""Background jobs of the workbench (research, demo, visual, and the study artifacts: notes,
+flashcards, study plan, study guide, mind map).
 
 Lifecycle: ``queued`` (not started, or stopped by a clean shutdown) -> ``running`` -> the work
 finishes and ``outcome`` is set (``result`` or ``error`` filled) while ``status`` stays
@@ -15,14 +16,17 @@ from pydantic import Field
 from studyhall.core.contracts.base import Record
 from studyhall.core.contracts.chat import Usage
 
-JobKind = Literal["research", "demo", "visual", "notes", "flashcards", "study_plan"]
+JobKind = Literal["research", "demo", "visual", "notes", "flashcards", "study_plan",
+                  "study_guide", "mind_map"]
 JobStatus = Literal["queued", "running", "done", "error", "aborted"]
 JobOutcome = Literal["done", "error"]
 
 
 class Job(Record):
     id: str = Field(min_length=1)
-    chat_id: str
+    # The session it delivers to; None for an artifact made from a scope (the Artifacts view,
+    # ``studyhall make``): nothing to deliver, so its outcome is its status at once.
+    chat_id: str | None = None
     kind: JobKind
     status: JobStatus
     input: dict[str, Any]

@@ -1,6 +1,7 @@
 """Learner ledger records: evidence about the learner that is not graph knowledge — review grades
-and the teacher's validated observations (a corrected misconception among them) — and the review
-questions a model wrote for a node, kept once they passed the evidence check.
+and the teacher's validated observations (a corrected misconception among them) — the review
+questions a model wrote for a node, kept once they passed the evidence check, and the flashcards
+the learner kept (from an artifact or an Anki deck) with their retirements.
 
 Append-only like the graph ledgers; every id is unique (a replayed append is ignored by readers).
 Mastery, FSRS card state and due dates are derived from these at read time, never stored.
@@ -21,8 +22,9 @@ GRADES: tuple[Grade, ...] = get_args(Grade)
 # replace a misconception with the right idea.
 LearnerLevel = Literal["solid", "partial", "confused", "misconception", "corrected"]
 LEARNER_LEVELS: tuple[LearnerLevel, ...] = get_args(LearnerLevel)
-# What the review showed: a cloze, a recall prompt, or (with a model) a stored question.
-PromptKind = Literal["cloze", "recall", "question"]
+# What the review showed: a cloze, a recall prompt, (with a model) a stored question, or one of
+# the learner's kept flashcards (an artifact's, or a card imported from Anki).
+PromptKind = Literal["cloze", "recall", "question", "flashcard"]
 
 
 class ReviewGraded(Record):
@@ -74,4 +76,32 @@ class ReviewQuestionWritten(Record):
     answer: str = Field(min_length=1, max_length=2000)
     evidence_quote: str = Field(min_length=1, max_length=2000)  # verbatim from the node
     model: str = ""  # the role's model id when it was written, for the record
+    at: datetime
+
+
+class FlashcardKept(Record):
+    """A flashcard the learner kept, on the node it tests: from then on the node is reviewable
+    and its review shows this card (front, then back). Kept per artifact (a flashcards artifact,
+    or an imported Anki deck); a later ``FlashcardsRetired`` of the artifact takes it out."""
+
+    kind: Literal["flashcard"] = "flashcard"
+    id: str = Field(min_length=1)  # derived from the artifact, the node and the card's text
+    artifact_id: str = Field(min_length=1)
+    node_id: str = Field(min_length=1)
+    front: str = Field(min_length=1, max_length=4000)
+    back: str = Field(min_length=1, max_length=8000)
+    evidence: str | None = Field(default=None, max_length=4000)  # the quote the card rests on
+    generation: int = Field(default=0, ge=0)  # retirements of its artifact before it was kept
+    at: datetime
+
+
+class FlashcardsRetired(Record):
+    """The artifact's cards of ``generation`` leave the review queue (the artifact was
+    deleted); a card kept later is of the next generation. Grades already given stay: they
+    are evidence on their nodes."""
+
+    kind: Literal["flashcards-retired"] = "flashcards-retired"
+    id: str = Field(min_length=1)
+    artifact_id: str = Field(min_length=1)
+    generation: int = Field(default=0, ge=0)
     at: datetime

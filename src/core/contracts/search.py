@@ -9,11 +9,16 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from studyhall.core.contracts.material import MaterialKind
 
 if TYPE_CHECKING:
+    import numpy as np
     import numpy.typing as npt
 
-# A vector as the core hands it on: a float32 array from the embedding cache, or a plain sequence
-# (the embedder port, tests). A string so numpy is not imported when the app starts.
+# Aliases spelled as strings so numpy is not imported when the app starts.
+# One vector as the core hands it on: a float32 row of a matrix, or a plain sequence (tests).
 VectorLike: TypeAlias = "Sequence[float] | npt.NDArray[Any]"
+# One vector as a store or cache holds it: a float32 row (often a view into a Matrix).
+Vector: TypeAlias = "npt.NDArray[np.float32]"
+# Many vectors: one float32 row per text, one 2-D array per batch (never per-float objects).
+Matrix: TypeAlias = "npt.NDArray[np.float32]"
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from studyhall.core.contracts.models import (
     ModelEvent,
     ModelRequest,
 )
-from studyhall.core.contracts.search import Chunk, Reranked, VectorLike
+from studyhall.core.contracts.search import Chunk, Matrix, Reranked
 
 
 class ChatModel(Protocol):
@@ -30,8 +30,8 @@ class Embedder(Protocol):
     @property
     def model_id(self) -> str: ...
 
-    async def embed(self, texts: Sequence[str]) -> Sequence[VectorLike]:
-        """One unit-length vector per text, same order (a float tuple or a numpy row)."""
+    async def embed(self, texts: Sequence[str]) -> Matrix:
+        """One unit-length vector per text, same order: the rows of one float32 matrix."""
         ...
 
 

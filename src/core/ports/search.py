@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from studyhall.core.contracts.search import Candidate, Chunk, VectorLike
+from studyhall.core.contracts.search import Candidate, Chunk, Matrix, VectorLike
 
 
 class SearchIndex(Protocol):
@@ -17,7 +17,7 @@ class SearchIndex(Protocol):
 
     def upsert(
         self, source_id: str, content_hash: str, chunks: Sequence[Chunk],
-        vectors: Sequence[VectorLike], model_id: str,
+        vectors: Sequence[VectorLike] | Matrix, model_id: str,
     ) -> None:
         """Replace every chunk of ``source_id`` (one vector per chunk, same order)."""
         ...

@@ -1,9 +1,10 @@
-"""Source ports: reading a notes vault and course material from disk."""
+"""Source ports: reading a notes vault, course material and Anki decks from disk."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
+from studyhall.core.contracts.anki_deck import AnkiDeckFile
 from studyhall.core.contracts.material import (
     MaterialFile,
     MaterialScan,
@@ -32,4 +33,13 @@ class MaterialReader(Protocol):
 
     def read(self, root: str, path: str) -> MaterialFile | SkippedFile:
         """Read one file; a broken or unusable file comes back as ``SkippedFile`` with why."""
+        ...
+
+
+class AnkiDeckReader(Protocol):
+    """Reads an Anki package (``.apkg``) whole, before anything is written."""
+
+    def read(self, path: str) -> AnkiDeckFile:
+        """The package's notes and review history. Raises ``NotFound`` when nothing is at the
+        path and ``InvalidInput`` (saying what to do) for a file that is not a usable deck."""
         ...

@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
+from studyhall.core.contracts.artifacts import Artifact, ArtifactRemoved
 from studyhall.core.contracts.asks import AskThread, AskThreadSummary
 from studyhall.core.contracts.chat import ChatRecord, ChatSummary, Message
 from studyhall.core.contracts.graph import (
@@ -22,12 +23,15 @@ from studyhall.core.contracts.graph import (
 )
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.contracts.learner import (
+    FlashcardKept,
+    FlashcardsRetired,
     LearnerObserved,
     ReviewGraded,
     ReviewQuestionWritten,
     SourceQuizAnswered,
 )
 from studyhall.core.contracts.ledger import LedgerRead
+from studyhall.core.contracts.search import Vector, VectorLike
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.contracts.sources import Source
 
@@ -82,11 +86,11 @@ class GraphStore(Protocol):
     # since each is derived and can be recomputed)
     def positions(self) -> dict[str, Position]: ...
     def save_positions(self, positions: Mapping[str, Position]) -> None: ...
-    def embeddings(self, model: str) -> dict[str, tuple[float, ...]]:
-        """The vectors saved for ``model`` (stored as float32), or ``{}``."""
+    def embeddings(self, model: str) -> dict[str, Vector]:
+        """The vectors saved for ``model``: float32 rows (of one matrix), or ``{}``."""
         ...
 
-    def save_embeddings(self, model: str, vectors: Mapping[str, Sequence[float]]) -> None:
+    def save_embeddings(self, model: str, vectors: Mapping[str, VectorLike]) -> None:
         """Replace ``model``'s vectors: finite numbers, one dimension for all, else StoreError."""
         ...
 
@@ -123,8 +127,9 @@ class GraphTails(Protocol):
 
 
 class LearnerStore(Protocol):
-    """The learner ledgers: review grades, the teacher's observations, "Quiz me" answers and
-    model-written review questions that passed the evidence check, append-only (one fsync
+    """The learner ledgers: review grades, the teacher's observations, "Quiz me" answers,
+    model-written review questions that passed the evidence check, and the flashcards the
+    learner kept (and their artifacts' retirements), append-only (one fsync
     per call; a batch is written whole or not at all), read tolerantly (torn or invalid lines
     skipped and counted, a replayed id ignored)."""
 
@@ -136,6 +141,10 @@ class LearnerStore(Protocol):
     def quiz_answers(self) -> LedgerRead[SourceQuizAnswered]: ...
     def append_questions(self, records: Sequence[ReviewQuestionWritten]) -> None: ...
     def questions(self) -> LedgerRead[ReviewQuestionWritten]: ...
+    def append_flashcards(self, records: Sequence[FlashcardKept]) -> None: ...
+    def flashcards(self) -> LedgerRead[FlashcardKept]: ...
+    def append_retirements(self, records: Sequence[FlashcardsRetired]) -> None: ...
+    def retirements(self) -> LedgerRead[FlashcardsRetired]: ...
 
 
 class AskStore(Protocol):
@@ -151,6 +160,18 @@ class AskStore(Protocol):
     def remove(self, thread_id: str) -> None:
         """Forget a conversation; ``NotFound`` when it is unknown."""
         ...
+
+
+class ArtifactStore(Protocol):
+    """Kept study artifacts and their deletions: two append-only ledgers (one fsync per call,
+    a batch written whole or not at all), read tolerantly (a torn or invalid line skipped and
+    counted, a replayed id ignored — so keeping the same artifact twice keeps it once). Which
+    artifacts are live is derived (``contracts.artifacts.live_artifacts``), never stored."""
+
+    def keep(self, records: Sequence[Artifact]) -> None: ...
+    def remove(self, records: Sequence[ArtifactRemoved]) -> None: ...
+    def kept(self) -> LedgerRead[Artifact]: ...
+    def removed(self) -> LedgerRead[ArtifactRemoved]: ...
 
 
 class JobStore(Protocol):

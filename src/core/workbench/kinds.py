@@ -1,4 +1,4 @@
-"""The six job kinds: what each takes (schema, checks, normalized input) and how it is named.
+"""The job kinds: what each takes (schema, checks, normalized input) and how it is named.
 
 A job's input is checked before the job exists: a bad argument goes back to the teacher as a
 tool error it can fix, never into a background task that would fail later.
@@ -14,7 +14,8 @@ from studyhall.core.contracts.jobs import JobKind
 
 JOB_KINDS: tuple[JobKind, ...] = get_args(JobKind)
 # The study artifacts: one request may ask for several, written in parallel and assembled.
-ARTIFACT_KINDS: tuple[JobKind, ...] = ("notes", "flashcards", "study_plan")
+ARTIFACT_KINDS: tuple[JobKind, ...] = ("notes", "flashcards", "study_plan", "study_guide",
+                                       "mind_map")
 
 MAX_TEXT = 2000  # a question or brief; longer is not a brief any more
 MIN_CARDS, MAX_CARDS, DEFAULT_CARDS = 3, 30, 10
@@ -104,6 +105,22 @@ SPECS: dict[JobKind, KindSpec] = {
          Field_("topic", "The subject area.", required=False),
          _ALSO),
         "goal"),
+    "study_guide": KindSpec(
+        "study_guide", "study guide",
+        "Have a study guide written for a topic: its key ideas and an FAQ of the questions "
+        "learners ask, each answer quoting the learner's own material." + _LATER,
+        (Field_("topic", "The topic the guide covers."),
+         Field_("focus", "What to stress (e.g. the learner's misconceptions).", required=False),
+         _ALSO),
+        "topic"),
+    "mind_map": KindSpec(
+        "mind_map", "mind map",
+        "Have a mind map drawn of a topic: its main ideas as branches around it, and the "
+        "ideas under each." + _LATER,
+        (Field_("topic", "The topic at the centre of the map."),
+         Field_("focus", "What the map should bring out.", required=False),
+         _ALSO),
+        "topic"),
 }
 
 
@@ -171,27 +188,35 @@ def normalize_input(kind: JobKind, args: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-# What a running job is doing, as the learner reads it in the activity list.
-_DOING: dict[str, str] = {
-    "research": "Researching", "demo": "Building a demo", "visual": "Drawing a diagram",
-    "notes": "Writing notes", "flashcards": "Making flashcards", "study_plan": "Planning your study",
+# What a running job is doing, as the learner reads it in the activity list: alone, and with
+# its subject ("Writing flashcards on Obsidian internal links").
+_DOING: dict[JobKind, tuple[str, str]] = {
+    "research": ("Researching", "Researching: {}"),
+    "demo": ("Building a demo", "Building a demo of {}"),
+    "visual": ("Drawing a diagram", "Drawing a diagram of {}"),
+    "notes": ("Writing notes", "Writing notes on {}"),
+    "flashcards": ("Writing flashcards", "Writing flashcards on {}"),
+    "study_plan": ("Planning your study", "Planning your study: {}"),
+    "study_guide": ("Writing a study guide", "Writing a study guide on {}"),
+    "mind_map": ("Drawing a mind map", "Drawing a mind map of {}"),
 }
 
 
 def job_title(kind: JobKind, job_input: Mapping[str, Any], limit: int = 80) -> str:
-    """The running job's title: ``Making flashcards: Obsidian internal links``."""
-    named = headline(kind, job_input, limit)
-    subject = named.split(": ", 1)[1] if ": " in named else ""
-    doing = _DOING.get(kind, named.split(": ", 1)[0])
-    return f"{doing}: {subject}" if subject else doing
+    """The running job's title: ``Writing flashcards on Obsidian internal links``."""
+    subject = _subject(kind, job_input, limit)
+    alone, with_subject = _DOING[kind]
+    return with_subject.format(subject) if subject else alone
+
+
+def _subject(kind: JobKind, job_input: Mapping[str, Any], limit: int) -> str:
+    subject = " ".join(str(job_input.get(SPECS[kind].headline) or "").split())
+    return subject if len(subject) <= limit else subject[: limit - 1].rstrip() + "…"
 
 
 def headline(kind: JobKind, job_input: Mapping[str, Any], limit: int = 80) -> str:
     """A one-line name for the job: ``Demo: binary search``."""
     spec = SPECS[kind]
-    subject = str(job_input.get(spec.headline) or "").strip()
-    if len(subject) > limit:
-        subject = subject[: limit - 1].rstrip() + "…"
+    subject = _subject(kind, job_input, limit)
     name = spec.noun[0].upper() + spec.noun[1:]
     return f"{name}: {subject}" if subject else name
-

@@ -54,12 +54,34 @@ def _visual(job: Job, r: dict[str, Any]) -> str:
             "Refer to it where it helps; do not redraw it in text.")
 
 
+def _left_out(a: dict[str, Any]) -> str:
+    n = a.get("dropped") or 0
+    return f"{n} left out: not backed by the material" if n else ""
+
+
+def _outline(node: dict[str, Any], depth: int = 0) -> list[str]:
+    lines = [f"{'  ' * depth}- {node.get('label')}"]
+    for child in node.get("children") or []:
+        lines += _outline(child, depth + 1)
+    return lines
+
+
 def _artifact_text(kind: str, a: dict[str, Any]) -> str:
     if kind == "notes":
         return f"Notes — {a.get('title')}:\n{_clip(str(a.get('markdown', '')), 3000)}"
     if kind == "flashcards":
         cards = [f"- Q: {c.get('front')} / A: {c.get('back')}" for c in a.get("cards", [])]
-        return f"Flashcards — {a.get('title')} ({len(cards)} cards):\n" + "\n".join(cards)
+        many = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+        counts = ", ".join(filter(None, [many, _left_out(a)]))
+        return f"Flashcards — {a.get('title')} ({counts}):\n" + "\n".join(cards)
+    if kind == "study_guide":
+        ideas = [f"- {i.get('idea')}" for i in a.get("key_ideas", [])]
+        faq = [f"- Q: {e.get('question')} / A: {e.get('answer')}" for e in a.get("faq", [])]
+        note = f" ({_left_out(a)})" if _left_out(a) else ""
+        return (f"Study guide — {a.get('title')}{note}:\nKey ideas:\n"
+                + "\n".join(ideas) + "\nFAQ:\n" + "\n".join(faq))
+    if kind == "mind_map":
+        return f"Mind map — {a.get('title')}:\n" + "\n".join(_outline(a.get("root") or {}))
     steps = [f"{n}. {s.get('title')}" + (f" — {s.get('detail')}" if s.get("detail") else "")
              for n, s in enumerate(a.get("steps", []), start=1)]
     return f"Study plan — {a.get('title')} (goal: {a.get('goal')}):\n" + "\n".join(steps)

@@ -1,4 +1,5 @@
-"""``studyhall import PATH``: import notes (a Markdown file or an Obsidian vault), with progress.
+"""``studyhall import PATH``: import notes (a Markdown file or an Obsidian vault) or an Anki deck
+(``.apkg``: its notes, its review history and its cards), with progress.
 
 Works with no API key (the model-free extractor); uses the configured model when there is one.
 When the app is running on this data folder the import runs inside it (one writer per data
@@ -28,10 +29,12 @@ GONE_WAIT = 5.0  # seconds a dying app gets to quit before we decide it hangs in
 def register(subparsers: Any) -> None:
     cmd = subparsers.add_parser(
         "import",
-        help="import notes: a Markdown file or an Obsidian vault folder",
-        description="Import notes into your knowledge graph. Works without an API key.",
+        help="import notes: a Markdown file, an Obsidian vault folder or an Anki deck (.apkg)",
+        description="Import notes into your knowledge graph. Works without an API key. An Anki "
+        "deck (.apkg) brings its review history: your cards keep their schedule.",
     )
-    cmd.add_argument("path", help="a Markdown file or a folder of notes (an Obsidian vault)")
+    cmd.add_argument("path", help="a Markdown file, a folder of notes (an Obsidian vault), or an "
+                     "Anki deck package (.apkg)")
     cmd.add_argument(
         "--mode",
         choices=("auto", "model", "structural"),
@@ -264,10 +267,18 @@ def _print(report: dict[str, Any], as_json: bool) -> None:
         f"  graph: +{report['propositions']} propositions, +{report['evidence']} evidence on "
         f"existing ones, +{report['edges']} edges ({report['dropped']} findings dropped)"
     )
-    print(
-        f"  links: {report['links']} resolved, {report['broken_links']} broken "
-        "(see `studyhall sources --json`)"
-    )
+    anki = report.get("anki")
+    if anki:
+        print(
+            f"  anki: {anki['decks']} deck(s); {anki['reviews']} reviews imported "
+            f"({anki['reviews_in_deck']} in the deck, {anki['reviews_left_out']} reschedules "
+            f"left out); {anki['cards_queued']} cards joined the review queue"
+        )
+    else:
+        print(
+            f"  links: {report['links']} resolved, {report['broken_links']} broken "
+            "(see `studyhall sources --json`)"
+        )
     upkeep = report.get("upkeep")
     if upkeep:
         cache = upkeep["embedding_cache"]

@@ -15,6 +15,7 @@ act on, and ``Retry-After`` when waiting is the fix. Every route raises; nothing
     ├── SecretError                               500
     ├── BusyError                                 409 + Retry-After
     ├── InvalidInput (+ answer, quiz)             400
+    │   ├── EmptyScope                            422
     │   └── BodyTooLarge                          413
     ├── Conflict                                  409
     ├── JobFailed                                 502
@@ -33,6 +34,7 @@ from starlette.responses import JSONResponse, Response
 from studyhall.core.errors import (
     BusyError,
     Conflict,
+    EmptyScope,
     InvalidInput,
     JobFailed,
     ModelAuthError,
@@ -72,6 +74,7 @@ _STATUS: dict[type[StudyhallError], int] = {
     BusyError: 409,
     InvalidInput: 400,
     BodyTooLarge: 413,
+    EmptyScope: 422,
     Conflict: 409,
     JobFailed: 502,
     SandboxError: 503,

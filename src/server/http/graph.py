@@ -1,8 +1,12 @@
 """Graph routes: the derived graph (a pure read — it never writes) and extraction runs.
 
-``GET /api/graph`` → ``{"nodes", "edges", "clusters"}``; ``POST /api/chats/{id}/extract`` →
-``{"run_id"}`` (runs now, or joins the run in flight for that chat); the run registry with
-progress and abort under ``/api/extraction/runs``.
+``GET /api/graph`` → ``{"nodes", "edges", "clusters"}`` (everything; exports and tools);
+``GET /api/graph/map`` → the slim columns Home paints, most important nodes first, in parts
+(``graph_map.py``: ``?limit=&start=&version=``; ``?known=<version>`` answers ``{"version",
+"unchanged": true}`` when nothing changed); ``GET /api/graph/nodes/{id}`` → one node in full
+with its links, what it builds on and leads to (``graph_detail.py``);
+``POST /api/chats/{id}/extract`` → ``{"run_id"}`` (runs now, or joins the run in flight for
+that chat); the run registry with progress and abort under ``/api/extraction/runs``.
 """
 
 from __future__ import annotations
@@ -14,14 +18,19 @@ from collections.abc import Awaitable, Callable
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import NotFound
+from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.graph_body import GraphBody
-from studyhall.server.http.openapi import describe
+from studyhall.server.http.graph_detail import detail_route
+from studyhall.server.http.graph_map import GraphMap, stale, unchanged
+from studyhall.server.http.openapi import Query, describe
+from studyhall.server.http.query import query
 from studyhall.server.runtime.graph_reader import gc_paused
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
+
+VERSION_CHARS = 64  # a map version ("<hash>.<n>") is far shorter; longer is not one of ours
 
 
 class RunId(BodyModel):
@@ -49,6 +58,60 @@ def _graph_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Await
         return await asyncio.to_thread(render)
 
     return get_graph
+
+
+def _map_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitable[Response]]:
+    graph_map = GraphMap()
+    lock = threading.Lock()
+
+    def render(start: int, limit: int | None, known: str | None, version: str | None) -> Response:
+        snapshot = read()
+        with lock, gc_paused():
+            current = graph_map.version(snapshot)
+            if start == 0 and known == current:
+                content = unchanged(current)
+            elif version is not None and version != current:
+                content = stale(current)  # the graph changed between parts: start again
+            else:
+                content = graph_map.part(snapshot, start, limit)
+        return Response(content, media_type="application/json")
+
+    @describe(summary="The graph as Home paints it (slim columns, in parts)",
+              query=[Query("limit", {"type": "integer", "minimum": 1},
+                           description="nodes in this part (default: all from start)"),
+                     Query("start", {"type": "integer", "minimum": 0},
+                           description="the first node of this part (nodes come most "
+                                       "important first)"),
+                     Query("version", {"type": "string", "maxLength": VERSION_CHARS},
+                           description="the version earlier parts came from: if the graph "
+                                       'changed since, the answer is {"version", "stale": true}'),
+                     Query("known", {"type": "string", "maxLength": VERSION_CHARS},
+                           description="the version the client holds: unchanged answers "
+                                       '{"version", "unchanged": true}')])
+    async def get_map(request: Request) -> Response:
+        """Nodes as columns (id, short label, state code, position, cluster, evidence and
+        quiz counts, sources), most important first, with the edges whose later end is in this
+        part as index pairs; the first part also has the clusters and the sources table. A
+        node's detail is ``GET /api/graph/nodes/{id}``."""
+        given = query(request, "limit", "start", "version", "known")
+        start = _whole(given.get("start"), "start", 0) or 0
+        limit = _whole(given.get("limit"), "limit", 1)
+        for name in ("known", "version"):
+            if len(given.get(name, "")) > VERSION_CHARS:
+                raise InvalidInput(f'"{name}" is a graph version from an earlier answer '
+                                   f"(at most {VERSION_CHARS} characters); reload the graph.")
+        return await asyncio.to_thread(render, start, limit, given.get("known"),
+                                       given.get("version"))
+
+    return get_map
+
+
+def _whole(raw: str | None, name: str, least: int) -> int | None:
+    if raw is None:
+        return None
+    if not (raw.isascii() and raw.isdigit()) or int(raw) < least:
+        raise InvalidInput(f'"{name}" must be a whole number from {least}.')
+    return int(raw)
 
 
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
@@ -100,6 +163,12 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         # GET /api/mastery does.
         Route("/api/graph", _graph_route(runtime.review.graph_snapshot), methods=["GET"],
               name="get_graph"),
+        Route("/api/graph/map", _map_route(runtime.review.graph_snapshot), methods=["GET"],
+              name="get_graph_map"),
+        Route("/api/graph/nodes/{node_id:path}",
+              detail_route(runtime.review.graph_snapshot,
+                           lambda: {c.id for c in services.chat_store.list()}),
+              methods=["GET"], name="get_graph_node"),
         Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],
               name="post_extract"),
         Route("/api/chats/{chat_id}/coverage", get_coverage, methods=["GET"],

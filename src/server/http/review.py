@@ -38,7 +38,7 @@ class GradeIn(BodyModel):
 class DueCard(BodyModel):
     node_id: str
     prompt: str
-    kind: Literal["cloze", "recall", "question"]
+    kind: Literal["cloze", "recall", "question", "flashcard"]
     state: str
     retrievability: float | None
     due_at: str

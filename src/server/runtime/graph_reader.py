@@ -18,6 +18,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 
+from studyhall.core.contracts.graph import Cluster, Position
 from studyhall.core.errors import StudyhallError
 from studyhall.core.library.graph.snapshot import (
     FoldState,
@@ -47,6 +48,9 @@ class GraphReader:
         self._unsaved = 0  # records folded since the cache was saved
         self._save_after = save_after
         self._saver: threading.Thread | None = None
+        # (fold, records folded), clusters, positions -> the snapshot built from them
+        self._last: tuple[tuple[GraphFold, int], list[Cluster], dict[str, Position],
+                          GraphSnapshot] | None = None
         # Reads may come from the event loop and from worker threads (sync routes, the CLI).
         self._lock = threading.Lock()
 
@@ -58,7 +62,19 @@ class GraphReader:
             # The first read restores the cache or folds every ledger line: a bulk load.
             with _gc_paused() if self._marks is None else nullcontext():
                 self._follow(self._tails)
-                return self._fold.snapshot(self._store.clusters(), self._store.positions())
+                return self._latest(self._store.clusters(), self._store.positions())
+
+    def _latest(self, clusters: list[Cluster], positions: dict[str, Position]) -> GraphSnapshot:
+        """The last snapshot again when nothing was folded since and the side files say the
+        same: at 100k nodes building one costs ~0.3 s (positions filtered, clusters rebuilt),
+        and Home, search and the dock each read one per request."""
+        key = (self._fold, self._folded())
+        last = self._last
+        if last is not None and last[0] == key and last[1] == clusters and last[2] == positions:
+            return last[3]
+        snapshot = self._fold.snapshot(clusters, positions)
+        self._last = (key, clusters, positions, snapshot)
+        return snapshot
 
     def runs(self) -> frozenset[str]:
         """Ids of the merges that wrote their checkpoint (the only ones that count)."""

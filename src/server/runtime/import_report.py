@@ -45,6 +45,8 @@ class ImportReport:
     upkeep: UpkeepReport | None = None
     usage: Usage | None = None  # the extractor's and auditor's calls (None: no model ran)
     seconds: float = 0.0
+    # An Anki deck's learner side: decks, reviews imported, cards queued (None: not a deck)
+    anki: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -67,4 +69,5 @@ class ImportReport:
             "upkeep": self.upkeep.to_dict() if self.upkeep else None,
             "usage": self.usage.model_dump(mode="json") if self.usage else None,
             "seconds": round(self.seconds, 3),
+            "anki": self.anki,
         }

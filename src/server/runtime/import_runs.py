@@ -1,5 +1,7 @@
 """The import front door of an app: notes into the graph, then every readable file into the
-search index — run here (the CLI) or as a background run (HTTP) in the registry of import runs.
+search index — or, for an Anki package (``.apkg``), its notes into the graph and its review
+history into the learner model — run here (the CLI) or as a background run (HTTP) in the
+registry of import runs.
 
 One import at a time (a second request while one runs joins it); every run reports its stage
 and progress for the activity feed, and can be aborted — or stopped by shutdown — between notes
@@ -16,6 +18,7 @@ from typing import Any, Literal
 
 from studyhall.core.errors import BusyError, StudyhallError
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.anki_import import AnkiImporter, is_anki_package
 from studyhall.server.runtime.imports import (
     ImportProgress,
     ImportReport,
@@ -42,7 +45,7 @@ class ImportRun:
     status: RunStatus = "running"
     progress: ImportProgress = field(default_factory=lambda: ImportProgress("scanning", 0, 0))
     report: ImportReport | None = None
-    material: dict[str, Any] | None = None  # the retrieval index's side of the import
+    material: dict[str, Any] | None = None  # the retrieval index's side (None: an Anki deck)
     error: str | None = None
     finished_at: datetime | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -76,9 +79,10 @@ class ImportRun:
 
 class ImportRunner:
     def __init__(self, *, notes: NotesImporter, material: CourseMaterial, clock: Clock, ids: Ids,
-                 supervisor: Supervisor) -> None:
+                 supervisor: Supervisor, anki: AnkiImporter | None = None) -> None:
         self.notes = notes
         self.material = material
+        self.anki = anki
         self._clock = clock
         self._ids = ids
         self._supervisor = supervisor
@@ -92,10 +96,13 @@ class ImportRunner:
         mode: Mode = "auto",
         embed: bool = True,
         progress: ProgressFn | None = None,
-    ) -> tuple[ImportReport, dict[str, Any]]:
+    ) -> tuple[ImportReport, dict[str, Any] | None]:
         """Import ``path`` in the caller's task: notes into the graph, then every readable file
-        (notes, transcripts, PDFs, text) into the retrieval index for grounded questions."""
+        (notes, transcripts, PDFs, text) into the retrieval index for grounded questions. An
+        Anki package goes to the Anki importer alone (a deck is not course material)."""
         tell = progress or (lambda _p: None)
+        if self.anki is not None and is_anki_package(path):
+            return await self.anki.run(path, embed=embed, progress=tell), None
         report = await self.notes.run(path, mode=mode, embed=embed, progress=tell)
         return report, await self._index_material(path, embed, tell)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +28,8 @@ from studyhall.core.workbench.fanout import artifact_set, assemble, writer_brief
 log = logging.getLogger("studyhall.jobs")
 
 GroundingFn = Callable[[str, str], Awaitable[Grounding]]  # (chat_id, query) -> grounding
+# A scope job's grounding: the scope (as stored in the job's input) resolved now.
+ScopeGroundingFn = Callable[[Mapping[str, Any]], Awaitable[Grounding]]
 
 
 @dataclass(frozen=True)
@@ -52,14 +54,15 @@ class MeteredModel:
 
 class JobWork:
     def __init__(self, *, sandbox: Sandbox | None, prompt: Callable[[str], str],
-                 grounding: GroundingFn) -> None:
+                 grounding: GroundingFn, scope_grounding: ScopeGroundingFn) -> None:
         self._sandbox = sandbox
         self._prompt = prompt
         self._grounding = grounding
+        self._scope_grounding = scope_grounding
 
     async def __call__(self, job: Job, model: ChatModel) -> WorkDone:
         if job.kind == "research":
-            g = await self._grounding(job.chat_id, str(job.input.get("question", "")))
+            g = await self._grounding(job.chat_id or "", str(job.input.get("question", "")))
             built = await researcher.research(model, self._prompt(researcher.PROMPT_NAME),
                                               job.input, g)
         elif job.kind == "demo":
@@ -81,7 +84,10 @@ class JobWork:
     async def _artifacts(self, job: Job, model: ChatModel) -> WorkDone:
         order = artifact_set(job.kind, job.input)
         subject = str(job.input.get("topic") or job.input.get("goal") or "")
-        grounding = await self._grounding(job.chat_id, subject)
+        if job.chat_id is None:  # made from a scope: its material, not a session's
+            grounding = await self._scope_grounding(job.input.get("scope") or {})
+        else:
+            grounding = await self._grounding(job.chat_id, subject)
         outcomes = await asyncio.gather(
             *(write_artifact(model, self._prompt(PROMPTS[kind]), kind,
                              writer_brief(kind, job.input), grounding) for kind in order),

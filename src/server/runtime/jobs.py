@@ -11,6 +11,10 @@
   transcript, so delivery is exactly-once across races and restarts.
 - ``recover`` (start-up) re-runs jobs a crash interrupted (once), fails them on the second
   crash, and reconciles finished ones: never delivered twice, never silently lost.
+- A job made from a scope (``spawn_scoped``: an artifact from a source, a topic, the graph...)
+  has no chat: nothing to deliver, so its outcome is its status at once; at start-up it is
+  re-run or failed like the others. ``on_done`` hears of every job that finished well (the
+  artifact desk keeps its artifacts).
 - ``abort`` cancels the job's task — and with it the model call in flight; the job is marked
   aborted and nothing is delivered. Shutdown (the supervisor cancelling every task) marks a
   running job queued again, so the next start runs it (not counted as a crash).
@@ -47,6 +51,7 @@ from studyhall.server.runtime.turns import TurnRunner
 log = logging.getLogger("studyhall.jobs")
 
 Work = Callable[[Job, ChatModel], Awaitable[WorkDone]]
+Finished = Callable[[Job], Awaitable[object]]
 MAX_RUNNING_PER_CHAT = 4
 ABORTED = "Stopped before it finished; nothing was delivered."
 UNEXPECTED = "The job failed unexpectedly (a bug); the log file has the details. Ask again."
@@ -69,6 +74,9 @@ class JobRunner:
         self._max_running = max_running_per_chat
         self._max_restarts = max_restarts
         self.on_change = on_change
+        # Called with every job whose work finished well, before its delivery (the artifact
+        # desk keeps what it wrote; idempotent, and caught up at start-up when a crash cut it).
+        self.on_done: Finished | None = None
         # Test seam: called right before a delivered job flips (raise to simulate a crash).
         self.before_flip: Callable[[Job], None] | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}  # running job id -> its task (abort)
@@ -99,8 +107,19 @@ class JobRunner:
         log.info("[job %s] %s started for chat %s", job.id, kind, chat_id)
         return job
 
+    def spawn_scoped(self, kind: JobKind, job_input: dict[str, Any]) -> Job:
+        """Save and start a job that belongs to no session (an artifact made from a scope)."""
+        now = self._clock.now()
+        job = Job(id=self._ids.new("job"), chat_id=None, kind=kind, status="running",
+                  input=job_input, created_at=now, updated_at=now)
+        self._jobs.save(job)
+        self._launch(job)
+        log.info("[job %s] %s started (no session)", job.id, kind)
+        return job
+
     def _launch(self, job: Job) -> None:
-        self._chat_of[job.id] = job.chat_id
+        if job.chat_id is not None:
+            self._chat_of[job.id] = job.chat_id
         self._usage[job.id] = job.usage  # a re-run keeps counting from what was spent
         task = self._supervisor.spawn(f"job {job.id}", self._execute(job.id))
         self._tasks[job.id] = task
@@ -133,7 +152,16 @@ class JobRunner:
             finished = self._finish(job_id, "error", error=UNEXPECTED, attempts=1)
         else:
             finished = self._finish(job_id, "done", result=done.result, attempts=done.attempts)
-        if finished is not None:
+        if finished is None:
+            return
+        if finished.outcome == "done" and self.on_done is not None:
+            try:
+                await self.on_done(finished)
+            except StudyhallError as e:  # the start-up catch-up keeps it later
+                log.error("[job %s] its result was not kept: %s", job_id, e)
+            except Exception:
+                log.exception("[job %s] keeping its result failed", job_id)
+        if finished.chat_id is not None:
             self._in_background(finished.chat_id, self.reconcile(finished.chat_id))
 
     def _finish(self, job_id: str, outcome: str, *, result: dict[str, Any] | None = None,
@@ -143,9 +171,12 @@ class JobRunner:
         if job is None or job.status in TERMINAL:
             return None
         now = self._clock.now()
-        finished = job.model_copy(update={
+        update: dict[str, Any] = {
             "outcome": outcome, "result": result, "error": error, "attempts": attempts,
-            "usage": self._usage.pop(job_id, job.usage), "finished_at": now, "updated_at": now})
+            "usage": self._usage.pop(job_id, job.usage), "finished_at": now, "updated_at": now}
+        if job.chat_id is None:
+            update["status"] = outcome  # no session to deliver to: settled now
+        finished = job.model_copy(update=update)
         try:
             self._jobs.save(finished)
         except StudyhallError as e:  # the next start-up re-runs it (the outcome was not kept)
@@ -255,7 +286,9 @@ class JobRunner:
         now = self._clock.now()
         for job in self._jobs.list():
             action = recovery_action(job, self._max_restarts)
-            if action == "reconcile":
+            if action == "reconcile" and job.chat_id is None:
+                self._settle(job, job.outcome or "error", job.error)  # nothing to deliver
+            elif action == "reconcile" and job.chat_id is not None:
                 chats.add(job.chat_id)
             elif action == "rerun":
                 crashed = job.status == "running"
@@ -265,11 +298,13 @@ class JobRunner:
                 log.info("[job %s] re-run after %s", job.id, "a crash" if crashed else "a restart")
                 self._launch(job)
             elif action == "fail":
+                settled = {"status": "error"} if job.chat_id is None else {}
                 self._jobs.save(job.model_copy(update={
                     "outcome": "error", "error": INTERRUPTED_AGAIN, "finished_at": now,
-                    "updated_at": now}))
+                    "updated_at": now, **settled}))
                 log.warning("[job %s] interrupted twice; failed", job.id)
-                chats.add(job.chat_id)
+                if job.chat_id is not None:
+                    chats.add(job.chat_id)
         for chat_id in sorted(chats):
             try:
                 await self.reconcile(chat_id)

@@ -5,7 +5,8 @@ chat store, imported material through Grounded Ask's retrieval, graph lookups th
 
 Every read and every derivation runs off the event loop (stores are files, a cold graph read
 folds, a day plan replays FSRS cards); only the node search awaits in between. Observations
-are written only through ``ReviewService.observe`` (the learner ledgers' one writer).
+are written only through ``ReviewService.observe`` (the learner ledgers' one writer), kept
+flashcards through ``ReviewService.keep_flashcards`` / ``retire_flashcards``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from studyhall.core.agents.grounding import Passage, clip_passage, render_passages
@@ -139,6 +141,27 @@ class LearnerDesk:
     async def has_node(self, node_id: str) -> bool:
         model = await self.model()
         return model.snapshot.node(node_id) is not None
+
+    # --- flashcards (an artifact's, kept or deleted) ------------------------------------------
+
+    async def keep_flashcards(self, artifact_id: str,
+                              cards: Sequence[Mapping[str, str | None]]) -> int:
+        """Queue a kept flashcards artifact's cards (``node_id``, ``front``, ``back``,
+        ``evidence``?) for review, each on its node; cards without a node are not queued.
+        Idempotent. How many joined the queue."""
+        self._forget()
+        try:
+            return await asyncio.to_thread(self._review.keep_flashcards, artifact_id, cards)
+        finally:
+            self._forget()
+
+    async def retire_flashcards(self, artifact_id: str) -> None:
+        """The artifact was deleted: its cards leave the review queue (grades stay evidence)."""
+        self._forget()
+        try:
+            await asyncio.to_thread(self._review.retire_flashcards, artifact_id)
+        finally:
+            self._forget()
 
     # --- the one write -------------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """``ReviewService``: the learner model's runner — the only writer of the learner ledgers (review
-grades, the teacher's validated observations, "Quiz me" answers) and the one read of the
-learner's state.
+grades, the teacher's validated observations, "Quiz me" answers, kept flashcards) and the one
+read of the learner's state.
 
 Every read builds a ``LearnerModel`` (core) from the graph read and the learner ledgers at this
 moment: mastery, FSRS cards, today's queue and the statistics are derived there, never stored.
@@ -11,12 +11,15 @@ synchronous (file reads, replays): routes call them off the event loop.
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
 from studyhall.core.contracts.learner import (
     GRADES,
     LEARNER_LEVELS,
+    FlashcardKept,
+    FlashcardsRetired,
     LearnerObserved,
     PromptKind,
     ReviewGraded,
@@ -25,6 +28,7 @@ from studyhall.core.contracts.learner import (
 from studyhall.core.errors import InvalidInput
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 from studyhall.core.library.learner.evidence import LearnerEvidence
+from studyhall.core.library.learner.flashcards import Flashcards, flashcard_id, retirement_id
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.library.learner.overlay import LearnerOverlay
 from studyhall.core.library.learner.prompts import TermWeights
@@ -43,6 +47,7 @@ from studyhall.server.runtime.review_preview import after_today, next_due, plann
 from studyhall.server.runtime.review_questions import ReviewQuestions
 
 MAX_QUEUE = 1000
+FRONT_MAX, BACK_MAX, QUOTE_MAX = 4000, 8000, 4000  # a longer side is cut (the record's limits)
 
 
 class ReviewService:
@@ -59,6 +64,7 @@ class ReviewService:
         self._overlay = LearnerOverlay()
         self._weights: tuple[tuple[SnapshotNode, ...], TermWeights] | None = None
         self._lock = threading.Lock()  # the caches above; reads come from worker threads
+        self._cards_lock = threading.Lock()  # one keep/retire at a time: ids stay unique
 
     # --- reads -----------------------------------------------------------------------------
 
@@ -145,11 +151,65 @@ class ReviewService:
         """Append "Quiz me" answers (already graded by the server, on nodes the graph holds)."""
         self._store.append_quiz_answers(records)
 
+    def record_grades(self, records: Sequence[ReviewGraded]) -> int:
+        """Append grades given elsewhere (an Anki deck's review history), each id once: a
+        replayed import adds nothing. How many were new."""
+        known = {g.id for g in self._store.grades().records}
+        fresh = list({g.id: g for g in records if g.id not in known}.values())
+        if fresh:
+            self._store.append_grades(fresh)
+        return len(fresh)
+
+    def keep_flashcards(self, artifact_id: str,
+                        cards: Sequence[Mapping[str, str | None]]) -> int:
+        """Keep an artifact's cards (``node_id``, ``front``, ``back``, ``evidence``?) in the
+        review queue; a card with no node, or a node the graph does not hold, or an empty
+        side, is not queued. Keeping the same cards again adds nothing. How many joined."""
+        if not artifact_id.strip():
+            raise InvalidInput("A flashcard needs the id of the artifact it was kept from.")
+        snapshot = self._graph.snapshot()
+        with self._cards_lock:
+            kept = self._flashcards()
+            generation = kept.generation(artifact_id)
+            now = self._clock.now()
+            fresh: dict[str, FlashcardKept] = {}
+            for card in cards:
+                node_id, front, back = (_side(card, k) for k in ("node_id", "front", "back"))
+                if not (node_id and front and back) or snapshot.node(node_id) is None:
+                    continue
+                front, back = front[:FRONT_MAX], back[:BACK_MAX]
+                card_id = flashcard_id(artifact_id, generation, node_id, front, back)
+                if card_id in kept.known_ids or card_id in fresh:
+                    continue
+                fresh[card_id] = FlashcardKept(
+                    id=card_id, artifact_id=artifact_id, node_id=node_id, front=front,
+                    back=back, evidence=_side(card, "evidence")[:QUOTE_MAX] or None,
+                    generation=generation, at=now)
+            if fresh:
+                self._store.append_flashcards(list(fresh.values()))
+        return len(fresh)
+
+    def retire_flashcards(self, artifact_id: str) -> None:
+        """Take every card of the artifact out of the review queue (its grades stay)."""
+        with self._cards_lock:
+            kept = self._flashcards()
+            if artifact_id not in kept.by_artifact:
+                return  # nothing of it is queued: retiring twice adds nothing
+            generation = kept.generation(artifact_id)
+            self._store.append_retirements([FlashcardsRetired(
+                id=retirement_id(artifact_id, generation), artifact_id=artifact_id,
+                generation=generation, at=self._clock.now())])
+
     # --- helpers ---------------------------------------------------------------------------
 
     def _evidence(self) -> LearnerEvidence:
         return LearnerEvidence(self._store.grades().records, self._store.observations().records,
-                               self._store.quiz_answers().records)
+                               self._store.quiz_answers().records,
+                               self._store.flashcards().records,
+                               self._store.retirements().records)
+
+    def _flashcards(self) -> Flashcards:
+        return Flashcards(self._store.flashcards().records, self._store.retirements().records)
 
     def now(self) -> datetime:
         """Now, in the time zone whose calendar days the caps count."""
@@ -168,3 +228,8 @@ class ReviewService:
         with self._lock:
             self._weights = (snapshot.nodes, weights)
         return weights
+
+
+def _side(card: Mapping[str, str | None], key: str) -> str:
+    value = card.get(key)
+    return value.strip() if isinstance(value, str) else ""

@@ -50,7 +50,9 @@ class ReviewQuestions:
         """Start writing questions for the shown cards that have none yet (call on the event
         loop; returns at once). Nothing happens with no usable model."""
         today = self._clock.now().date()
-        wanted = [str(c["node_id"]) for c in cards if c.get("kind") != "question"]
+        # A node showing a stored question or the learner's own flashcard needs no question.
+        wanted = [str(c["node_id"]) for c in cards
+                  if c.get("kind") not in ("question", "flashcard")]
         wanted = [n for n in wanted if n not in self._pending and self._tried.get(n) != today]
         if not wanted or self._supervisor.closing:
             return

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, fields
 from typing import Protocol, runtime_checkable
 
 from studyhall.server.runtime.activity import ActivityFeed
+from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
@@ -54,6 +55,7 @@ class Runtime:
     imports: ImportRunner  # notes and course material -> graph and search index
     context: GraphContext  # the graph's nearest propositions at session start
     jobs: JobRunner  # Workbench: background sub-agents (start-up: recovery)
+    artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)
     activity: ActivityFeed  # running and recent work, live (shutdown: its streams end)
     review: ReviewService  # the learner model: review queue, grades, mastery, statistics
     # Set once shutdown has begun: ``stop`` runs once, whoever calls it first.

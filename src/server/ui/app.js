@@ -17,6 +17,7 @@ import { mountStats } from "./js/stats.js";
 import { mountAskScreen } from "./js/ask.js";
 import { mountSources } from "./js/sources.js";
 import { mountReader } from "./js/reader.js";
+import { mountArtifacts } from "./js/artifacts-view.js";
 
 applyTheme();
 watchSystemTheme();
@@ -48,6 +49,7 @@ async function boot() {
   route(/^\/ask$/, mountAskScreen);
   route(/^\/sources$/, mountSources);
   route(/^\/sources\/(?<id>[A-Za-z0-9_-]+)$/, mountReader);
+  route(/^\/artifacts(?:\/(?<id>[A-Za-z0-9_.:-]+))?$/, mountArtifacts);
   mountSidebar(document.getElementById("sidebar"));
   mountActivity(document.getElementById("activity"));
   bindShortcuts(currentView);

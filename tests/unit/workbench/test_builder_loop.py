@@ -111,10 +111,17 @@ async def test_an_unsafe_svg_is_refused_before_drawing_and_a_blank_one_after() -
 
 
 async def test_flashcards_with_an_unknown_node_go_back_then_pass() -> None:
-    bad = '{"title": "Heaps", "cards": [{"front": "What is a heap?", "back": "A tree.", "node_id": "n_9"}, {"front": "Root?", "back": "The max.", "node_id": null}, {"front": "Insert cost?", "back": "log n"}]}'
+    bad = ('{"title": "Heaps", "cards": ['
+           '{"front": "What is a heap?", "back": "A complete tree.", "node_id": "n_9",'
+           ' "evidence": "A heap is a complete tree."},'
+           '{"front": "Root?", "back": "The max.", "node_id": null,'
+           ' "evidence": "the root holds the max"},'
+           '{"front": "Insert cost?", "back": "log n", "evidence": "an insert costs log n"}]}')
     good = bad.replace('"n_9"', '"n_1"')
     model = scripted(say(bad), say(f"```json\n{good}\n```"))
-    grounding = Grounding(facts=(GraphFact("n_1", "A heap is a complete tree.", "shaky"),))
+    grounding = Grounding(facts=(GraphFact("n_1", "A heap is a complete tree.", "shaky"),),
+                          passages=(Passage(1, "heaps.md", "Heaps", "In a max-heap the root "
+                                            "holds the max; an insert costs log n."),))
     built = await write_artifact(model, "You write cards.", "flashcards",
                                  {"topic": "heaps", "count": 3}, grounding)
     assert built.attempts == 2 and built.value["cards"][0]["node_id"] == "n_1"

@@ -22,7 +22,8 @@ def test_each_job_kind_is_a_server_tool_that_spawns_and_acknowledges() -> None:
                    created_at=AT, updated_at=AT)
 
     tools = {t.name: t for t in job_tools(spawn)}
-    assert set(tools) == {"research", "demo", "visual", "notes", "flashcards", "study_plan"}
+    assert set(tools) == {"research", "demo", "visual", "notes", "flashcards", "study_plan",
+                          "study_guide", "mind_map"}
     assert all(t.kind == "server" for t in tools.values())
     demo = tools["demo"]
     args = {"concept": "heaps", "brief": "push numbers"}

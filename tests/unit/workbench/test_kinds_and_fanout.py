@@ -69,3 +69,17 @@ def test_assembly_names_every_part_written_or_failed() -> None:
                            "failed": {"flashcards": "bad cards",
                                       "study_plan": "The writer produced nothing."}}
     assert not assemble(order, {}, {"notes": "x"}).ok
+
+
+def test_study_guides_and_mind_maps_are_artifact_kinds_that_fan_out() -> None:
+    assert normalize_input("study_guide", {"topic": " heaps ", "also": ["mind_map", "notes"]}) \
+        == {"topic": "heaps", "also": ["notes", "mind_map"]}
+    assert normalize_input("mind_map", {"topic": "heaps", "focus": "order"}) == \
+        {"topic": "heaps", "focus": "order"}
+    assert check_input("mind_map", {})[0].startswith("topic is missing")
+    assert artifact_set("notes", {"also": ["mind_map", "study_guide"]}) == \
+        ("notes", "study_guide", "mind_map")
+    assert writer_brief("mind_map", {"topic": "heaps", "focus": "order", "count": 9}) == \
+        {"topic": "heaps", "focus": "order"}
+    assert headline("study_guide", {"topic": "heaps"}) == "Study guide: heaps"
+    assert headline("mind_map", {"topic": "heaps"}) == "Mind map: heaps"

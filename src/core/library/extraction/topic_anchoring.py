@@ -7,9 +7,10 @@ section its first evidence quote cites — so nothing the model learns from a no
 it. The auditor judges the model's propositions only; a topic is the note's own heading, quoted
 verbatim, so it is kept for the merger's checks like the model-free import keeps it.
 
-A session's findings are anchored too (``anchor_floating``): a kept proposition that names no
-existing node and joins no edge gets a ``supports`` edge to its nearest existing node (the
-neighbour the auditor was shown first) — a topic, or a proposition that hangs under one.
+A session's findings are anchored too (``anchor_floating``): a kept group of findings that names
+no existing node gets a ``supports`` edge to its nearest existing node (the neighbour the
+auditor was shown first) — a topic, or a proposition that hangs under one; a group nothing in
+the graph is near hangs under the session's own first finding. None is left floating.
 """
 
 from __future__ import annotations
@@ -108,15 +109,78 @@ def anchor_floating(
     audit: AuditorOutput,
     neighbours: Mapping[str, Sequence[NodeRef]],
 ) -> ExtractorOutput:
-    """``findings`` with an edge from each kept, unlinked, unconnected proposition to its
-    nearest existing node; unchanged when there is none to add."""
-    linked = {v.key for v in audit.verdicts if v.link_to is not None or not v.keep}
-    joined = {e.source for e in findings.edges} | {e.target for e in findings.edges}
-    anchors = [
-        EdgeFinding.model_validate({"from": p.key, "to": near[0].id, "kind": "supports"})
-        for p in findings.propositions
-        if p.key not in linked and p.key not in joined and (near := neighbours.get(p.key))
-    ]
+    """``findings`` with ``supports`` edges that tie every kept new finding to the graph.
+
+    New findings joined by the extractor's edges form groups; a group that touches no existing
+    node (no edge to one, no member linked to one) gets one edge, from its first member that
+    has a neighbour to that neighbour. A group with no neighbour at all (nothing in the graph
+    shares a word with it) hangs under the batch's hub: the first finding of the first group
+    tied to the graph, or, when none is, the batch's first finding, which then stands as the
+    session's topic until later findings or notes join it. Unchanged when nothing is added."""
+    verdicts = {v.key: v for v in audit.verdicts}
+    keys = [p.key for p in findings.propositions]
+    # A finding without a verdict is kept as new, as the merger keeps it.
+    new = [k for k in keys if (v := verdicts.get(k)) is None or (v.keep and v.link_to is None)]
+    dropped = {k for k in keys if (v := verdicts.get(k)) is not None and not v.keep}
+    groups = _Groups(new)
+    grounded: set[str] = set()
+    for edge in findings.edges:
+        for a, b in ((edge.source, edge.target), (edge.target, edge.source)):
+            if a not in groups:
+                continue
+            if b in groups:
+                groups.join(a, b)
+            elif b not in dropped:  # an existing node, or a finding linked to one
+                grounded.add(a)
+    anchors: list[EdgeFinding] = []
+    hub: str | None = None
+    orphans: list[str] = []
+    for members in groups.all():
+        if any(m in grounded for m in members):
+            hub = hub or members[0]
+            continue
+        near = next(((m, refs[0]) for m in members if (refs := neighbours.get(m))), None)
+        if near is None:
+            orphans.append(members[0])
+            continue
+        anchors.append(_supports(near[0], near[1].id))
+        hub = hub or members[0]
+    if hub is None and orphans:
+        hub = orphans.pop(0)
+    anchors += [_supports(k, hub) for k in orphans if hub is not None]
     if not anchors:
         return findings
     return findings.model_copy(update={"edges": (*findings.edges, *anchors)})
+
+
+def _supports(source: str, target: str) -> EdgeFinding:
+    return EdgeFinding.model_validate({"from": source, "to": target, "kind": "supports"})
+
+
+class _Groups:
+    """Union-find over a batch's new findings, groups listed in the order of their first
+    member."""
+
+    def __init__(self, keys: Sequence[str]) -> None:
+        self._order = list(dict.fromkeys(keys))
+        self._parent = {k: k for k in self._order}
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._parent
+
+    def _root(self, key: str) -> str:
+        while self._parent[key] != key:
+            self._parent[key] = self._parent[self._parent[key]]
+            key = self._parent[key]
+        return key
+
+    def join(self, a: str, b: str) -> None:
+        ra, rb = self._root(a), self._root(b)
+        if ra != rb:
+            self._parent[rb] = ra
+
+    def all(self) -> list[list[str]]:
+        out: dict[str, list[str]] = {}
+        for key in self._order:
+            out.setdefault(self._root(key), []).append(key)
+        return list(out.values())

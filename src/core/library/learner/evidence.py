@@ -5,7 +5,8 @@ validated observations). Also which nodes are reviewable and how much each one m
 A node is *reviewable* once there is evidence about the learner on it — a quiz answer, an
 observation from a session, a review grade or a teacher's observation — i.e. once it was studied,
 not merely imported: a vault of 5,000 notes must not become 5,000 new cards. Grading any node
-makes it reviewable too (the learner chose to).
+makes it reviewable too (the learner chose to), and so does keeping a flashcard on it (the
+learner asked to review it: a kept card is not evidence of knowing, so it moves no score).
 """
 
 from __future__ import annotations
@@ -14,9 +15,16 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
+from studyhall.core.contracts.learner import (
+    FlashcardKept,
+    FlashcardsRetired,
+    LearnerObserved,
+    ReviewGraded,
+    SourceQuizAnswered,
+)
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode, signals_of
 from studyhall.core.library.learner.cards import Graded
+from studyhall.core.library.learner.flashcards import Flashcards
 from studyhall.core.library.learner.mastery import Signal
 from studyhall.core.library.learner.queue import Reviewable
 
@@ -32,7 +40,10 @@ class LearnerEvidence:
 
     def __init__(self, grades: Iterable[ReviewGraded] = (),
                  observations: Iterable[LearnerObserved] = (),
-                 quiz_answers: Iterable[SourceQuizAnswered] = ()) -> None:
+                 quiz_answers: Iterable[SourceQuizAnswered] = (),
+                 flashcards: Iterable[FlashcardKept] = (),
+                 retired: Iterable[FlashcardsRetired] = ()) -> None:
+        self.flashcards = Flashcards(flashcards, retired)
         self.signals: dict[str, list[Signal]] = {}
         self.grades: dict[str, list[Graded]] = {}
         for g in grades:
@@ -67,12 +78,13 @@ def reviewables(snapshot: GraphSnapshot, learner: LearnerEvidence) -> list[Revie
     for node in snapshot.nodes:
         evidence, quiz, observations, _ = node.rows()
         extra = learner.signals.get(node.id, ())
-        if not (quiz or observations or extra):
+        cards = learner.flashcards.on(node.id)
+        if not (quiz or observations or extra or cards):
             continue
         since = min([*(q[2] for q in quiz), *(o[2] for o in observations),
-                     *(s.at for s in extra)])
+                     *(s.at for s in extra), *(aware(c.at) for c in cards)])
         importance = len(evidence) + len(quiz) + len(observations) + len(extra) \
-            + degree[node.id]
+            + len(cards) + degree[node.id]
         out.append(Reviewable(node.id, learner.graded(node.id), since, float(importance)))
     return out
 

@@ -71,7 +71,12 @@ class LearnerModel:
         return replay(self.learner.graded(node_id), self.now, self.limits.desired_retention)
 
     def prompt(self, node_id: str) -> Prompt:
-        """The node's stored model question when it has one, else a model-free prompt."""
+        """The learner's kept flashcard when the node has one (several take turns), else its
+        stored model question, else a model-free prompt."""
+        card = self.learner.flashcards.shown(node_id, self.card(node_id).reviews)
+        if card is not None:
+            self.node(node_id)
+            return Prompt("flashcard", card.front, card.back, card.evidence)
         stored = self.questions.get(node_id)
         if stored is not None:
             self.node(node_id)

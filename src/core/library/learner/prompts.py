@@ -14,7 +14,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
-PromptKind = Literal["cloze", "recall", "question"]  # "question": a stored model-written one
+# "question": a stored model-written one; "flashcard": a card the learner kept
+PromptKind = Literal["cloze", "recall", "question", "flashcard"]
 
 BLANK = "_____"
 _WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]{2,}")

@@ -1,12 +1,18 @@
 """Keeping the search index in step with imported material: chunk, embed (through the
-embedding cache when there is one), upsert — skipped when the source's content is unchanged."""
+embedding cache when there is one), upsert — skipped when the source's content is unchanged.
+
+Many sources are indexed together (``index_sources``) so their chunks are embedded in one pass:
+texts deduplicated, cached by content hash, and sent to the encoder in big batches sorted by
+length (a per-file call would pad a short chunk to its longest neighbour, a few texts a call).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from studyhall.core.contracts.search import Chunk, VectorLike
-from studyhall.core.library.upkeep.vector_cache import VectorCache
+from studyhall.core.contracts.search import Chunk, Matrix, VectorLike
+from studyhall.core.library.upkeep.vector_cache import VectorCache, as_matrix
 from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import OffLoop, in_place
@@ -17,6 +23,60 @@ def embed_text(chunk: Chunk) -> str:
     return f"{chunk.heading}\n{chunk.text}" if chunk.heading else chunk.text
 
 
+@dataclass(frozen=True)
+class SourceChunks:
+    """One source's chunks, to be indexed from this content."""
+
+    source_id: str
+    content_hash: str
+    chunks: Sequence[Chunk]
+
+
+def _model(embedder: Embedder | None, cache: VectorCache | None) -> str:
+    return cache.model if cache is not None else embedder.model_id if embedder is not None else ""
+
+
+async def is_indexed(
+    index: SearchIndex, source: SourceChunks, embedder: Embedder | None = None,
+    cache: VectorCache | None = None, off_loop: OffLoop = in_place,
+) -> bool:
+    """True when the source is indexed from this content with this embedding model (a changed
+    model re-embeds, so one index never mixes two models)."""
+    key = f"{source.content_hash}|{_model(embedder, cache)}"
+    return await off_loop(index.source_hash, source.source_id) == key
+
+
+async def index_sources(
+    index: SearchIndex, sources: Sequence[SourceChunks], embedder: Embedder | None = None,
+    cache: VectorCache | None = None, off_loop: OffLoop = in_place,
+) -> None:
+    """Index every source given (whether or not it changed: ask ``is_indexed`` first), their
+    chunks embedded in one pass. The index's writes run through ``off_loop``."""
+    model = _model(embedder, cache)
+    texts = [embed_text(c) for s in sources for c in s.chunks]
+    matrix: Matrix | None = None
+    if cache is not None:
+        await cache.ensure(texts)
+    elif embedder is not None and texts:
+        matrix = as_matrix(await embedder.embed(texts), len(texts), model)
+    start = 0
+    for source in sources:
+        if not source.chunks:
+            await off_loop(index.remove, source.source_id)
+            continue
+        count = len(source.chunks)
+        vectors: Sequence[VectorLike] | Matrix
+        if cache is not None:
+            vectors = cache.matrix(texts[start : start + count])
+        elif matrix is not None:
+            vectors = matrix[start : start + count]
+        else:
+            vectors = [() for _ in source.chunks]
+        start += count
+        await off_loop(index.upsert, source.source_id, f"{source.content_hash}|{model}",
+                       source.chunks, vectors, model)
+
+
 async def index_chunks(
     index: SearchIndex, source_id: str, content_hash: str, chunks: Sequence[Chunk],
     embedder: Embedder | None = None, cache: VectorCache | None = None, force: bool = False,
@@ -25,20 +85,8 @@ async def index_chunks(
     """Index one source's chunks; False when it was already indexed from this content with this
     embedding model (a changed model re-embeds, so one index never mixes two models). The
     index's reads and writes (files, in the app) run through ``off_loop``."""
-    model = cache.model if cache is not None else embedder.model_id if embedder is not None else ""
-    key = f"{content_hash}|{model}"
-    if not force and await off_loop(index.source_hash, source_id) == key:
+    source = SourceChunks(source_id, content_hash, chunks)
+    if not force and await is_indexed(index, source, embedder, cache, off_loop):
         return False
-    if not chunks:
-        await off_loop(index.remove, source_id)
-        return True
-    texts = [embed_text(c) for c in chunks]
-    vectors: Sequence[VectorLike]
-    if cache is not None:
-        vectors = await cache.vectors(texts)
-    elif embedder is not None:
-        vectors = await embedder.embed(texts)
-    else:
-        vectors = [() for _ in chunks]
-    await off_loop(index.upsert, source_id, key, chunks, vectors, model)
+    await index_sources(index, [source], embedder, cache, off_loop)
     return True

@@ -22,7 +22,7 @@ from studyhall.core.contracts.material import (
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import ModelError
 from studyhall.core.library.retrieval.chunking import chunk_material
-from studyhall.core.library.retrieval.indexing import index_chunks
+from studyhall.core.library.retrieval.indexing import SourceChunks, index_sources, is_indexed
 from studyhall.core.library.sources.notes.vault_index import under
 from studyhall.core.library.sources.source_ids import path_source_id
 from studyhall.core.library.sources.source_ids import root_name as name_of_root
@@ -35,6 +35,9 @@ from studyhall.core.ports.system import Clock, OffLoop, in_place
 
 Progress = Callable[[int, int, str], None]  # (done, total, path)
 TRANSCRIBER_ACTION = "Add a key for the transcriber in Settings"
+# Changed files' chunks embedded together: enough for the encoder's length-sorted batches,
+# few enough that a long import shows progress and holds little in memory.
+WINDOW_CHUNKS = 1024
 
 
 def material_source_id(kind: str, root_name: str, path: str) -> str:
@@ -88,6 +91,7 @@ class MaterialImporter:
         if self.cache is not None:
             await off(self.cache.get, "")  # the first look loads the model's vectors from disk
         seen: set[str] = set()
+        waiting: list[tuple[str, MaterialFile, SourceChunks]] = []  # changed, to index together
         for n, rel in enumerate(scan.files, start=1):
             kind = _kind_of(rel)
             source_id = material_source_id(kind, root_name, rel)
@@ -99,9 +103,12 @@ class MaterialImporter:
                 report.skipped.append(read)
                 await off(self._skip, source_id, rel, scan.root, kind, read.reason)
             elif read is not None:  # None: waits for a transcriber key (recorded so)
-                await self._one(source_id, scan.root, read, report)
+                await self._one(source_id, scan.root, read, report, waiting)
+            if sum(len(w[2].chunks) for w in waiting) >= WINDOW_CHUNKS:
+                await self._index_waiting(waiting, report)
             if progress is not None:
                 progress(n, len(scan.files), rel)
+        await self._index_waiting(waiting, report)
         if self.cache is not None:
             await off(self.cache.save)
         if not scan.single_file:
@@ -128,16 +135,29 @@ class MaterialImporter:
         self.index.remove(source_id)
         self._record(source_id, path, root, kind, "skipped", reason=reason)
 
-    async def _one(self, source_id: str, root: str, file: MaterialFile, report: MaterialReport) -> None:
-        chunks = chunk_material(source_id, file)
-        changed = await index_chunks(self.index, source_id, file.content_hash, chunks,
-                                     embedder=self.embedder, cache=self.cache,
-                                     off_loop=self.off_loop)
-        report.chunks += len(chunks)
-        (report.imported if changed else report.unchanged).append(file.path)
-        await self.off_loop(self._record, source_id, file.path, root, file.kind,
-                            "imported" if changed else "unchanged",
+    async def _one(self, source_id: str, root: str, file: MaterialFile, report: MaterialReport,
+                   waiting: list[tuple[str, MaterialFile, SourceChunks]]) -> None:
+        source = SourceChunks(source_id, file.content_hash, chunk_material(source_id, file))
+        report.chunks += len(source.chunks)
+        if not await is_indexed(self.index, source, self.embedder, self.cache, self.off_loop):
+            waiting.append((root, file, source))  # indexed with its window's neighbours
+            return
+        report.unchanged.append(file.path)
+        await self.off_loop(self._record, source_id, file.path, root, file.kind, "unchanged",
                             content_hash=file.content_hash, size=file.size, media=file.media)
+
+    async def _index_waiting(self, waiting: list[tuple[str, MaterialFile, SourceChunks]],
+                             report: MaterialReport) -> None:
+        """Index the changed files read since the last window, their chunks embedded in one
+        pass (sorted by length, deduplicated), then record them as imported."""
+        await index_sources(self.index, [w[2] for w in waiting], self.embedder, self.cache,
+                            self.off_loop)
+        for root, file, source in waiting:
+            report.imported.append(file.path)
+            await self.off_loop(self._record, source.source_id, file.path, root, file.kind,
+                                "imported", content_hash=file.content_hash, size=file.size,
+                                media=file.media)
+        waiting.clear()
 
     def _record(self, source_id: str, path: str, root: str, kind: str, status: str, **extra: object) -> None:
         if self.sources is None or (kind == "note" and not self.record_notes):

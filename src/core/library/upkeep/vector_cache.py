@@ -3,38 +3,51 @@
 A node's vector is the vector of its text, so a node re-created by another run, or the same
 statement in another note, costs nothing. Vectors of one model never mix with another's (the
 store keeps one file per model). Hits and misses are counted so an import can report its rate.
-Vectors are held as float32 arrays (what the store keeps): a Python tuple of floats would cost
-eight times the memory on a graph of tens of thousands of nodes.
+Vectors are float32 numpy rows (one matrix per embedded batch, as the store hands them back):
+a Python tuple of floats would cost eight times the memory on a graph of tens of thousands of
+nodes. Missing texts are embedded deduplicated and sorted by length, so a batch pads little.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias, cast
+from typing import TYPE_CHECKING, Any
 
+from studyhall.core.contracts.search import Vector
 from studyhall.core.errors import ModelError
 from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.storage import GraphStore
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from studyhall.core.contracts.search import Matrix
 
-# Aliases spelled as strings: numpy is imported on first use (``_f32``), not when the app starts.
-Vector: TypeAlias = "npt.NDArray[np.float32]"
-BATCH = 512  # texts per embedder call: big enough for the encoder to sort by length
+# ``Vector`` is re-exported: the runtime names the cache's vectors through this module.
+__all__ = ["BATCH", "CacheStats", "Vector", "VectorCache", "as_matrix", "text_key"]
+BATCH = 512  # texts per embedder call: big enough for the encoder to batch well
 
 
 def text_key(text: str) -> str:
     return "t_" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
-def _f32(vector: Any) -> Vector:
+def as_matrix(vectors: Any, count: int, model: str) -> Matrix:
+    """An embedder's answer as one float32 matrix with ``count`` rows (no copy when it already
+    is one), or ``ModelError`` saying what came back instead."""
     import numpy as np
 
-    return np.asarray(vector, dtype=np.float32)
+    try:
+        matrix = np.asarray(vectors, dtype=np.float32)
+    except (TypeError, ValueError) as e:
+        raise ModelError(
+            f"The embedding model {model} returned vectors that are not lists of numbers of one "
+            "length; pick another embedding model in Settings.", role="embedding") from e
+    if matrix.ndim != 2 or len(matrix) != count:
+        raise ModelError(
+            f"The embedding model {model} returned {len(matrix) if matrix.ndim else 0} vectors "
+            f"for {count} texts; pick another embedding model in Settings.", role="embedding")
+    return matrix
 
 
 @dataclass(frozen=True)
@@ -62,10 +75,7 @@ class VectorCache:
 
     def _loaded(self) -> dict[str, Vector]:
         if self._vectors is None:
-            self._vectors = {
-                k: _f32(v)
-                for k, v in self._store.embeddings(self.model).items()
-            }
+            self._vectors = dict(self._store.embeddings(self.model))
         return self._vectors
 
     def get(self, text: str) -> Vector | None:
@@ -86,18 +96,16 @@ class VectorCache:
                 self.hits += 1
             else:
                 missing[key] = text
-        keys = list(missing)
+        # Longest first, so every batch holds texts of about one length (little padding) and
+        # progress is conservative; characters stand in for tokens.
+        keys = sorted(missing, key=lambda k: -len(missing[k]))
         for start in range(0, len(keys), self._batch):
             chunk = keys[start : start + self._batch]
-            embedded = await self.embedder.embed([missing[k] for k in chunk])
-            if len(embedded) != len(chunk):
-                raise ModelError(
-                    f"The embedding model {self.model} returned {len(embedded)} vectors for "
-                    f"{len(chunk)} texts; pick another embedding model in Settings.",
-                    role="embedding",
-                )
-            for key, vector in zip(chunk, embedded):
-                vectors[key] = _f32(vector)
+            embedded = as_matrix(
+                await self.embedder.embed([missing[k] for k in chunk]), len(chunk), self.model
+            )
+            for key, row in zip(chunk, embedded):
+                vectors[key] = row  # a view: the batch matrix is the only copy
                 self._fresh.add(key)
             self.misses += len(chunk)
             self._dirty = True
@@ -110,6 +118,13 @@ class VectorCache:
         vectors = self._loaded()
         return [vectors[text_key(t)] for t in texts]
 
+    def matrix(self, texts: Sequence[str]) -> Matrix:
+        """The cached vectors of ``texts`` (all cached: ``ensure`` them first) as one matrix."""
+        import numpy as np
+
+        vectors = self._loaded()
+        return np.stack([vectors[text_key(t)] for t in texts])
+
     def save(self) -> bool:
         """Persist new vectors (one whole-file write); False when nothing changed."""
         if not self._dirty or self._vectors is None:
@@ -117,10 +132,8 @@ class VectorCache:
         # Another cache of the same model (the material import has one) may have saved since
         # this one loaded: fold its vectors in rather than writing over them.
         for key, vector in self._store.embeddings(self.model).items():
-            if key not in self._vectors:
-                self._vectors[key] = _f32(vector)
-        # Arrays iterate as floats, which is all the store reads from each vector.
-        self._store.save_embeddings(self.model, cast(Mapping[str, Sequence[float]], self._vectors))
+            self._vectors.setdefault(key, vector)
+        self._store.save_embeddings(self.model, self._vectors)
         self._dirty = False
         return True
 

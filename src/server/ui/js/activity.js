@@ -58,6 +58,12 @@ function apply(next) {
   items = next;
   announce();
   render();
+  emit("activity", items);  // Home shows a running import's progress over the graph
+}
+
+/** The work known now (normalised items), e.g. for a view mounted while an import runs. */
+export function activityItems() {
+  return items;
 }
 
 export async function followExtraction(runId) {

@@ -1,15 +1,18 @@
 // Artifacts the teacher's helpers deliver (research, demo, diagram, notes, flashcards, study
 // plan) as cards in the transcript. A demo runs in a sandboxed frame served with its own CSP
 // (scripts yes, same-origin and network no); a diagram is an <img> of the SVG, which is inert.
+// A study artifact the Artifacts view lists too gets "Copy as Markdown" and "Open in Artifacts".
 
 import { h } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
+import { ARTIFACT_KINDS, copyArtifact, listArtifacts } from "./artifacts-jobs.js";
 
 const NOUNS = { research: "Research", demo: "Demo", visual: "Diagram", notes: "Notes",
-  flashcards: "Flashcards", study_plan: "Study plan" };
+  flashcards: "Flashcards", study_plan: "Study plan", study_guide: "Study guide", mind_map: "Mind map" };
 
 const DOING = { research: "Researching", demo: "Building a demo", visual: "Drawing a diagram",
-  notes: "Writing notes", flashcards: "Making flashcards", study_plan: "Planning your study" };
+  notes: "Writing notes", flashcards: "Making flashcards", study_plan: "Planning your study",
+  study_guide: "Writing a study guide", mind_map: "Drawing a mind map" };
 
 export function jobChip(job, delivered = false) {
   // The title reads "Flashcards: Obsidian internal links"; the chip says what is happening to it.
@@ -48,12 +51,12 @@ export function artifactCard(a) {
     const url = URL.createObjectURL(new Blob([r.svg || ""], { type: "image/svg+xml" }));
     card.append(h("img.diagram", { src: url, alt: r.description || r.title || "Diagram" }));
   } else if (r.artifacts) {
-    for (const [kind, value] of Object.entries(r.artifacts)) card.append(studyArtifact(kind, value));
+    for (const [kind, value] of Object.entries(r.artifacts)) card.append(studyArtifact(kind, value, a.job_id));
     for (const [kind, why] of Object.entries(r.failed || {})) {
       card.append(h("p.small.muted", `${NOUNS[kind] || kind} not written: ${why}`));
     }
   } else {
-    card.append(studyArtifact(a.kind, r));
+    card.append(studyArtifact(a.kind, r, a.job_id));
   }
   return card;
 }
@@ -74,8 +77,9 @@ function demoFrame(jobId, title) {
   return h("div.demo", frame, h("div.demo-actions", grow));
 }
 
-function studyArtifact(kind, value) {
+function studyArtifact(kind, value, jobId) {
   const box = h("div.study-artifact", { dataset: { kind } }, h("h3", value.title || NOUNS[kind]));
+  if (ARTIFACT_KINDS.includes(kind)) box.append(keptActions(jobId, kind));
   if (kind === "notes") {
     box.append(prose(value.markdown || ""));
   } else if (kind === "flashcards") {
@@ -88,6 +92,20 @@ function studyArtifact(kind, value) {
       s.detail ? h("p.small", s.detail) : null))));
   }
   return box;
+}
+
+/** Filled once the Artifacts view lists this one (the list is shared, fetched once a moment). */
+function keptActions(jobId, kind) {
+  const row = h("p.artifact-links", { hidden: true });
+  listArtifacts().then((list) => {
+    const kept = list.find((x) => x.job_id === jobId && x.kind === kind);
+    if (!kept) return;
+    row.append(
+      h("button.small.copy-markdown", { type: "button", onclick: () => copyArtifact(kept.id) }, "Copy as Markdown"),
+      h("a.small.open-in-artifacts", { href: `#/artifacts/${encodeURIComponent(kept.id)}` }, "Open in Artifacts"));
+    row.hidden = false;
+  }).catch(() => {});  // not listed (yet): the card stays as it is
+  return row;
 }
 
 function prose(text) {

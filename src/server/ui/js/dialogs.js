@@ -8,7 +8,7 @@ import { emit, modelsReady, refreshChats } from "./store.js";
 import { forgetSources } from "./nodepanel.js";
 import { watchActivity } from "./activity.js";
 
-function dialog(label, ...children) {
+export function dialog(label, ...children) {
   const el = h("dialog.modal", { "aria-label": label }, ...children);
   el.addEventListener("close", () => el.remove());
   el.addEventListener("click", (e) => {
@@ -79,7 +79,7 @@ export function openImport() {
     h("button", { type: "button", onclick: () => el.close() }, "Close"), start);
   const form = h("form.dialog-body", { method: "dialog" },
     h("h2", "Import your notes"),
-    h("label", { for: "import-path" }, "A Markdown file, or a folder of notes (an Obsidian vault works)"),
+    h("label", { for: "import-path" }, "A Markdown file, a folder of notes (an Obsidian vault works), or an Anki deck (.apkg)"),
     folderField(input),
     h("p.muted.small", "No key needed: without a model, the notes' own structure builds the graph. Importing again only reads what changed."),
     error, body, actions,
@@ -163,6 +163,7 @@ function summary(run) {
     `${plural(r.imported || 0, "note")} imported${r.unchanged ? `, ${r.unchanged} unchanged` : ""}`,
     `${plural(r.propositions || 0, "new proposition")}, ${plural(r.edges || 0, "link")}`,
   ];
+  if (r.anki) lines.push(`${plural(r.anki.reviews, "Anki review")} imported, ${plural(r.anki.cards_queued, "card")} joined the review queue`);
   const skipped = r.skipped || [];
   return [
     h("p.progress-stage.ok", "Imported"),

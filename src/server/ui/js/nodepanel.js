@@ -7,6 +7,7 @@ import { api } from "./api.js";
 import { formatDate, h, plural, replace, stateBadge, stateGlyph, STATE_LABELS } from "./dom.js";
 import { state } from "./store.js";
 import { masterySection } from "./node-mastery.js";
+import { makeButton } from "./artifacts-make.js";
 
 let sources = null;  // source id -> imported file path, fetched once
 
@@ -60,24 +61,45 @@ export function renderDockHint(dock, data) {
         Object.keys(STATE_LABELS).map((s) => h("li", stateGlyph(s, 12), h("span", STATE_LABELS[s]),
           h("span.count", String(counts[s] || 0))))) : null,
       data && data.nodes.length ? h("p.muted.small",
-        `${plural(data.nodes.length, "proposition")} · ${plural(data.edges.length, "link")} · ${plural(data.clusters.length, "cluster")}`) : null,
+        `${plural(data.nodes.length, "proposition")} · ${plural(data.edgeCount ?? data.edges.length, "link")} · ${plural(data.clusters.length, "cluster")}`) : null,
       h("p.muted.small", "Drag to pan, scroll to zoom, ", h("kbd", "/"), " to search, ", h("kbd", "0"), " to see it all."),
+      data && data.nodes.length ? h("p.muted.small", h("kbd", "Shift"), "+click several (or ",
+        h("kbd", "Shift"), "+", h("kbd", "Enter"), " in search) to make study material from them.") : null,
       data && data.nodes.length ? ankiExport("all",
         "Download the whole graph as an Anki deck (re-importing updates the same cards)") : null,
+      data && data.nodes.length ? h("p.dock-make", makeButton({ type: "graph", id: null })) : null,
     ));
+}
+
+// Home's map holds only what paints the graph: the selected node's text, evidence and links
+// (what it builds on and leads to) are read now, in one request (GET /api/graph/nodes/{id}). A
+// newer selection wins over a slower older read.
+let shown = 0;
+
+export async function showNode(dock, id, focus, { onGone } = {}) {
+  const seq = ++shown;
+  let detail;
+  try {
+    detail = await api.get(`/api/graph/nodes/${encodeURIComponent(id)}`);
+  } catch (error) {
+    if (seq !== shown) return;
+    replace(dock, h("div.dock-section.node-panel", h("p.form-error", error.message)));
+    if (error.status === 404) onGone?.();  // merged away since the map was read
+    return;
+  }
+  if (seq !== shown) return;
+  await renderNodePanel(dock, detail.node,
+    { nodes: detail.neighbours, edges: detail.edges, clusters: detail.clusters, links: detail.links },
+    focus);
+}
+
+export function forgetShownNode() {
+  shown += 1;  // a read in flight no longer fills the dock
 }
 
 export async function renderNodePanel(dock, node, data, focus) {
   const names = await sourceNames();
   const byId = new Map((data?.nodes || []).map((n) => [n.id, n]));
-  const linked = (id) => {
-    const other = byId.get(id);
-    if (!other) return null;
-    return h("li", h("button.link-button", { type: "button", onclick: () => focus(id) },
-      stateGlyph(other.state, 10), h("span", other.text)));
-  };
-  const before = (data?.edges || []).filter((e) => e.to === node.id).map((e) => linked(e.from));
-  const after = (data?.edges || []).filter((e) => e.from === node.id).map((e) => linked(e.to));
   const evidence = (node.evidence || []).slice().sort((a, b) => b.at.localeCompare(a.at));
   const quiz = (node.quiz || []).slice().sort((a, b) => b.at.localeCompare(a.at));
   replace(dock, h("article.dock-section.node-panel", { "aria-label": "Selected proposition" },
@@ -88,8 +110,7 @@ export async function renderNodePanel(dock, node, data, focus) {
       ? h("p.gate", "Harder questions wait on: ",
         node.blocked_by.map((b) => byId.get(b.id)?.text || b.id).join("; "))
       : null,
-    before.length ? h("section", h("h3", "Builds on"), h("ul.linked", before)) : null,
-    after.length ? h("section", h("h3", "Leads to"), h("ul.linked", after)) : null,
+    linksSection(node, data?.links, focus),
     h("section", h("h3", "Evidence"),
       evidence.length ? h("ol.trail", evidence.map((e) => h("li",
         h("blockquote", e.quote),
@@ -105,7 +126,44 @@ export async function renderNodePanel(dock, node, data, focus) {
     node.cluster
       ? ankiExport(`cluster:${node.cluster}`, "Download this topic's cluster as an Anki deck")
       : ankiExport(`node:${node.id}`, "Download this proposition as an Anki card"),
+    h("p.dock-make", makeButton(nodeScopes(node, data))),
   ));
+}
+
+/** The topic alone, or the cluster it sits in (when it has one). */
+function nodeScopes(node, data) {
+  const scopes = [{ type: "topic", id: node.id, label: node.text }];
+  const cluster = node.cluster && (data?.clusters || []).find((c) => c.id === node.cluster);
+  if (node.cluster) scopes.push({ type: "cluster", id: node.cluster, label: cluster?.label || "" });
+  return scopes;
+}
+
+// --- Builds on / leads to (the detail's "links") ------------------------------------------------
+// A session finding shows the topic it was anchored under ("Builds on"); a topic from notes lists
+// what was learned about it in sessions, then the rest that leads on from it. Each entry flies to
+// its node.
+function linksSection(node, links, focus) {
+  const own = new Set(node.sources || []);
+  const fromSession = (node.sources || []).some((s) => chatName(s));
+  const buildsOn = links?.builds_on || [];
+  const leadsTo = links?.leads_to || [];
+  const learned = fromSession ? [] : leadsTo.filter((x) => x.session);
+  const onward = leadsTo.filter((x) => !learned.includes(x));
+  return h("div.node-links",
+    linkList("Builds on", buildsOn, focus, own),
+    linkList("Learned in your sessions", learned, focus, own),
+    linkList("Leads to", onward, focus, own));
+}
+
+/** Links that fly to their node, each with the session it was learned in (unless it is this
+ * node's own). */
+function linkList(title, items, focus, own) {
+  if (!items.length) return null;
+  return h("section.node-linked", h("h3", title), h("ul.linked", items.map((x) => h("li",
+    h("button.link-button", { type: "button", title: "Show it in the graph", onclick: () => focus(x.id) },
+      stateGlyph(x.state, 10), h("span", x.text)),
+    x.session && !own.has(x.session) && chatName(x.session)
+      ? h("span.link-session", `in ${chatName(x.session)}`) : null))));
 }
 
 function verdictText(v) {

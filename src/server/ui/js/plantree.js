@@ -1,7 +1,9 @@
 // The session's dock: where the session is (probe → plan → teach), the plan tree with its
-// derived statuses (current / visited / upcoming), and what the session has cost so far.
+// derived statuses (current / visited / upcoming), what the session has cost so far, and
+// "Make study material…" from it.
 
 import { h, money, replace } from "./dom.js";
+import { makeButton } from "./artifacts-make.js";
 
 const PHASES = [["probe", "Your level"], ["plan", "Plan"], ["teach", "Learn"]];
 const STATUS = { current: "Now", visited: "Done", upcoming: "Next" };
@@ -23,7 +25,9 @@ export function renderSessionDock(dock, chat, { onExtract } = {}) {
         : "The teacher is preparing a plan."),
       plan?.proposed ? h("p.muted.small", "Proposed — its steps are under the transcript: approve them or ask for changes.") : null),
     h("section.session-facts",
-      h("button.small", { type: "button", onclick: onExtract, title: "Add what this session showed to your knowledge graph" }, "Add to graph"),
+      h("div.session-actions",
+        h("button.small", { type: "button", onclick: onExtract, title: "Add what this session showed to your knowledge graph" }, "Add to graph"),
+        makeButton({ type: "session", id: chat.id, label: chat.title || chat.topic || "" })),
       h("p.muted.small.coverage", ""),
       cost ? h("p.muted.small", `${cost} model cost of this session`) : null),
   ));

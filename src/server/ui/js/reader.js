@@ -9,6 +9,7 @@ import { renderMarkdown } from "./markdown.js";
 import { KIND_ICONS, sourceHref } from "./sources.js";
 import { mountReaderTools } from "./reader-tools.js";
 import { keyMoments } from "./key-moments.js";
+import { makeButton } from "./artifacts-make.js";
 
 export function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds || 0));
@@ -49,7 +50,8 @@ export async function mountReader({ main, dock }, params, query) {
   const tools = mountReaderTools(dock, { sourceId: body.id, where: () => mounted?.where?.() || {} });
   head.append(h("div.reader-actions",
     h("button.quiz-me-button", { type: "button", onclick: () => tools.quizMe() }, "Quiz me"),
-    h("button", { type: "button", onclick: () => { tools.show("ask"); tools.ask.focus(); } }, "Ask about this")));
+    h("button", { type: "button", onclick: () => { tools.show("ask"); tools.ask.focus(); } }, "Ask about this"),
+    makeButton({ type: "source", id: body.id, label: body.title }, { small: false, text: "Make…" })));
   mounted = view(body, { scroll, dock: tools.contents, head });
   tools.refresh();
   mounted.place(query);

@@ -1,4 +1,4 @@
-// Hash routes: #/ (home graph), #/session/<id>, #/settings, #/sources.
+// Hash routes: #/ (home graph), #/session/<id>, #/settings, #/sources, #/artifacts[/<id>].
 // One view is mounted at a time; it gets the main area and the dock, and unmounts cleanly.
 
 const routes = [];
@@ -18,6 +18,7 @@ export function currentRoute() {
   return currentKey;
 }
 
+/** The mounted view; null while the next one is still mounting (Home reads the graph first). */
 export function currentView() {
   return current ? current.view : null;
 }
@@ -54,6 +55,7 @@ async function renderNow(ctx) {
     } catch (error) {
       console.error("unmount failed", error);
     }
+    current = null;  // gone: keys must not reach it while the next view mounts
   }
   currentKey = found.key;
   const view = await found.load(ctx, found.params, found.query);

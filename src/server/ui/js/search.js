@@ -1,5 +1,6 @@
 // The graph's search box (floating top-left; "/" focuses it). Asks the server (meaning +
-// words); arrow keys move through the results, Enter flies to one, Escape clears.
+// words); arrow keys move through the results, Enter flies to one (Shift+Enter, or a Shift+click,
+// adds it to a selection of several instead), Escape clears.
 
 import { api } from "./api.js";
 import { h, replace, stateGlyph } from "./dom.js";
@@ -60,7 +61,7 @@ export class GraphSearch {
       role: "option", id: `search-opt-${i}`, "aria-selected": i === this.active ? "true" : "false",
       onmousedown: (e) => {
         e.preventDefault();
-        this.pick(i);
+        this.pick(i, e.shiftKey || e.ctrlKey || e.metaKey);
       },
     }, stateGlyph(this.stateOf(r.id) || "not-tried", 10), h("span", r.text)));
     if (q && !results.length) items.push(h("li.search-empty", "Nothing matches."));
@@ -78,12 +79,12 @@ export class GraphSearch {
     else this.input.removeAttribute("aria-activedescendant");
   }
 
-  pick(i) {
+  pick(i, add = false) {
     const r = this.results[i];
     if (!r) return;
     this.list.hidden = true;
     this.input.setAttribute("aria-expanded", "false");
-    this.onPick(r.id);
+    this.onPick(r.id, { add });
   }
 
   key(e) {
@@ -97,8 +98,9 @@ export class GraphSearch {
     } else if (e.key === "Enter") {
       e.preventDefault();
       clearTimeout(this.timer);
-      if (this.results.length) this.pick(Math.max(0, this.active));
-      else this.run().then(() => this.pick(0));
+      const add = e.shiftKey;
+      if (this.results.length) this.pick(Math.max(0, this.active), add);
+      else this.run().then(() => this.pick(0, add));
     } else if (e.key === "Escape") {
       this.input.value = "";
       this.show([]);

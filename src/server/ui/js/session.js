@@ -14,6 +14,8 @@ import { openNewSession } from "./dialogs.js";
 import { toast } from "./toast.js";
 import { followExtraction, watchActivity } from "./activity.js";
 
+const SKIP_HINT = "Skip it and write instead…";  // one line in the composer at 1024 px
+
 export async function mountSession({ main, dock }, params, query) {
   const chatId = params.id;
   document.body.dataset.view = "session";
@@ -70,7 +72,7 @@ export async function mountSession({ main, dock }, params, query) {
     const pending = chat.pending?.[0];
     if (pending) questions.show(pending);
     else if (!questions.host.classList.contains("showing-result")) questions.clear();
-    input.placeholder = pending ? "Or write instead (skips the question)…" : "Write to the teacher…";
+    input.placeholder = pending ? SKIP_HINT : "Write to the teacher…";
     // The last turn failed: the record keeps why (a reload still says it) and what fixes it.
     if (chat.failure && !streaming && !chat.turn_running) showError(chat.failure);
     if (owesReply() && !errorEl) {
@@ -257,7 +259,7 @@ export async function mountSession({ main, dock }, params, query) {
       changed(m.id, true);
     }
     if (pending.name !== "quiz") questions.clear();  // a quiz's verdict shows in the dock
-    input.placeholder = chat.pending.length ? "Or write instead (skips the question)…" : "Write to the teacher…";
+    input.placeholder = chat.pending.length ? SKIP_HINT : "Write to the teacher…";
     renderSessionDock(dock, chat, { onExtract: extract });
   }
 

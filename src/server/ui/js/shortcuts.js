@@ -2,7 +2,7 @@
 // quiz), and 1–9 / Enter / ? inside the question dock (handled by the session view first).
 
 import { h, typing } from "./dom.js";
-import { go } from "./router.js";
+import { currentRoute, go } from "./router.js";
 import { openNewSession } from "./dialogs.js";
 
 const KEYS = [
@@ -28,6 +28,7 @@ export function showHelp() {
 }
 
 export function bindShortcuts(getView) {
+  document.addEventListener("keydown", (e) => holdKey(e), true);  // before any view's keys
   document.addEventListener("keydown", (e) => {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (document.querySelector("dialog[open]")) return;  // a dialog owns the keyboard
@@ -40,7 +41,7 @@ export function bindShortcuts(getView) {
     if (e.key === "/") {
       e.preventDefault();
       if (view?.focusSearch) view.focusSearch();
-      else go("#/?search=1");
+      else searchOnceMounted(getView);
     } else if (e.key === "n") {
       e.preventDefault();
       openNewSession();
@@ -49,4 +50,55 @@ export function bindShortcuts(getView) {
       showHelp();
     }
   });
+}
+
+// --- "/" before the search box exists --------------------------------------------------------
+// Right after navigating to Home the graph is still loading and its search box does not exist
+// yet (or the view on screen has none). The keys typed from "/" on are held here and handed to
+// the search box once Home has mounted, so a quick "/ query" lands whole.
+
+let held = null;  // { text } while a "/" waits for Home's search box
+const HOLD_MS = 20_000;  // a mount that never finishes must not keep the keyboard
+
+function searchOnceMounted(getView) {
+  const onHome = currentRoute() === "/";
+  if (held || (onHome && getView())) return;  // Home is up with no search box: an empty graph
+  const hold = { text: "" };
+  held = hold;
+  const release = () => {
+    document.removeEventListener("studyhall:route", mounted);
+    clearTimeout(timer);
+    if (held === hold) held = null;
+  };
+  const mounted = () => {
+    if (currentRoute() !== "/" && homeAsked()) return;  // Home's render is still queued
+    const live = held === hold;
+    release();
+    const view = getView();
+    if (!live || currentRoute() !== "/" || !view?.focusSearch) return;  // went elsewhere
+    view.focusSearch();
+    const box = document.activeElement;
+    if (hold.text && typing(box)) {
+      box.value = hold.text;
+      box.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+  };
+  const timer = setTimeout(release, HOLD_MS);
+  document.addEventListener("studyhall:route", mounted);
+  if (!onHome) go("#/");  // the graph's search lives on Home
+}
+
+const homeAsked = () => (location.hash || "#/").split("?")[0] === "#/";
+
+function holdKey(e) {
+  if (!held) return;
+  if (e.key === "Escape" || typing(e.target) || e.ctrlKey || e.metaKey || e.altKey) {
+    held = null;  // the learner moved on
+    return;
+  }
+  if (e.key === "Backspace") held.text = held.text.slice(0, -1);
+  else if (e.key.length === 1) held.text += e.key;
+  else if (e.key !== "Enter") return;  // arrows, Tab, Shift…: not text
+  e.preventDefault();
+  e.stopImmediatePropagation();
 }

@@ -1,4 +1,4 @@
-// The sidebar: Home, Review (N due today), Sources, Stats, the sessions (newest first), new session,
+// The sidebar: Home, Review (N due today), Sources, Ask, Artifacts, Stats, the sessions (newest first), new session,
 // notes import, settings, theme.
 
 import { h, relativeTime, replace } from "./dom.js";
@@ -31,6 +31,8 @@ export function mountSidebar(nav) {
       h("span.nav-icon", { "aria-hidden": "true" }, "▤"), "Sources"),
     h("a.nav-item.ask-link", { href: "#/ask", dataset: { route: "/ask" } },
       h("span.nav-icon", { "aria-hidden": "true" }, "?"), "Ask"),
+    h("a.nav-item.artifacts-link", { href: "#/artifacts", dataset: { route: "/artifacts" } },
+      h("span.nav-icon", { "aria-hidden": "true" }, "✎"), "Artifacts"),
     h("a.nav-item", { href: "#/stats", dataset: { route: "/stats" } }, h("span.nav-icon", { "aria-hidden": "true" }, "∿"), "Stats"),
     h("button.nav-item.new-session", { type: "button", onclick: () => openNewSession(), title: "New session (n)" },
       h("span.nav-icon", { "aria-hidden": "true" }, "+"), "New session", h("kbd.nav-kbd", "n")),
@@ -54,7 +56,8 @@ export function mountSidebar(nav) {
       h("span.session-meta", c.turn_running ? "answering…" : relativeTime(c.updated_at))));
     }) : h("li.muted.small.empty-sessions", "No sessions yet."));
     for (const link of nav.querySelectorAll("a.nav-item")) {
-      link.setAttribute("aria-current", link.dataset.route === current || (link.dataset.route === "/sources" && current.startsWith("/sources/")) ? "page" : "false");
+      const within = ["/sources", "/artifacts"].includes(link.dataset.route) && current.startsWith(`${link.dataset.route}/`);
+      link.setAttribute("aria-current", link.dataset.route === current || within ? "page" : "false");
     }
   };
   on("chats", draw);

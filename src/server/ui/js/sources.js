@@ -52,7 +52,7 @@ export async function mountSources({ main, dock }) {
     add.hidden = !sources.length;  // the empty shelf offers it in its own words
     const live = sources.filter((s) => s.status !== "deleted");
     count.textContent = sources.length
-      ? `${plural(live.length, "source")} · ${plural(live.reduce((n, s) => n + s.chunks, 0), "passage")} searchable · ${plural(live.reduce((n, s) => n + s.graph_nodes, 0), "idea")} in your graph`
+      ? `${plural(live.length, "source")} · ${plural(live.reduce((n, s) => n + s.chunks, 0), "passage")} ${searchedBy(live)} · ${plural(live.reduce((n, s) => n + s.graph_nodes, 0), "idea")} in your graph`
       : "";
     if (!sources.length) {
       replace(list, h("div.shelf-empty",
@@ -67,16 +67,32 @@ export async function mountSources({ main, dock }) {
     replace(list, h("ul.shelf-list", sorted.map(row)));
   }
 
+  // How search finds the passages, in the learner's words (not "semantic" or "vectors"): the
+  // shelf's line says it once; a row speaks up only when it differs.
+  let wordsOnly = false;  // no source can be searched by meaning: the shelf's line says so
+
+  function searchedBy(live) {
+    const indexed = live.filter((s) => s.chunks);
+    wordsOnly = indexed.length > 0 && indexed.every((s) => !s.embedded);
+    if (wordsOnly) return "searchable by exact words only (meaning search is off)";
+    if (indexed.length && indexed.every((s) => s.embedded && !s.stale)) return "searchable by meaning";
+    return "searchable";
+  }
+
+  function searchability(s) {
+    if (s.stale) return h("span.shelf-stale", { title: `Indexed for meaning search by ${s.embedded}, but search uses another model now. Re-import it to index it again.` }, " · meaning search out of date");
+    if (s.embedded || wordsOnly) return null;  // said once, in the shelf's line
+    return h("span", { title: "Meaning search was off when this was imported, so search finds these passages only by their exact words. Re-import it to search it by meaning." }, " · exact words only");
+  }
+
   function row(s) {
     const gone = s.status === "deleted";
     const skipped = s.status === "skipped";
     const title = gone || skipped
       ? h("span.shelf-title", s.title)
       : h("a.shelf-title", { href: sourceHref(s.id) }, s.title);
-    const indexed = s.chunks
-      ? [plural(s.chunks, "passage"), s.stale ? h("span.shelf-stale", { title: `Embedded by ${s.embedded}; search uses another model now. Re-import to embed again.` }, " · stale vectors")
-        : s.embedded ? " · semantic" : " · words only"]
-      : (gone ? "not searchable" : skipped ? "" : "not indexed");
+    const indexed = s.chunks ? [plural(s.chunks, "passage"), searchability(s)]
+      : (gone ? "not searchable" : skipped ? "" : "not searchable yet");
     return h("li.shelf-row", { class: `status-${s.status}`, dataset: { id: s.id, kind: s.kind } },
       h("span.kind-icon", { "aria-hidden": "true", title: KIND_NAMES[s.kind] }, KIND_ICONS[s.kind] || "•"),
       h("div.shelf-main",

@@ -1,7 +1,8 @@
 // The home graph on Canvas 2D: one requestAnimationFrame loop that runs only while something
 // changes (a drag, a zoom, a fly-to) and sleeps otherwise; only what is on screen is drawn.
 // Draw order: cluster washes, edges, nodes (batched per state), then screen-space labels. With a
-// node selected, its local graph (depth 2) is drawn over the rest, which is dimmed.
+// node selected — or several (`picked`: Shift/Ctrl/Cmd+click, Shift+Enter in search) — their
+// local graph (depth 2) is drawn over the rest, which is dimmed.
 
 import { hitTest, nodesIn } from "./model.js";
 import { Camera } from "./camera.js";
@@ -12,7 +13,7 @@ import { palette } from "./palette.js";
 import { bindInput } from "./input.js";
 
 export class GraphCanvas {
-  constructor(host, { onSelect, onHover } = {}) {
+  constructor(host, { onSelect, onSelectMany, onHover } = {}) {
     this.host = host;
     this.canvas = document.createElement("canvas");
     this.canvas.className = "graph-canvas";
@@ -23,6 +24,7 @@ export class GraphCanvas {
     this.camera = new Camera(() => this.invalidate());
     this.model = null;
     this.selected = -1;
+    this.picked = new Set();  // several selected nodes (then `selected` is -1), or empty
     this.hovered = -1;
     this.marked = new Set();  // search hits: labelled first
     this.focus = null;  // depth per node around the selection (1 = it), or null
@@ -30,6 +32,7 @@ export class GraphCanvas {
     this.labelRects = [];  // the label boxes of the last frame, in canvas pixels
     this.floats = [];  // the floating controls labels keep clear of
     this.onSelect = onSelect || (() => {});
+    this.onSelectMany = onSelectMany || (() => {});
     this.onHover = onHover || (() => {});
     this.stats = { frames: 0, lastDrawMs: 0, drawn: 0 };
     this.pending = 0;
@@ -45,6 +48,7 @@ export class GraphCanvas {
   setModel(model, { keepCamera = false } = {}) {
     this.model = model;
     this.selected = -1;
+    this.picked = new Set();
     this.hovered = -1;
     this.focus = null;
     this.show = null;
@@ -86,10 +90,42 @@ export class GraphCanvas {
 
   select(i, { fly = false } = {}) {
     this.selected = i;
+    this.picked = new Set();
     this.focus = i >= 0 ? neighbourhood(this.model, i, 2) : null;
     if (fly && i >= 0) this.camera.flyTo(this.model.xs[i], this.model.ys[i], this.focusZoom());
     this.invalidate();
     this.onSelect(i >= 0 ? this.model.nodes[i] : null);
+  }
+
+  /** Add node `i` to the selection of several, or take it out; a node selected alone starts
+   *  it. Taking out the last one clears the selection. */
+  toggle(i, { fly = false } = {}) {
+    if (i < 0 || !this.model) return;
+    const picked = new Set(this.picked);
+    if (!picked.size && this.selected >= 0) picked.add(this.selected);
+    if (picked.has(i)) picked.delete(i);
+    else picked.add(i);
+    this.pick(picked);
+    if (fly && picked.has(i)) this.camera.flyTo(this.model.xs[i], this.model.ys[i], this.focusZoom());
+  }
+
+  /** Select several nodes at once (indices); none: nothing selected. */
+  pick(indices) {
+    const picked = new Set(indices);
+    if (!picked.size) {
+      this.select(-1);
+      return;
+    }
+    this.selected = -1;
+    this.picked = picked;
+    this.focus = neighbourhood(this.model, picked, 2);
+    this.invalidate();
+    this.onSelectMany([...picked].map((i) => this.model.nodes[i]));
+  }
+
+  /** Fly to a node without changing what is selected. */
+  flyToNode(i) {
+    if (i >= 0 && this.model) this.camera.flyTo(this.model.xs[i], this.model.ys[i], this.focusZoom());
   }
 
   focusZoom() {
@@ -137,6 +173,7 @@ export class GraphCanvas {
     const box = [minX - margin, minY - margin, maxX + margin, maxY + margin];
     let visible = nodesIn(model, ...box, this.visible);
     const { show, focus, selected } = this;
+    const picked = this.picked.size ? this.picked : null;
     if (show) visible = visible.filter((i) => show[i]);
     if (focus) {
       // The rest of the graph stays as context, faint; the local graph is drawn over it.
@@ -144,13 +181,13 @@ export class GraphCanvas {
       drawEdges(ctx, model, colors, k, box, { show });
       drawNodes(ctx, model, colors, k, visible);
       ctx.globalAlpha = 1;
-      drawEdges(ctx, model, colors, k, box, { show, focus, selected, width: 1.4 });
+      drawEdges(ctx, model, colors, k, box, { show, focus, selected, picked, width: 1.4 });
       drawNodes(ctx, model, colors, k, visible.filter((i) => focus[i]));
     } else {
       drawEdges(ctx, model, colors, k, box, { show, selected });
       drawNodes(ctx, model, colors, k, visible);
     }
-    drawRings(ctx, model, colors, k, selected, this.hovered, this.marked);
+    drawRings(ctx, model, colors, k, selected, this.hovered, this.marked, picked);
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawLabels(this, show);
     if (!this.stats.firstFrameAt) this.stats.firstFrameAt = performance.now();

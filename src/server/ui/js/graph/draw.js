@@ -25,8 +25,9 @@ export function drawClusters(ctx, model, colors, k, minX, minY, maxX, maxY) {
   }
 }
 
-/** Edges in the box; with `focus`, only those whose both ends are in the local graph. */
-export function drawEdges(ctx, model, colors, k, box, { show, focus, selected, width = 1 }) {
+/** Edges in the box; with `focus`, only those whose both ends are in the local graph. Edges
+ *  touching `selected` (an index) or a node of `picked` (a Set, or null) are drawn in accent. */
+export function drawEdges(ctx, model, colors, k, box, { show, focus, selected, picked = null, width = 1 }) {
   const { xs, ys, edges } = model;
   if (!edges.length) return;
   const [minX, minY, maxX, maxY] = box;
@@ -39,7 +40,7 @@ export function drawEdges(ctx, model, colors, k, box, { show, focus, selected, w
     const ax = xs[a], ay = ys[a], bx = xs[b], by = ys[b];
     if ((ax < minX && bx < minX) || (ax > maxX && bx > maxX) ||
         (ay < minY && by < minY) || (ay > maxY && by > maxY)) continue;
-    if (a === selected || b === selected) highlight.push(a, b);
+    if (a === selected || b === selected || (picked && (picked.has(a) || picked.has(b)))) highlight.push(a, b);
     ctx.moveTo(ax, ay);
     ctx.lineTo(bx, by);
   }
@@ -128,7 +129,7 @@ export function drawNodes(ctx, model, colors, k, visible) {
   ctx.fill();
 }
 
-export function drawRings(ctx, model, colors, k, selected, hovered, marked) {
+export function drawRings(ctx, model, colors, k, selected, hovered, marked, picked = null) {
   const ring = (i, color, width, gap) => {
     const r = Math.max(model.radius[i], 2 / k) + gap / k;
     ctx.beginPath();
@@ -138,6 +139,11 @@ export function drawRings(ctx, model, colors, k, selected, hovered, marked) {
     ctx.stroke();
   };
   for (const i of marked) ring(i, colors.mark, 1.5, 3);
-  if (hovered >= 0 && hovered !== selected) ring(hovered, colors.ink3, 1.5, 3);
+  if (hovered >= 0 && hovered !== selected && !picked?.has(hovered)) ring(hovered, colors.ink3, 1.5, 3);
   if (selected >= 0) ring(selected, colors.accent, 2.5, 4);
+  // Several selected: each its accent ring, and a second, wider one so the set reads as one.
+  for (const i of picked || []) {
+    ring(i, colors.accent, 2.5, 4);
+    ring(i, colors.accent, 1, 8);
+  }
 }

@@ -1,5 +1,6 @@
 // Pointer, wheel and keyboard on the graph canvas: drag pans, the wheel zooms around the
-// cursor, a click selects, a double click flies closer; arrows, +/-, 0 and Esc from the keyboard.
+// cursor, a click selects, Shift/Ctrl/Cmd+click adds a node to the selection (or takes it out),
+// a double click flies closer; arrows, +/-, 0 and Esc (clears the selection) from the keyboard.
 
 export function bindInput(view) {
   const canvas = view.canvas;
@@ -37,7 +38,9 @@ export function bindInput(view) {
     drag = null;
     if (!wasDrag) {
       const p = point(event);
-      view.select(view.nodeAt(p[0], p[1]));
+      const i = view.nodeAt(p[0], p[1]);
+      if (event.shiftKey || event.ctrlKey || event.metaKey) view.toggle(i);
+      else view.select(i);
     }
   };
   const wheel = (event) => {

@@ -65,13 +65,13 @@ export function drawLabels(view, visibleMask) {
     const w = key[i], gap = Math.max(model.radius[i] * camera.k, 2) + 6;
     const spots = [[sx + gap, sy, "left"], [sx - gap, sy, "right"],
       [sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
-    const fill = i === view.selected || strong ? colors.ink : colors.ink2;
+    const fill = i === view.selected || view.picked.has(i) || strong ? colors.ink : colors.ink2;
     put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, "topic", i);
   };
   const learned = (i) => model.state[i] !== 2;
 
-  // 1. What the learner pointed at: the selection, the hover, search hits.
-  const first = [view.selected, view.hovered].filter((i) => i >= 0);
+  // 1. What the learner pointed at: the selection (one node or several), the hover, search hits.
+  const first = [...new Set([view.selected, ...view.picked, view.hovered])].filter((i) => i >= 0);
   for (const i of first) nodeLabel(i, 1, true);
   for (const i of view.marked) if (!first.includes(i)) nodeLabel(i, 1, learned(i));
   // 2. The local graph around the selection: its nodes, nearest and most important first.

@@ -1,5 +1,6 @@
-// The local graph around a selected node: its neighbours to depth 2 over links in either
-// direction. Adjacency is built once per model (compressed rows), the walk once per selection.
+// The local graph around the selection (one node, or several): their neighbours to depth 2 over
+// links in either direction. Adjacency is built once per model (compressed rows), the walk once
+// per selection.
 
 export function adjacencyOf(n, edges) {
   const count = new Uint32Array(n + 1);
@@ -15,13 +16,13 @@ export function adjacencyOf(n, edges) {
   return { offsets: count, list };
 }
 
-/** Depth per node from `root` (1 = the root, 2 = a neighbour, 3 = a neighbour's neighbour,
- *  0 = outside), walking at most `depth` links. */
-export function neighbourhood(model, root, depth = 2) {
+/** Depth per node from `roots` (one index or several; 1 = a root, 2 = a neighbour, 3 = a
+ *  neighbour's neighbour, 0 = outside), walking at most `depth` links from the nearest root. */
+export function neighbourhood(model, roots, depth = 2) {
   const adj = model.adjacency || (model.adjacency = adjacencyOf(model.n, model.edges));
   const level = new Uint8Array(model.n);
-  level[root] = 1;
-  let frontier = [root];
+  let frontier = typeof roots === "number" ? [roots] : [...roots];
+  for (const root of frontier) level[root] = 1;
   for (let d = 1; d <= depth && frontier.length; d++) {
     const next = [];
     for (const i of frontier) {

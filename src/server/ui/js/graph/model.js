@@ -1,5 +1,6 @@
 // The graph as the renderer needs it: flat typed arrays, a spatial grid for culling and
-// hit-testing, padded cluster hulls — all computed once per /api/graph response, never per frame.
+// hit-testing, padded cluster hulls — all computed once per map body (graph/map-data.js), never
+// per frame.
 
 import { buildRegions, importanceOf } from "./regions.js";
 
@@ -32,20 +33,14 @@ export function buildModel(data) {
   placeMissing(xs, ys, bounds, unit);
   const all = boundsOf(xs, ys, null);
   nodes.forEach((node, i) => {
-    const weight = (node.evidence?.length || 0) + (node.quiz?.length || 0);
+    const weight = (node.evidenceCount || 0) + (node.quizCount || 0);
     // Learned nodes stand out: a size step up from "not tried" at the same evidence.
     const learned = state[i] !== 2 ? 1.45 : 1;
     radius[i] = unit * Math.min(0.42, 0.1 * learned * (1 + 0.45 * Math.log2(1 + weight)));
   });
-  const edges = [];
-  for (const e of data.edges || []) {
-    const a = index.get(e.from);
-    const b = index.get(e.to);
-    if (a !== undefined && b !== undefined && a !== b) edges.push(a, b);
-  }
   const model = {
     nodes, n, xs, ys, radius, state, index, unit, bounds: all,
-    edges: Int32Array.from(edges),
+    edges: data.edges,  // index pairs, no self-links
     grid: buildGrid(xs, ys, unit * 4),
     clusters: [],
     labelWidth: new Float32Array(n),  // measured lazily by the renderer
@@ -188,7 +183,7 @@ export function hitTest(model, x, y, slop) {
 function buildClusters(model, clusters) {
   const out = [];
   for (const c of clusters) {
-    const members = c.node_ids.map((id) => model.index.get(id)).filter((i) => i !== undefined);
+    const members = c.members;
     if (!members.length) continue;
     const pts = members.map((i) => [model.xs[i], model.ys[i]]);
     const hull = convexHull(pts);

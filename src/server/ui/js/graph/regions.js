@@ -13,7 +13,7 @@ export function importanceOf(nodes, edges, state) {
   for (let i = 0; i < n; i++) {
     const node = nodes[i];
     const learned = state[i] === 0 || state[i] === 1 || state[i] === 3 ? 4 : 0;
-    weight[i] = (node.evidence?.length || 0) + 2 * (node.quiz?.length || 0) + degree[i] + learned;
+    weight[i] = (node.evidenceCount || 0) + 2 * (node.quizCount || 0) + degree[i] + learned;
   }
   const order = Uint32Array.from({ length: n }, (_, i) => i);
   order.sort((a, b) => weight[b] - weight[a] || a - b);

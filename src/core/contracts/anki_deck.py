@@ -1,0 +1,50 @@
+"""An Anki package as the import reads it: its notes (fields already plain text), the deck each
+one is in, and each note's review history — value types, no I/O (``adapters/sources/
+anki_package.py`` reads the ``.apkg``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from studyhall.core.contracts.learner import Grade
+
+DECK_SEPARATOR = "::"  # Anki's nesting: "Languages::Spanish::Verbs"
+
+
+@dataclass(frozen=True)
+class AnkiReview:
+    """One answer in the note's review log (manual reschedules are not answers: left out)."""
+
+    id: str  # "<revlog id>-<card id>": stable across exports of the same collection
+    at: datetime  # UTC, from the revlog id (milliseconds since the epoch)
+    grade: Grade
+
+
+@dataclass(frozen=True)
+class AnkiNote:
+    guid: str  # Anki's own stable id for the note (kept across exports)
+    deck: str  # the full deck name, "::"-nested
+    front: str  # what the card asks (a cloze with its gaps as "[…]")
+    back: str  # what it answers (a cloze filled in, with its extra field)
+    statement: str  # the note as one statement: the graph's proposition
+    tags: tuple[str, ...] = ()
+    media: tuple[str, ...] = ()  # media files the fields mention (the files are not read)
+    reviews: tuple[AnkiReview, ...] = ()  # oldest first
+
+
+@dataclass(frozen=True)
+class AnkiDeckFile:
+    """What one ``.apkg`` holds."""
+
+    path: str  # absolute
+    notes: tuple[AnkiNote, ...]
+    skipped: tuple[tuple[str, str], ...] = ()  # (note guid, why): e.g. every field empty
+    reviews_left_out: int = 0  # revlog rows that were not answers (reschedules, manual)
+
+
+def deck_levels(deck: str) -> list[str]:
+    """Every level of a nested deck name, outermost first ("A::B" → ["A", "A::B"])."""
+    parts = [p.strip() for p in deck.split(DECK_SEPARATOR)]
+    parts = [p for p in parts if p] or ["Default"]
+    return [DECK_SEPARATOR.join(parts[: n + 1]) for n in range(len(parts))]

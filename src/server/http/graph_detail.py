@@ -1,0 +1,106 @@
+"""One node in full, for the dock when Home selects it: ``GET /api/graph/nodes/{id}``.
+
+``{"node", "neighbours", "edges", "clusters", "links"}``: the node as ``GET /api/graph`` shows
+it (text, state, score and its explanation, evidence, quiz, observations, sources, cluster,
+position, gate), the nodes it links to or from (``id``, ``text``, ``state``), those links, its
+cluster (``id``, ``label``) if it has one, and ``links`` = ``{"builds_on": [LINK], "leads_to":
+[LINK]}``, LINK = ``{"id", "text", "state", "relation", "session"}`` (``session``: the chat it
+was learned in, or null; ``core/library/graph/links.py``). The map body (``graph_map.py``)
+carries only what paints the whole graph; this is the rest, one node at a time, in one read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable, Container
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from studyhall.core.errors import NotFound
+from studyhall.core.library.graph.export import node_head
+from studyhall.core.library.graph.links import Linked, node_links
+from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge
+from studyhall.server.http.openapi import describe
+
+
+class EdgeIndex:
+    """The edges touching each node, built once per edges tuple (the fold hands out the same
+    tuple until an edge changes)."""
+
+    def __init__(self) -> None:
+        self._edges: tuple[SnapshotEdge, ...] | None = None
+        self._by_node: dict[str, list[SnapshotEdge]] = {}
+
+    def of(self, snapshot: GraphSnapshot, node_id: str) -> list[SnapshotEdge]:
+        if self._edges is not snapshot.edges:
+            by_node: dict[str, list[SnapshotEdge]] = {}
+            for e in snapshot.edges:
+                by_node.setdefault(e.source, []).append(e)
+                if e.target != e.source:
+                    by_node.setdefault(e.target, []).append(e)
+            self._edges, self._by_node = snapshot.edges, by_node
+        return self._by_node.get(node_id, [])
+
+
+def _link(link: Linked) -> dict[str, Any]:
+    return {"id": link.node.id, "text": link.node.text, "state": link.node.state,
+            "relation": link.relation, "session": link.session}
+
+
+def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
+                sessions: Container[str] = ()) -> dict[str, Any]:
+    """``sessions``: which source ids are sessions (chats), so each link names the session it
+    was learned in."""
+    node = snapshot.node(node_id)
+    if node is None:
+        raise NotFound(f"The graph has no node {node_id!r} (it may have been merged into "
+                       "another since the page loaded): reload the graph.")
+    out = node_head(node)
+    cluster = next((c for c in snapshot.clusters if node_id in c.node_ids), None)
+    out["cluster"] = None if cluster is None else cluster.id
+    position = snapshot.positions.get(node_id)
+    out["position"] = None if position is None else {"x": position.x, "y": position.y}
+    gate = snapshot.gate(node_id)
+    if gate is not None:
+        out["ready"] = gate.ready
+        out["blocked_by"] = [{"id": i, "score": s} for i, s in gate.blocking]
+    touching = edges.of(snapshot, node_id)
+    neighbours = []
+    for other_id in dict.fromkeys(e.target if e.source == node_id else e.source
+                                  for e in touching):
+        other = snapshot.node(other_id)
+        if other is not None:
+            neighbours.append({"id": other.id, "text": other.text, "state": other.state})
+    found = node_links(snapshot, node_id, sessions)
+    return {
+        "node": out,
+        "neighbours": neighbours,
+        "edges": [{"id": e.id, "from": e.source, "to": e.target, "kind": e.kind}
+                  for e in touching],
+        "clusters": [] if cluster is None else [{"id": cluster.id, "label": cluster.label}],
+        "links": {"builds_on": [_link(x) for x in found.builds_on],
+                  "leads_to": [_link(x) for x in found.leads_to]},
+    }
+
+
+def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Container[str]]
+                 ) -> Callable[[Request], Awaitable[Response]]:
+    """The handler of ``GET /api/graph/nodes/{node_id}``; ``sessions`` lists the chat ids."""
+    edges = EdgeIndex()
+    lock = threading.Lock()
+
+    def render(node_id: str) -> Response:
+        snapshot = read()
+        chats = sessions()
+        with lock:
+            return JSONResponse(node_detail(snapshot, node_id, edges, chats))
+
+    @describe(summary="One node in full", responses={404: "No such node"})
+    async def get_node(request: Request) -> Response:
+        """A node as ``GET /api/graph`` shows it, the nodes it links to or from, those links,
+        and what it builds on and leads to (each with the session it was learned in)."""
+        return await asyncio.to_thread(render, request.path_params["node_id"])
+
+    return get_node
