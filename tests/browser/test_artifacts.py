@@ -145,8 +145,9 @@ def test_make_from_the_node_dock_then_open_copy_print_and_delete(window, tmp_pat
             page.wait_for_function(f"() => document.documentElement.dataset.theme === '{theme}'")
             assert page.locator(".sidebar").is_hidden() and page.locator(".dock").is_hidden()
             assert page.locator(".artifact-actions").is_hidden()
-            background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-            assert background == "rgb(255, 255, 255)", background
+            # The theme flip's colour change settles within a frame or two; then it is white.
+            page.wait_for_function("() => getComputedStyle(document.body).backgroundColor"
+                                   " === 'rgb(255, 255, 255)'", timeout=5000)
             page.screenshot(path=str(SCREENSHOTS / f"artifacts-print-{theme}.png"), full_page=True)
         page.emulate_media(media="screen", color_scheme="light")
 
