@@ -62,6 +62,16 @@ def serve(data_dir: Path, mode: str) -> None:
                 self.server.socket.close()
             self._json(202, {"run_id": "import_dying", "status": "running"})
             if mode == "refused":
+                # Hand the answer over whole before going: an exit with the connection still
+                # open could reset it under the client's read (a reset, not a refusal).
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_WR)
+                self.connection.settimeout(5)
+                try:
+                    while self.connection.recv(4096):
+                        pass  # until the client has read the answer and closed its side
+                except OSError:
+                    pass
                 os._exit(0)  # the next question finds no one listening
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)

@@ -43,11 +43,16 @@ def root_text(doc: NoteDoc) -> str:
 def section_text(doc: NoteDoc, section: Section) -> str:
     """The topic node of a section: the root for the preamble and for an H1 that repeats the
     title; "Title: Heading" otherwise (a bare "Summary" would merge across every note)."""
+    return _section_text(doc, section, root_text(doc))
+
+
+def _section_text(doc: NoteDoc, section: Section, root: str) -> str:
+    if section.index == 0:
+        return root
     heading = plain(section.heading or "") or (section.heading or "")
-    repeats_title = section.level == 1 and heading.casefold() == root_text(doc).casefold()
-    if section.index == 0 or repeats_title:
-        return root_text(doc)
-    return clip(f"{root_text(doc)}: {heading}")
+    if section.level == 1 and heading.casefold() == root.casefold():
+        return root
+    return clip(f"{root}: {heading}")
 
 
 def section_node(doc: NoteDoc, section: Section) -> str:
@@ -82,8 +87,11 @@ def block_statements(block: Block) -> list[Statement]:
     for segment in segments:
         for raw in sentences(" ".join(part for part in segment if part)):
             text = clip(plain(raw))
+            if word_count(text) < MIN_WORDS:
+                continue
             # A bare link ("- [[Other note]]") says nothing itself: its link becomes an edge.
-            if word_count(text) >= MIN_WORDS and word_count(plain(_LINKS.sub(" ", raw))) >= 1:
+            # (Without a link the words just counted are the ones that would be counted again.)
+            if not _LINKS.search(raw) or word_count(plain(_LINKS.sub(" ", raw))) >= 1:
                 found.append(Statement(text, raw, block))
     return found
 
@@ -136,10 +144,11 @@ def extract_structure(docs: Mapping[str, NoteDoc], batch: Batch) -> ExtractorOut
         raise ValueError(f"no parsed note registered for source {batch.source_id}")
     by_message = {section_message_id(batch.source_id, s): s for s in doc.sections}
     out = _Out()
+    topics = _Topics(doc)
     for view in batch.views:
         section = by_message.get(view.message_id)
         if section is not None:
-            _section(doc, section, view.message_id, out)
+            _section(doc, section, view.message_id, out, topics)
     propositions = out.findings()
     edges = tuple(
         EdgeFinding.model_validate({"from": s, "to": t, "kind": k}) for s, t, k in out.edges
@@ -147,13 +156,30 @@ def extract_structure(docs: Mapping[str, NoteDoc], batch: Batch) -> ExtractorOut
     return ExtractorOutput(propositions=propositions, edges=edges)
 
 
-def _section(doc: NoteDoc, section: Section, message_id: str, out: _Out) -> None:
+class _Topics:
+    """One note's section topic texts, each worked out once (a parent's is asked for again by
+    every sub-section, and the title by every section)."""
+
+    def __init__(self, doc: NoteDoc) -> None:
+        self._doc = doc
+        self._root = root_text(doc)
+        self._texts: dict[int, str] = {}
+
+    def text(self, section: Section) -> str:
+        text = self._texts.get(section.index)
+        if text is None:
+            text = self._texts[section.index] = _section_text(self._doc, section, self._root)
+        return text
+
+
+def _section(doc: NoteDoc, section: Section, message_id: str, out: _Out, topics: _Topics) -> None:
     # Quoted once per sentence, named once per section: the plain-text rules are the cost.
     heading = title_line(doc) if section.index == 0 else heading_quote(doc, section)
     statements = [s.quote for s in section_statements(doc, section)]
-    topic = out.node(section_text(doc, section), message_id, [heading, *statements])
+    topic = out.node(topics.text(section), message_id, [heading, *statements])
     if section.index != 0:
-        out.edge(topic, section_node(doc, doc.sections[section.parent or 0]), "supports")
+        parent = doc.sections[section.parent or 0]
+        out.edge(topic, node_id_for(topics.text(parent)), "supports")
 
 
 def section_statements(doc: NoteDoc, section: Section) -> list[Statement]:

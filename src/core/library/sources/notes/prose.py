@@ -8,26 +8,30 @@ from __future__ import annotations
 
 import re
 
-_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"%%.*?%%"), ""),  # Obsidian comments
-    (re.compile(r"!\[\[[^\]]*\]\]"), ""),  # embeds
-    (re.compile(r"\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\\?\|([^\]]*))?\]\]"), "\x00wiki"),
-    (re.compile(r"!\[[^\]]*\]\([^)]*\)"), ""),  # images
-    (re.compile(r"\[\^[^\]]*\]"), ""),  # footnote references
-    (re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # Markdown links -> their text
-    (re.compile(r"<[^>\n]+>"), ""),  # inline HTML tags
-    (re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1"), r"\2"),
-    (re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])"), r"\1"),
-    (re.compile(r"(?<!\w)_(\S(?:.*?\S)?)_(?!\w)"), r"\1"),
-    (re.compile(r"(~~|==)(\S(?:.*?\S)?)\1"), r"\2"),
-    (re.compile(r"\s\^[A-Za-z0-9-]+\s*$"), ""),  # a trailing block id
-    (re.compile(r"(?:(?<=\s)|^)#([\w/-]*[^\W\d][\w/-]*)", re.UNICODE), r"\1"),  # tags -> words
-    (re.compile(r"^\[[ xX]\]\s+"), ""),  # task checkbox
+# Each rule with the substrings one of which every match of it contains: ``plain`` runs on every
+# sentence of a vault and most hold little markup, so a rule none of whose substrings is in the
+# text so far cannot match and is skipped (same result, a third of the import's parse time).
+_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
+    (("%%",), re.compile(r"%%.*?%%"), ""),  # Obsidian comments
+    (("![[",), re.compile(r"!\[\[[^\]]*\]\]"), ""),  # embeds
+    (("[[",), re.compile(r"\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\\?\|([^\]]*))?\]\]"), "\x00wiki"),
+    (("![",), re.compile(r"!\[[^\]]*\]\([^)]*\)"), ""),  # images
+    (("[^",), re.compile(r"\[\^[^\]]*\]"), ""),  # footnote references
+    (("](",), re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # Markdown links -> their text
+    (("<",), re.compile(r"<[^>\n]+>"), ""),  # inline HTML tags
+    (("**", "__"), re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1"), r"\2"),
+    (("*",), re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])"), r"\1"),
+    (("_",), re.compile(r"(?<!\w)_(\S(?:.*?\S)?)_(?!\w)"), r"\1"),
+    (("~~", "=="), re.compile(r"(~~|==)(\S(?:.*?\S)?)\1"), r"\2"),
+    (("^",), re.compile(r"\s\^[A-Za-z0-9-]+\s*$"), ""),  # a trailing block id
+    (("#",), re.compile(r"(?:(?<=\s)|^)#([\w/-]*[^\W\d][\w/-]*)", re.UNICODE), r"\1"),  # tags
+    (("[",), re.compile(r"^\[[ xX]\]\s+"), ""),  # task checkbox
 )
 _CODE = re.compile(r"(`+)(.+?)\1")
 _PARKED = re.compile("\x01(\\d+)\x02")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])(?=\s|$)")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s)")  # a candidate end: the rest is checked in Python
 _ABBREVIATIONS = frozenset(
     [
         "e.g",
@@ -67,17 +71,25 @@ def _wiki(m: re.Match[str]) -> str:
 
 def plain(text: str) -> str:
     """What a reader sees: markup removed, links as their label, whitespace collapsed."""
-    # Code spans first, parked as placeholders: what is inside code is shown as written.
+    # Code spans first, parked as placeholders: what is inside code is shown as written. The
+    # placeholders' control characters mean nothing in a note, so any already there go first
+    # (a note holding "\x01" "7" "\x02" must not be read as a parked span).
+    if "\x01" in text or "\x02" in text:
+        text = text.replace("\x01", "").replace("\x02", "")
     spans: list[str] = []
 
     def park(m: re.Match[str]) -> str:
         spans.append(m.group(2).strip())
         return f"\x01{len(spans) - 1}\x02"
 
-    out = _CODE.sub(park, text)
-    for pattern, repl in _RULES:
-        out = pattern.sub(_wiki if repl == "\x00wiki" else repl, out)
-    out = _PARKED.sub(lambda m: spans[int(m.group(1))], out)
+    out = _CODE.sub(park, text) if "`" in text else text
+    for needles, pattern, repl in _RULES:
+        for needle in needles:
+            if needle in out:
+                out = pattern.sub(_wiki if repl == "\x00wiki" else repl, out)
+                break
+    if "\x01" in out:
+        out = _PARKED.sub(lambda m: spans[int(m.group(1))], out)
     out = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(out.split()))
     return out.strip()
 
@@ -95,26 +107,23 @@ def sentences(text: str) -> list[str]:
     abbreviations such as "e.g." and initials whole. Returns raw substrings, stripped."""
     out: list[str] = []
     start = 0
-    i = 0
     n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch in ".!?" and i + 1 < n and text[i + 1].isspace():
-            j = i + 1
-            while j < n and text[j].isspace():
-                j += 1
-            k = j
-            while k < n and text[k] in "\"'([*_":
-                k += 1
-            nxt = text[k] if k < n else ""
-            if (nxt.isupper() or nxt.isdigit()) and not _abbreviation(text, start, i):
-                piece = text[start : i + 1].strip()
-                if piece:
-                    out.append(piece)
-                start = j
-                i = j
-                continue
-        i += 1
+    for end in _SENTENCE_END.finditer(text):
+        i = end.start()
+        if i < start:
+            continue
+        j = i + 1
+        while j < n and text[j].isspace():
+            j += 1
+        k = j
+        while k < n and text[k] in "\"'([*_":
+            k += 1
+        nxt = text[k] if k < n else ""
+        if (nxt.isupper() or nxt.isdigit()) and not _abbreviation(text, start, i):
+            piece = text[start : i + 1].strip()
+            if piece:
+                out.append(piece)
+            start = j
     tail = text[start:].strip()
     if tail:
         out.append(tail)
