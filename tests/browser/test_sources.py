@@ -12,6 +12,7 @@ from dataclasses import replace
 import httpx
 import pytest
 
+from tests.support.browser_shelf import imported
 from tests.support.embedder import HashEmbedder
 from tests.support.live_server import start_server
 from tests.support.shelf import make_shelf
@@ -21,17 +22,6 @@ pytestmark = pytest.mark.browser
 
 SIZE = {"width": 1024, "height": 700}
 
-
-
-def imported(server, path) -> dict[str, dict]:
-    headers = {"Authorization": f"Bearer {server.token}"}
-    with httpx.Client(base_url=server.url, headers=headers, timeout=30) as http:
-        run = http.post("/api/graph/import", json={"path": str(path)}).json()
-        deadline = time.monotonic() + 60
-        while http.get(f"/api/graph/import/{run['run_id']}").json()["status"] == "running":
-            assert time.monotonic() < deadline, "the import did not finish"
-            time.sleep(0.05)
-        return {s["path"]: s for s in http.get("/api/sources").json()}
 
 
 def test_the_shelf_and_the_reader_at_cited_places(window, tmp_path):
