@@ -43,3 +43,54 @@ async def test_a_window_of_files_is_embedded_in_one_call_longest_first(tmp_path:
 
     again = await _importer(tmp_path, embedder, index).run(str(root))
     assert len(again.unchanged) == 12 and embedder.calls == 1  # unchanged: nothing embedded
+
+
+async def test_the_next_window_is_read_while_one_embeds_and_a_stop_drops_it(
+    tmp_path: Path, monkeypatch
+) -> None:
+    import asyncio
+
+    import pytest
+    from studyhall.core.library.sources import material_import
+
+    monkeypatch.setattr(material_import, "WINDOW_CHUNKS", 2)  # a window every two files
+    root = tmp_path / "course"
+    root.mkdir()
+    for i in range(6):
+        (root / f"file{i}.txt").write_text(f"File {i} holds one passage about idea {i}.\n")
+    gate = asyncio.Event()
+    embedder, index = HashEmbedder(gate=gate), FileSearchIndex(tmp_path / "index")
+    read: list[int] = []
+
+    def progress(done: int, total: int, path: str) -> None:
+        read.append(done)
+        if done == 3:  # the second window being read while the first embeds (held at the gate)
+            assert embedder.calls == 1 and index.source_ids() == []
+            gate.set()
+
+    importer = _importer(tmp_path, embedder, index)
+    importer.off_loop = asyncio.to_thread  # as in the app: reading yields to the embedding
+    report = await asyncio.wait_for(importer.run(str(root), progress), 10)
+    assert read == [1, 2, 3, 4, 5, 6] and len(report.imported) == 6
+    assert len(index.source_ids()) == 6 and embedder.calls == 3
+
+    # A failure while a window embeds: the run stops with it, the window's embedding is
+    # cancelled, and nothing of that window is written.
+    (root / "file6.txt").write_text("A new file about idea six.\n")
+    (root / "file7.txt").write_text("Another new file about idea seven.\n")
+    held, writes = HashEmbedder(gate=asyncio.Event()), FileSearchIndex(tmp_path / "index")
+    importer = _importer(tmp_path, held, writes)
+    importer.off_loop = asyncio.to_thread
+    reading = importer.reader.read
+
+    def broken(root_dir: str, rel: str):  # type: ignore[no-untyped-def]
+        if rel == "file7.txt":
+            raise OSError("the disk went away")
+        return reading(root_dir, rel)
+
+    monkeypatch.setattr(importer.reader, "read", broken)
+    monkeypatch.setattr(material_import, "WINDOW_CHUNKS", 1)
+    with pytest.raises(OSError, match="went away"):
+        await asyncio.wait_for(importer.run(str(root)), 10)
+    assert held.calls == 1  # file6's window had started embedding, and was dropped unwritten
+    assert len(writes.source_ids()) == 6 and not any("file6" in s for s in writes.source_ids())

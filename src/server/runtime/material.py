@@ -51,7 +51,8 @@ class CourseMaterial:
                                     no_transcriber=self._no_transcriber)
         # The upkeep's cache: one per model per process, shared with the graph's vectors. When
         # it has none (the model cannot load), a cache of our own raises the model's reason.
-        cache = self._upkeep.cache() or VectorCache(self._embedder, self._graph)
+        cache = self._upkeep.cache() or VectorCache(self._embedder, self._graph,
+                                                   off_loop=asyncio.to_thread)
         return MaterialImporter(reader=self._reader, index=self._index, clock=self._clock,
                                 sources=self._sources, embedder=self._embedder, cache=cache,
                                 off_loop=asyncio.to_thread, transcriber=self._transcriber,

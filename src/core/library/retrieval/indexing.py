@@ -4,6 +4,8 @@ embedding cache when there is one), upsert — skipped when the source's content
 Many sources are indexed together (``index_sources``) so their chunks are embedded in one pass:
 texts deduplicated, cached by content hash, and sent to the encoder in big batches sorted by
 length (a per-file call would pad a short chunk to its longest neighbour, a few texts a call).
+The two halves (``embed_sources``, ``write_sources``) let an import embed one window of files
+while it reads the next and writes the last.
 """
 
 from __future__ import annotations
@@ -46,35 +48,62 @@ async def is_indexed(
     return await off_loop(index.source_hash, source.source_id) == key
 
 
-async def index_sources(
-    index: SearchIndex, sources: Sequence[SourceChunks], embedder: Embedder | None = None,
-    cache: VectorCache | None = None, off_loop: OffLoop = in_place,
-) -> None:
-    """Index every source given (whether or not it changed: ask ``is_indexed`` first), their
-    chunks embedded in one pass. The index's writes run through ``off_loop``."""
-    model = _model(embedder, cache)
+@dataclass(frozen=True)
+class EmbeddedSources:
+    """Sources whose chunks are embedded (or need no vectors), ready to be written."""
+
+    sources: Sequence[SourceChunks]
+    model: str
+    texts: Sequence[str]
+    matrix: Matrix | None  # the vectors when there is no cache (the cache holds them otherwise)
+
+
+async def embed_sources(
+    sources: Sequence[SourceChunks], embedder: Embedder | None = None,
+    cache: VectorCache | None = None,
+) -> EmbeddedSources:
+    """Every source's chunks embedded in one pass (deduplicated and cached when there is a
+    cache); nothing to embed without an embedder."""
     texts = [embed_text(c) for s in sources for c in s.chunks]
     matrix: Matrix | None = None
     if cache is not None:
         await cache.ensure(texts)
     elif embedder is not None and texts:
-        matrix = as_matrix(await embedder.embed(texts), len(texts), model)
+        matrix = as_matrix(await embedder.embed(texts), len(texts), _model(embedder, None))
+    return EmbeddedSources(sources, _model(embedder, cache), texts, matrix)
+
+
+async def write_sources(
+    index: SearchIndex, embedded: EmbeddedSources, cache: VectorCache | None = None,
+    off_loop: OffLoop = in_place,
+) -> None:
+    """Write embedded sources to the index (a source with no chunks leaves it), through
+    ``off_loop``."""
     start = 0
-    for source in sources:
+    for source in embedded.sources:
         if not source.chunks:
             await off_loop(index.remove, source.source_id)
             continue
         count = len(source.chunks)
         vectors: Sequence[VectorLike] | Matrix
         if cache is not None:
-            vectors = cache.matrix(texts[start : start + count])
-        elif matrix is not None:
-            vectors = matrix[start : start + count]
+            vectors = cache.matrix(embedded.texts[start : start + count])
+        elif embedded.matrix is not None:
+            vectors = embedded.matrix[start : start + count]
         else:
             vectors = [() for _ in source.chunks]
         start += count
-        await off_loop(index.upsert, source.source_id, f"{source.content_hash}|{model}",
-                       source.chunks, vectors, model)
+        await off_loop(index.upsert, source.source_id, f"{source.content_hash}|{embedded.model}",
+                       source.chunks, vectors, embedded.model)
+
+
+async def index_sources(
+    index: SearchIndex, sources: Sequence[SourceChunks], embedder: Embedder | None = None,
+    cache: VectorCache | None = None, off_loop: OffLoop = in_place,
+) -> None:
+    """Index every source given (whether or not it changed: ask ``is_indexed`` first), their
+    chunks embedded in one pass. The index's writes run through ``off_loop``."""
+    await write_sources(index, await embed_sources(sources, embedder, cache), cache, off_loop)
 
 
 async def index_chunks(

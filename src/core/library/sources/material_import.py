@@ -10,6 +10,8 @@ importer (``record_notes=False``), so the two never fight over it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -22,7 +24,13 @@ from studyhall.core.contracts.material import (
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import ModelError
 from studyhall.core.library.retrieval.chunking import chunk_material
-from studyhall.core.library.retrieval.indexing import SourceChunks, index_sources, is_indexed
+from studyhall.core.library.retrieval.indexing import (
+    EmbeddedSources,
+    SourceChunks,
+    embed_sources,
+    is_indexed,
+    write_sources,
+)
 from studyhall.core.library.sources.notes.vault_index import under
 from studyhall.core.library.sources.source_ids import path_source_id
 from studyhall.core.library.sources.source_ids import root_name as name_of_root
@@ -67,6 +75,14 @@ class MaterialReport:
 
 
 @dataclass
+class _Window:
+    """Changed files indexed together, their chunks' embedding under way."""
+
+    files: list[tuple[str, MaterialFile, SourceChunks]]
+    embedding: asyncio.Future[EmbeddedSources]
+
+
+@dataclass
 class MaterialImporter:
     reader: MaterialReader
     index: SearchIndex
@@ -89,28 +105,39 @@ class MaterialImporter:
         root_name = name_of_root(scan.root)
         report = MaterialReport(skipped=list(scan.skipped))
         if self.cache is not None:
-            await off(self.cache.get, "")  # the first look loads the model's vectors from disk
+            await self.cache.load()  # the model's vectors from disk, before the first file
         seen: set[str] = set()
         waiting: list[tuple[str, MaterialFile, SourceChunks]] = []  # changed, to index together
-        for n, rel in enumerate(scan.files, start=1):
-            kind = _kind_of(rel)
-            source_id = material_source_id(kind, root_name, rel)
-            seen.add(source_id)
-            read: MaterialFile | SkippedFile | None = await off(self.reader.read, scan.root, rel)
-            if isinstance(read, SkippedFile) and read.reason == NEEDS_TRANSCRIPTION:
-                read = await self._transcribed(source_id, scan.root, rel, report)
-            if isinstance(read, SkippedFile):
-                report.skipped.append(read)
-                await off(self._skip, source_id, rel, scan.root, kind, read.reason)
-            elif read is not None:  # None: waits for a transcriber key (recorded so)
-                await self._one(source_id, scan.root, read, report, waiting)
-            if sum(len(w[2].chunks) for w in waiting) >= WINDOW_CHUNKS:
-                await self._index_waiting(waiting, report)
-            if progress is not None:
-                progress(n, len(scan.files), rel)
-        await self._index_waiting(waiting, report)
+        ahead: _Window | None = None  # embedding while the files after it are read
+        try:
+            for n, rel in enumerate(scan.files, start=1):
+                kind = _kind_of(rel)
+                source_id = material_source_id(kind, root_name, rel)
+                seen.add(source_id)
+                read: MaterialFile | SkippedFile | None = await off(self.reader.read, scan.root,
+                                                                    rel)
+                if isinstance(read, SkippedFile) and read.reason == NEEDS_TRANSCRIPTION:
+                    read = await self._transcribed(source_id, scan.root, rel, report)
+                if isinstance(read, SkippedFile):
+                    report.skipped.append(read)
+                    await off(self._skip, source_id, rel, scan.root, kind, read.reason)
+                elif read is not None:  # None: waits for a transcriber key (recorded so)
+                    await self._one(source_id, scan.root, read, report, waiting)
+                if sum(len(w[2].chunks) for w in waiting) >= WINDOW_CHUNKS:
+                    ahead = await self._hand_over(waiting, ahead, report)
+                if progress is not None:
+                    progress(n, len(scan.files), rel)
+            ahead = await self._hand_over(waiting, ahead, report)
+            if ahead is not None:
+                await self._write(ahead, report)
+                ahead = None
+        finally:
+            if ahead is not None:  # stopped or failed: an embedding still running is dropped
+                ahead.embedding.cancel()
+                with contextlib.suppress(BaseException):
+                    await ahead.embedding
         if self.cache is not None:
-            await off(self.cache.save)
+            await self.cache.persist()
         if not scan.single_file:
             await off(self._forget_missing, scan.root, scan.target, seen, report)
         return report
@@ -146,18 +173,34 @@ class MaterialImporter:
         await self.off_loop(self._record, source_id, file.path, root, file.kind, "unchanged",
                             content_hash=file.content_hash, size=file.size, media=file.media)
 
-    async def _index_waiting(self, waiting: list[tuple[str, MaterialFile, SourceChunks]],
-                             report: MaterialReport) -> None:
-        """Index the changed files read since the last window, their chunks embedded in one
-        pass (sorted by length, deduplicated), then record them as imported."""
-        await index_sources(self.index, [w[2] for w in waiting], self.embedder, self.cache,
-                            self.off_loop)
-        for root, file, source in waiting:
+    async def _hand_over(self, waiting: list[tuple[str, MaterialFile, SourceChunks]],
+                         ahead: _Window | None, report: MaterialReport) -> _Window | None:
+        """Start embedding the changed files read since the last window (their chunks in one
+        pass: sorted by length, deduplicated), then write the window before it, whose vectors
+        were made while these files were read. Returns the window now embedding."""
+        window = None
+        if waiting:
+            sources = [w[2] for w in waiting]
+            window = _Window(list(waiting), asyncio.ensure_future(
+                embed_sources(sources, self.embedder, self.cache)))
+            waiting.clear()
+        if ahead is not None:
+            try:
+                await self._write(ahead, report)
+            except BaseException:
+                if window is not None:
+                    window.embedding.cancel()
+                raise
+        return window
+
+    async def _write(self, window: _Window, report: MaterialReport) -> None:
+        """Index a window's files once their chunks are embedded, and record them imported."""
+        await write_sources(self.index, await window.embedding, self.cache, self.off_loop)
+        for root, file, source in window.files:
             report.imported.append(file.path)
             await self.off_loop(self._record, source.source_id, file.path, root, file.kind,
                                 "imported", content_hash=file.content_hash, size=file.size,
                                 media=file.media)
-        waiting.clear()
 
     def _record(self, source_id: str, path: str, root: str, kind: str, status: str, **extra: object) -> None:
         if self.sources is None or (kind == "note" and not self.record_notes):
@@ -179,9 +222,10 @@ class MaterialImporter:
             if source.root != root or source.id in seen or not under(source.path, target):
                 continue
             if source.kind == "note":
-                # The notes importer owns a note's record and marks it deleted (it runs first);
-                # its passages leave the index here, once (also healing an index that kept them).
-                if source.status == "deleted" and self.index.source_hash(source.id) is not None:
+                # The notes importer owns a note's record and marks it deleted (it may still be
+                # running beside this); the note is not in this scan, so its passages leave the
+                # index here, once (also healing an index that kept them).
+                if self.index.source_hash(source.id) is not None:
                     self.index.remove(source.id)
                     report.removed.append(source.path)
             elif source.status != "deleted":

@@ -10,6 +10,7 @@ nodes. Missing texts are embedded deduplicated and sorted by length, so a batch 
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from studyhall.core.contracts.search import Vector
 from studyhall.core.errors import ModelError
 from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.storage import GraphStore
+from studyhall.core.ports.system import OffLoop, in_place
 
 if TYPE_CHECKING:
     from studyhall.core.contracts.search import Matrix
@@ -62,12 +64,17 @@ class CacheStats:
 
 
 class VectorCache:
-    def __init__(self, embedder: Embedder, store: GraphStore, batch: int = BATCH) -> None:
+    def __init__(self, embedder: Embedder, store: GraphStore, batch: int = BATCH,
+                 off_loop: OffLoop = in_place) -> None:
         self.embedder = embedder
         self.model = embedder.model_id
         self._store = store
         self._batch = batch
+        self._off_loop = off_loop  # reads and writes of the store (a thread, in the app)
+        # Changed on the event loop only: an import's graph side and its search-index side
+        # share this cache, both on the loop; store reads and writes run off it on copies.
         self._vectors: dict[str, Vector] | None = None
+        self._saving = asyncio.Lock()  # whole-file writes in the order their copies were taken
         self._dirty = False
         self._fresh: set[str] = set()  # computed by this cache: asking again is not a "hit"
         self.hits = 0
@@ -78,6 +85,14 @@ class VectorCache:
             self._vectors = dict(self._store.embeddings(self.model))
         return self._vectors
 
+    async def load(self) -> None:
+        """Read the model's vectors from the store, off the loop, unless already read. Two
+        first looks at once may both read; the first answer is kept (set on the loop)."""
+        if self._vectors is None:
+            vectors = await self._off_loop(self._store.embeddings, self.model)
+            if self._vectors is None:
+                self._vectors = dict(vectors)
+
     def get(self, text: str) -> Vector | None:
         return self._loaded().get(text_key(text))
 
@@ -86,6 +101,7 @@ class VectorCache:
     ) -> int:
         """Embed every text not cached yet (in batches); returns how many were computed.
         ``progress(done, total)`` follows the texts being embedded."""
+        await self.load()
         vectors = self._loaded()
         missing: dict[str, str] = {}
         for text in texts:
@@ -126,16 +142,34 @@ class VectorCache:
         return np.stack([vectors[text_key(t)] for t in texts])
 
     def save(self) -> bool:
-        """Persist new vectors (one whole-file write); False when nothing changed."""
+        """Persist new vectors (one whole-file write, in this thread); False when nothing
+        changed. Beside an event loop that embeds, use ``persist``."""
         if not self._dirty or self._vectors is None:
             return False
-        # Another cache of the same model (the material import has one) may have saved since
+        self._dirty = False
+        self._write(dict(self._vectors))
+        return True
+
+    async def persist(self) -> bool:
+        """``save`` for the event loop: the copy is taken on the loop (where vectors are added),
+        written off it, one write at a time, in order, so an older copy never lands last."""
+        async with self._saving:
+            if not self._dirty or self._vectors is None:
+                return False
+            self._dirty = False  # a vector added from here on sets it again
+            try:
+                await self._off_loop(self._write, dict(self._vectors))
+            except BaseException:
+                self._dirty = True  # not written: the next save tries again
+                raise
+            return True
+
+    def _write(self, vectors: dict[str, Vector]) -> None:
+        # Another cache of the same model (a second app on the folder) may have saved since
         # this one loaded: fold its vectors in rather than writing over them.
         for key, vector in self._store.embeddings(self.model).items():
-            self._vectors.setdefault(key, vector)
-        self._store.save_embeddings(self.model, self._vectors)
-        self._dirty = False
-        return True
+            vectors.setdefault(key, vector)
+        self._store.save_embeddings(self.model, vectors)
 
     @property
     def stats(self) -> CacheStats:
