@@ -46,6 +46,9 @@ TRANSCRIBER_ACTION = "Add a key for the transcriber in Settings"
 # Changed files' chunks embedded together: enough for the encoder's length-sorted batches,
 # few enough that a long import shows progress and holds little in memory.
 WINDOW_CHUNKS = 1024
+# The first window is small, so the encoder starts within the first files, not after a thousand
+# passages are read (measured on a 173-note vault: the first vector at 0.15 s instead of 1.1 s).
+FIRST_WINDOW_CHUNKS = 128
 
 
 def material_source_id(kind: str, root_name: str, path: str) -> str:
@@ -109,6 +112,7 @@ class MaterialImporter:
         seen: set[str] = set()
         waiting: list[tuple[str, MaterialFile, SourceChunks]] = []  # changed, to index together
         ahead: _Window | None = None  # embedding while the files after it are read
+        window_chunks = min(FIRST_WINDOW_CHUNKS, WINDOW_CHUNKS)
         try:
             for n, rel in enumerate(scan.files, start=1):
                 kind = _kind_of(rel)
@@ -123,8 +127,9 @@ class MaterialImporter:
                     await off(self._skip, source_id, rel, scan.root, kind, read.reason)
                 elif read is not None:  # None: waits for a transcriber key (recorded so)
                     await self._one(source_id, scan.root, read, report, waiting)
-                if sum(len(w[2].chunks) for w in waiting) >= WINDOW_CHUNKS:
+                if sum(len(w[2].chunks) for w in waiting) >= window_chunks:
                     ahead = await self._hand_over(waiting, ahead, report)
+                    window_chunks = WINDOW_CHUNKS
                 if progress is not None:
                     progress(n, len(scan.files), rel)
             ahead = await self._hand_over(waiting, ahead, report)

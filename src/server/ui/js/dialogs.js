@@ -109,7 +109,8 @@ export function openImport() {
 
 const STAGES = {
   scanning: "Finding notes", reading: "Reading notes", extracting: "Extracting propositions",
-  linking: "Linking notes", embedding: "Embedding for search", clustering: "Grouping into clusters",
+  linking: "Linking notes", embedding: "Embedding for search",
+  indexing: "Indexing files for search", clustering: "Grouping into clusters",
   layout: "Laying out the graph", done: "Done",
 };
 
