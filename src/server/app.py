@@ -184,9 +184,9 @@ def build_runtime(services: Services) -> Runtime:
     ``started(runtime)``."""
     s = services
     # A thread that wants the GIL waits up to this long for a busy one (CPython: 5 ms). The
-    # encoder's runners need it for a moment after every run (~25 ms of work without it): at
-    # 5 ms, beside an import merging notes they lost a quarter of their speed waiting; at 0.5 ms,
-    # well under a tenth (bench/import.py). The event loop answers sooner beside busy threads too.
+    # encoder's runners need it for a moment after every run (~25 ms of work without it); beside
+    # Python-heavy work at 5 ms they lost about a quarter of their speed waiting (bench/import.py,
+    # 6,500 notes: ratio 0.73 -> 0.81). The event loop answers sooner beside busy threads too.
     sys.setswitchinterval(SWITCH_INTERVAL)
     supervisor = Supervisor()
     turns = TurnRunner(chat_store=s.chat_store, chat_model=s.chat_model,

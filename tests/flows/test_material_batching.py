@@ -54,6 +54,7 @@ async def test_the_next_window_is_read_while_one_embeds_and_a_stop_drops_it(
     from studyhall.core.library.sources import material_import
 
     monkeypatch.setattr(material_import, "WINDOW_CHUNKS", 2)  # a window every two files
+    monkeypatch.setattr(material_import, "READ_AHEAD", 1)  # a trip off the loop per file
     root = tmp_path / "course"
     root.mkdir()
     for i in range(6):
@@ -94,3 +95,25 @@ async def test_the_next_window_is_read_while_one_embeds_and_a_stop_drops_it(
         await asyncio.wait_for(importer.run(str(root)), 10)
     assert held.calls == 1  # file6's window had started embedding, and was dropped unwritten
     assert len(writes.source_ids()) == 6 and not any("file6" in s for s in writes.source_ids())
+
+
+async def test_files_are_read_a_few_per_trip_off_the_loop(tmp_path: Path) -> None:
+    from studyhall.core.library.sources.material_import import READ_AHEAD
+
+    root = tmp_path / "course"
+    root.mkdir()
+    for i in range(READ_AHEAD * 2 + 3):
+        (root / f"file{i:02d}.txt").write_text(f"File {i} is about idea number {i}.\n")
+    trips: list[str] = []
+
+    async def off_loop(fn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        trips.append(getattr(fn, "__name__", "?"))
+        return fn(*args, **kwargs)
+
+    importer = _importer(tmp_path, HashEmbedder(), FileSearchIndex(tmp_path / "index"))
+    importer.off_loop = off_loop
+    report = await importer.run(str(root))
+    assert len(report.imported) == READ_AHEAD * 2 + 3
+    # Three trips read and chunk every file (not one trip per file, each waiting for a turn
+    # on a loop that may be busy merging notes).
+    assert trips.count("_prepare") == 3 and "read" not in trips

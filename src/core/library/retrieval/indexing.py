@@ -38,13 +38,19 @@ def _model(embedder: Embedder | None, cache: VectorCache | None) -> str:
     return cache.model if cache is not None else embedder.model_id if embedder is not None else ""
 
 
+def indexed_key(source: SourceChunks, embedder: Embedder | None = None,
+                cache: VectorCache | None = None) -> str:
+    """What the index holds a source as once indexed from this content with this model."""
+    return f"{source.content_hash}|{_model(embedder, cache)}"
+
+
 async def is_indexed(
     index: SearchIndex, source: SourceChunks, embedder: Embedder | None = None,
     cache: VectorCache | None = None, off_loop: OffLoop = in_place,
 ) -> bool:
     """True when the source is indexed from this content with this embedding model (a changed
     model re-embeds, so one index never mixes two models)."""
-    key = f"{source.content_hash}|{_model(embedder, cache)}"
+    key = indexed_key(source, embedder, cache)
     return await off_loop(index.source_hash, source.source_id) == key
 
 

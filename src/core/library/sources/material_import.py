@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from studyhall.core.contracts.material import (
@@ -21,6 +21,7 @@ from studyhall.core.contracts.material import (
     SkippedFile,
     is_media,
 )
+from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import ModelError
 from studyhall.core.library.retrieval.chunking import chunk_material
@@ -28,7 +29,7 @@ from studyhall.core.library.retrieval.indexing import (
     EmbeddedSources,
     SourceChunks,
     embed_sources,
-    is_indexed,
+    indexed_key,
     write_sources,
 )
 from studyhall.core.library.sources.notes.vault_index import under
@@ -77,6 +78,12 @@ class MaterialReport:
     chunks: int = 0
 
 
+# Files read and chunked per trip off the event loop.
+READ_AHEAD = 16
+# A file read (or why not), its chunks, and what the index holds it as (None: not indexed).
+_Prepared = tuple[MaterialFile | SkippedFile, list[Chunk] | None, str | None]
+
+
 @dataclass
 class _Window:
     """Changed files indexed together, their chunks' embedding under way."""
@@ -115,18 +122,23 @@ class MaterialImporter:
         window_chunks = min(FIRST_WINDOW_CHUNKS, WINDOW_CHUNKS)
         try:
             for n, rel in enumerate(scan.files, start=1):
+                if (n - 1) % READ_AHEAD == 0:  # the next few files, read and chunked off the loop
+                    batch = scan.files[n - 1 : n - 1 + READ_AHEAD]
+                    prepared = iter(await off(self._prepare, scan.root, root_name, batch))
                 kind = _kind_of(rel)
                 source_id = material_source_id(kind, root_name, rel)
                 seen.add(source_id)
-                read: MaterialFile | SkippedFile | None = await off(self.reader.read, scan.root,
-                                                                    rel)
+                read: MaterialFile | SkippedFile | None
+                read, chunks, indexed_as = next(prepared)
                 if isinstance(read, SkippedFile) and read.reason == NEEDS_TRANSCRIPTION:
                     read = await self._transcribed(source_id, scan.root, rel, report)
+                    chunks = None
                 if isinstance(read, SkippedFile):
                     report.skipped.append(read)
                     await off(self._skip, source_id, rel, scan.root, kind, read.reason)
                 elif read is not None:  # None: waits for a transcriber key (recorded so)
-                    await self._one(source_id, scan.root, read, report, waiting)
+                    await self._one(source_id, scan.root, read, report, waiting, chunks,
+                                    indexed_as)
                 if sum(len(w[2].chunks) for w in waiting) >= window_chunks:
                     ahead = await self._hand_over(waiting, ahead, report)
                     window_chunks = WINDOW_CHUNKS
@@ -167,11 +179,29 @@ class MaterialImporter:
         self.index.remove(source_id)
         self._record(source_id, path, root, kind, "skipped", reason=reason)
 
+    def _prepare(self, root: str, root_name: str, paths: Sequence[str]) -> list[_Prepared]:
+        """Read and chunk a few files, and look up what each is indexed as: one trip off the
+        loop for them all (per file, the trips waited on a loop busy merging notes)."""
+        out: list[_Prepared] = []
+        for rel in paths:
+            source_id = material_source_id(_kind_of(rel), root_name, rel)
+            read = self.reader.read(root, rel)
+            if isinstance(read, MaterialFile):
+                out.append((read, chunk_material(source_id, read),
+                            self.index.source_hash(source_id)))
+            else:
+                out.append((read, None, None))
+        return out
+
     async def _one(self, source_id: str, root: str, file: MaterialFile, report: MaterialReport,
-                   waiting: list[tuple[str, MaterialFile, SourceChunks]]) -> None:
-        source = SourceChunks(source_id, file.content_hash, chunk_material(source_id, file))
+                   waiting: list[tuple[str, MaterialFile, SourceChunks]],
+                   chunks: list[Chunk] | None = None, indexed_as: str | None = None) -> None:
+        if chunks is None:  # a transcript made just now
+            chunks = chunk_material(source_id, file)
+            indexed_as = await self.off_loop(self.index.source_hash, source_id)
+        source = SourceChunks(source_id, file.content_hash, chunks)
         report.chunks += len(source.chunks)
-        if not await is_indexed(self.index, source, self.embedder, self.cache, self.off_loop):
+        if indexed_as != indexed_key(source, self.embedder, self.cache):
             waiting.append((root, file, source))  # indexed with its window's neighbours
             return
         report.unchanged.append(file.path)
@@ -227,9 +257,9 @@ class MaterialImporter:
             if source.root != root or source.id in seen or not under(source.path, target):
                 continue
             if source.kind == "note":
-                # The notes importer owns a note's record and marks it deleted (it may still be
-                # running beside this); the note is not in this scan, so its passages leave the
-                # index here, once (also healing an index that kept them).
+                # The notes importer owns a note's record and marks it deleted; the note is not
+                # in this scan, so its passages leave the index here, once (also healing an
+                # index that kept them), whichever of the two imports runs first.
                 if self.index.source_hash(source.id) is not None:
                     self.index.remove(source.id)
                     report.removed.append(source.path)
