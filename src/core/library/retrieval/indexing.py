@@ -39,9 +39,9 @@ def _model(embedder: Embedder | None, cache: VectorCache | None) -> str:
 
 
 def indexed_key(source: SourceChunks, embedder: Embedder | None = None,
-                cache: VectorCache | None = None) -> str:
+                cache: VectorCache | None = None, *, model: str | None = None) -> str:
     """What the index holds a source as once indexed from this content with this model."""
-    return f"{source.content_hash}|{_model(embedder, cache)}"
+    return f"{source.content_hash}|{_model(embedder, cache) if model is None else model}"
 
 
 async def is_indexed(
@@ -99,7 +99,7 @@ async def write_sources(
         else:
             vectors = [() for _ in source.chunks]
         start += count
-        await off_loop(index.upsert, source.source_id, f"{source.content_hash}|{embedded.model}",
+        await off_loop(index.upsert, source.source_id, indexed_key(source, model=embedded.model),
                        source.chunks, vectors, embedded.model)
 
 

@@ -71,8 +71,8 @@ class VectorCache:
         self._store = store
         self._batch = batch
         self._off_loop = off_loop  # reads and writes of the store (a thread, in the app)
-        # Changed on the event loop only: an import's graph side and its search-index side
-        # share this cache, both on the loop; store reads and writes run off it on copies.
+        # Changed on the event loop only (an import embeds one window while it reads the
+        # next, and the graph's upkeep shares the cache); store reads and writes run off it.
         self._vectors: dict[str, Vector] | None = None
         self._saving = asyncio.Lock()  # whole-file writes in the order their copies were taken
         self._dirty = False
