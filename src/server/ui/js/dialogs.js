@@ -109,9 +109,10 @@ export function openImport() {
 
 const STAGES = {
   scanning: "Finding notes", reading: "Reading notes", extracting: "Extracting propositions",
-  linking: "Linking notes", embedding: "Embedding for search",
-  indexing: "Indexing files for search", clustering: "Grouping into clusters",
-  layout: "Laying out the graph", done: "Done",
+  // The same words as Home's import strip (graph/import-strip.js), one name per stage.
+  linking: "Linking notes", embedding: "Reading for meaning",
+  indexing: "Indexing for search", clustering: "Grouping topics",
+  layout: "Laying out the map", done: "Done",
 };
 
 async function followImport(runId, body, actions, close) {
