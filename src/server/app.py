@@ -144,6 +144,10 @@ def build_services(config: Config) -> Services:
         if isinstance(secret_store.inner, FileSecretStore)
         else _background(secret_store.preload)
     )
+    # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm model
+    # when set.
+    embedder = SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing,
+                                local=local_embedder(data / "models"))
     return Services(
         config=config,
         settings_store=settings_store,
@@ -158,10 +162,7 @@ def build_services(config: Config) -> Services:
         ask_store=JsonAskStore(data / "asks"),
         artifact_store=JsonlArtifactStore(data / "artifacts"),
         chat_model=chat_model,
-        # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm
-        # model when set.
-        embedder=SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing,
-                                  local=local_embedder(data / "models")),
+        embedder=embedder,
         search_index=FileSearchIndex(data / "index"),
         # Audio/video without captions: transcribed once per content hash, cached as WebVTT.
         material_reader=FileMaterialReader(transcripts_dir=data / "transcripts"),
@@ -171,7 +172,8 @@ def build_services(config: Config) -> Services:
         vault_reader=FileVaultReader(),
         sandbox=sandbox,
         on_startup=(preload,),
-        on_shutdown=(sandbox.aclose,),
+        # A one-time model export in flight is killed, not waited for (~10 s in torch).
+        on_shutdown=(sandbox.aclose, embedder.aclose),
     )
 
 

@@ -113,3 +113,6 @@ class MiniLMEmbedder:
 
     async def warm_up(self) -> None:
         await on_encoder_thread(shared_model)
+
+    async def aclose(self) -> None:
+        """Nothing to stop: the model loads in this process (one ``embed`` finishes its batch)."""

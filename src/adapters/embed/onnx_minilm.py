@@ -13,6 +13,7 @@ has a model id of its own: the vector cache and the search index never mix the t
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -26,12 +27,13 @@ from studyhall.adapters.embed.minilm import (
     EmbedderUnavailable,
     on_encoder_thread,
 )
-from studyhall.adapters.embed.onnx_export import bundled_model_dir, exported_model
+from studyhall.adapters.embed.onnx_export import ExportControl, bundled_model_dir, exported_model
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
+log = logging.getLogger("studyhall.embed")
 ONNX_MODEL_ID = f"{MODEL_ID}@onnx-int8"
 # Word pieces per text: the length MiniLM was trained on. Note chunks run to ~190; cutting them
 # at 128 saves ~17% of the encoder's work and scored higher on eval/retrieval/v1 than 256
@@ -52,8 +54,9 @@ _loaded: dict[Path, tuple[Any, Any]] = {}  # cache dir -> (session, tokenizer), 
 _runners = ThreadPoolExecutor(max_workers=RUNNERS, thread_name_prefix="onnx-run")
 
 
-def _session(cache_dir: Path) -> tuple[Any, Any]:
-    """The process's session and tokenizer (blocking; exports the model on first use)."""
+def _session(cache_dir: Path, exports: ExportControl) -> tuple[Any, Any]:
+    """The process's session and tokenizer (blocking; exports the model on first use, in a
+    child process ``exports`` can stop)."""
     with _lock:
         if _loaded:  # one model per process, whichever data folder asked first
             return next(iter(_loaded.values()))
@@ -62,7 +65,7 @@ def _session(cache_dir: Path) -> tuple[Any, Any]:
             from tokenizers import Tokenizer
 
             model_dir = bundled_model_dir()
-            path = exported_model(cache_dir, model_dir)
+            path = exported_model(cache_dir, model_dir, exports)
             options = ort.SessionOptions()
             options.intra_op_num_threads = 1  # parallel runs instead (RUNNERS): see above
             options.inter_op_num_threads = 1
@@ -123,6 +126,7 @@ class OnnxMiniLMEmbedder:
     def __init__(self, cache_dir: Path, batch_size: int = BATCH) -> None:
         self.cache_dir = cache_dir
         self.batch_size = batch_size
+        self.exports = ExportControl()
 
     @property
     def model_id(self) -> str:
@@ -138,7 +142,7 @@ class OnnxMiniLMEmbedder:
 
         if not texts:
             return np.zeros((0, DIMENSIONS), dtype=np.float32)
-        session, tokenizer = _session(self.cache_dir)
+        session, tokenizer = _session(self.cache_dir, self.exports)
         return encode(session, tokenizer, texts, self.batch_size)
 
     async def embed(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
@@ -146,4 +150,10 @@ class OnnxMiniLMEmbedder:
         return await on_encoder_thread(self.embed_sync, list(texts))
 
     async def warm_up(self) -> None:
-        await on_encoder_thread(_session, self.cache_dir)
+        await on_encoder_thread(_session, self.cache_dir, self.exports)
+
+    async def aclose(self) -> None:
+        """The app is stopping: a model export in flight is killed, not waited for (~10 s in
+        torch), and none starts after this."""
+        if stopped := self.exports.stop():
+            log.info("[embed] stopped %d model export(s); the next start exports again", stopped)

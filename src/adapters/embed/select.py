@@ -80,3 +80,7 @@ class SettingsEmbedder:
 
     async def embed(self, texts: Sequence[str]) -> Matrix:
         return await self.current().embed(texts)
+
+    async def aclose(self) -> None:
+        """The app's shutdown step: the local encoder stops preparing its model."""
+        await self._local.aclose()

@@ -5,7 +5,7 @@ that are not UTF-8, a symlink loop, a symlink that leaves the vault, a file or f
 read, a named pipe or a device (only regular files are ever opened) — each comes back as a
 ``SkippedFile`` with the reason, and the walk goes on. Hidden entries (``.obsidian``,
 ``.git``, ``.trash``) are not part of the notes and are not reported.
-Frontmatter is loaded with PyYAML's ``safe_load`` (no object construction).
+Frontmatter is loaded with PyYAML's safe loader (libyaml's when built in; no object construction).
 """
 
 from __future__ import annotations
@@ -220,7 +220,9 @@ def _frontmatter(text: str) -> tuple[dict[str, Any], str | None]:
     import yaml  # here, not at start-up: only a notes import parses frontmatter
 
     try:
-        loaded = yaml.safe_load(block.yaml)
+        # libyaml's safe loader when PyYAML was built with it: the same safe subset, ~10x faster
+        # (the pure-Python one was 3% of a 1,000-note import).
+        loaded = yaml.load(block.yaml, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" at line {mark.line + 2}" if mark is not None else ""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -147,12 +147,19 @@ class GraphUpkeep:
             return UpkeepReport(problems=[f"The graph upkeep failed ({type(e).__name__})."])
 
     async def refresh(
-        self, progress: Progress | None = None, *, layout: bool = True
+        self, progress: Progress | None = None, *, layout: bool = True,
+        arrange_after: Callable[[], Awaitable[object]] | None = None,
     ) -> UpkeepReport:
+        """Embed the nodes, then cluster and lay them out. ``arrange_after``, when given, is
+        awaited between the two (an import's search-index side still embedding: clustering
+        and layout read every vector and would only compete with it for the cores)."""
         async with self._lock:
-            return await self._refresh(progress or (lambda _s, _d, _t: None), layout)
+            return await self._refresh(
+                progress or (lambda _s, _d, _t: None), layout, arrange_after)
 
-    async def _refresh(self, progress: Progress, layout: bool) -> UpkeepReport:
+    async def _refresh(self, progress: Progress, layout: bool,
+                       arrange_after: Callable[[], Awaitable[object]] | None = None,
+                       ) -> UpkeepReport:
         report = UpkeepReport()
         snapshot = await asyncio.to_thread(self.reader.snapshot)  # a cold read folds: CPU
         report.nodes = len(snapshot.nodes)
@@ -178,6 +185,8 @@ class GraphUpkeep:
             )
             log.exception("[upkeep] embeddings failed")
         report.seconds["embedding"] = round(time.perf_counter() - started, 3)
+        if arrange_after is not None:
+            await arrange_after()
         if vectors:
             started = time.perf_counter()
             progress("clustering", 0, len(vectors))

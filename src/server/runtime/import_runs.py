@@ -1,5 +1,6 @@
-"""The import front door of an app: notes into the graph, then every readable file into the
-search index — or, for an Anki package (``.apkg``), its notes into the graph and its review
+"""The import front door of an app: notes into the graph and every readable file into the
+search index (side by side when both embed: one side's encoder work fills the cores while the
+other merges) — or, for an Anki package (``.apkg``), its notes into the graph and its review
 history into the learner model — run here (the CLI) or as a background run (HTTP) in the
 registry of import runs.
 
@@ -11,6 +12,7 @@ and progress for the activity feed, and can be aborted — or stopped by shutdow
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -77,6 +79,26 @@ class ImportRun:
         }
 
 
+class _HeldProgress:
+    """The search index's progress, held back while the graph's side reports its own (one
+    stage at a time on the screen), shown from ``release()`` on."""
+
+    def __init__(self, tell: ProgressFn) -> None:
+        self._tell = tell
+        self._last: ImportProgress | None = None
+        self._released = False
+
+    def tell(self, progress: ImportProgress) -> None:
+        self._last = progress
+        if self._released:
+            self._tell(progress)
+
+    def release(self) -> None:
+        if not self._released and self._last is not None:
+            self._tell(self._last)
+        self._released = True
+
+
 class ImportRunner:
     def __init__(self, *, notes: NotesImporter, material: CourseMaterial, clock: Clock, ids: Ids,
                  supervisor: Supervisor, anki: AnkiImporter | None = None) -> None:
@@ -97,18 +119,37 @@ class ImportRunner:
         embed: bool = True,
         progress: ProgressFn | None = None,
     ) -> tuple[ImportReport, dict[str, Any] | None]:
-        """Import ``path`` in the caller's task: notes into the graph, then every readable file
+        """Import ``path`` in the caller's task: notes into the graph and every readable file
         (notes, transcripts, PDFs, text) into the retrieval index for grounded questions. An
         Anki package goes to the Anki importer alone (a deck is not course material)."""
         tell = progress or (lambda _p: None)
         if self.anki is not None and is_anki_package(path):
             return await self.anki.run(path, embed=embed, progress=tell), None
-        # One side after the other. Side by side (the index's encoder work beside the notes'
-        # merging) measured 0.77-0.84 of the raw encoder's rate against ~0.74, but it starts the
-        # one-time model export (~10 s, not interruptible) at the first file, and a quit then
-        # waits for it past its 5 s bound: it returns once the export runs in a child process.
-        report = await self.notes.run(path, mode=mode, embed=embed, progress=tell)
-        return report, await self._index_material(path, embed, tell)
+        if not embed:  # all Python: side by side, the two would only take turns on the GIL
+            report = await self.notes.run(path, mode=mode, embed=False, progress=tell)
+            return report, await self._index_material(path, False, tell)
+        # The search index's side runs beside the graph's: its encoder work fills the cores
+        # while the notes are merged (Python, one core), and its file writes run while the
+        # nodes are embedded. Its progress shows once the graph's side waits for it. It starts
+        # the one-time model export at its first file: a child process a quit kills, not waits
+        # for (``onnx_export``).
+        held = _HeldProgress(tell)
+        indexing = asyncio.create_task(self._index_material(path, True, held.tell))
+
+        async def index_done() -> dict[str, Any]:
+            held.release()
+            return await indexing
+
+        try:
+            report = await self.notes.run(path, mode=mode, embed=True, progress=tell,
+                                          arrange_after=index_done)
+            return report, await index_done()
+        except BaseException:
+            if not indexing.done():
+                indexing.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await indexing  # its writes end before the run reports the failure
+            raise
 
     async def _index_material(self, path: str, embed: bool, tell: ProgressFn) -> dict[str, Any]:
         try:

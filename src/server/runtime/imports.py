@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -116,9 +116,10 @@ class NotesImporter:
         mode: Mode = "auto",
         embed: bool = True,
         progress: ProgressFn | None = None,
+        arrange_after: Callable[[], Awaitable[object]] | None = None,
     ) -> ImportReport:
         """Import the notes under ``path`` into the graph; with ``embed``, then embed, cluster
-        and lay out its nodes."""
+        and lay out its nodes (``arrange_after``: see ``GraphUpkeep.refresh``)."""
         started = time.perf_counter()
         tell = progress or (lambda _p: None)
         tell(ImportProgress("scanning", 0, 0))
@@ -160,9 +161,10 @@ class NotesImporter:
             )
         if embed:
             # The nodes are embedded after the merges, once, as a whole (deduplicated, sorted
-            # by length).
+            # by length); an import runs the search index's side beside this (ImportRunner).
             report.upkeep = await self._upkeep.refresh(
-                lambda stage, done, total: tell(ImportProgress(stage, done, total))
+                lambda stage, done, total: tell(ImportProgress(stage, done, total)),
+                arrange_after=arrange_after,
             )
         report.extractor = "+".join(sorted(self._used)) or "none (nothing new to extract)"
         report.seconds = time.perf_counter() - started
