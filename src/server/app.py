@@ -20,6 +20,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
+from studyhall.adapters.embed.onnx_minilm import OnnxMiniLMEmbedder
 from studyhall.adapters.embed.select import SettingsEmbedder, local_embedder
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
@@ -146,8 +147,9 @@ def build_services(config: Config) -> Services:
     )
     # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm model
     # when set.
+    local = local_embedder(data / "models")
     embedder = SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing,
-                                local=local_embedder(data / "models"))
+                                local=local)
     return Services(
         config=config,
         settings_store=settings_store,
@@ -168,7 +170,10 @@ def build_services(config: Config) -> Services:
         material_reader=FileMaterialReader(transcripts_dir=data / "transcripts"),
         transcriber=LitellmTranscriber(settings_store, secret_store, data / "transcripts",
                                        script=script, allow_network=not config.testing),
-        passage_scorer=MiniLMLateScorer(MiniLMEncoder()),
+        # Ask's reranker matches the question's tokens against each passage's on the local
+        # encoder's model: ONNX Runtime's when that is the encoder (torch then never loads).
+        passage_scorer=MiniLMLateScorer(
+            local if isinstance(local, OnnxMiniLMEmbedder) else MiniLMEncoder()),
         vault_reader=FileVaultReader(),
         sandbox=sandbox,
         on_startup=(preload,),

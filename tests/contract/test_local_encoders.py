@@ -76,3 +76,62 @@ def test_the_backend_is_chosen_by_the_environment(monkeypatch, tmp_path) -> None
     assert isinstance(local_embedder(None), MiniLMEmbedder)  # no folder for the export
     monkeypatch.setenv(ENCODER_ENV, "gpu")
     assert isinstance(local_embedder(tmp_path), OnnxMiniLMEmbedder)  # unknown: the default
+
+
+PASSAGES = [
+    "The Normans were descended from Norse raiders who settled in northern France.",
+    "Mitochondria are organelles that produce most of the cell's chemical energy as ATP.",
+    "Paris has been the capital of France since the tenth century.",
+]
+
+
+@pytest.fixture(scope="module", params=["torch", "onnx"])
+def token_encoder(request, models_dir):
+    from studyhall.adapters.search.late_interaction import MiniLMEncoder
+
+    return MiniLMEncoder() if request.param == "torch" else OnnxMiniLMEmbedder(models_dir)
+
+
+async def test_each_backend_serves_the_late_interaction_reranker(token_encoder) -> None:
+    from studyhall.adapters.embed.minilm import on_encoder_thread
+    from studyhall.adapters.search.late_interaction import MiniLMLateScorer
+    from studyhall.core.contracts.search import Chunk
+
+    rows = await on_encoder_thread(token_encoder.tokens_sync, ["Where do ATP molecules come from?"])
+    assert len(rows) == 1 and rows[0].dtype == np.float32 and rows[0].shape[1] == 384
+    # Words only: no [CLS]/[SEP], no "?" — one unit row per remaining word piece.
+    assert 5 <= len(rows[0]) <= 9 and np.allclose(np.linalg.norm(rows[0], axis=1), 1, atol=1e-4)
+    chunks = [Chunk(id=f"s:{n}", source_id="s", path="a.md", kind="note", title="A",
+                    anchor=f"p{n}", text=text) for n, text in enumerate(PASSAGES)]
+    scored = await MiniLMLateScorer(token_encoder).rerank("Which organelle makes the energy?",
+                                                          chunks)
+    assert max(scored, key=lambda r: r.score).chunk_id == "s:1"
+
+
+async def test_the_onnx_late_scores_agree_with_torch(models_dir) -> None:
+    from studyhall.adapters.embed.minilm import on_encoder_thread
+    from studyhall.adapters.search.late_interaction import MiniLMEncoder
+
+    onnx = OnnxMiniLMEmbedder(models_dir)
+    torch_rows = await on_encoder_thread(MiniLMEncoder().tokens_sync, PASSAGES)
+    onnx_rows = await on_encoder_thread(onnx.tokens_sync, PASSAGES)
+    for t, o in zip(torch_rows, onnx_rows):
+        assert t.shape == o.shape  # the same word pieces kept
+        assert float((t * o).sum(axis=1).mean()) > 0.95  # int8: close token by token
+    long = " ".join(["word"] * 400)
+    (cut,) = await on_encoder_thread(onnx.tokens_sync, [long])
+    assert len(cut) == 254  # a passage is read to 256 word pieces, as torch reads it
+    assert await on_encoder_thread(onnx.tokens_sync, []) == []
+
+
+def test_the_app_reranks_on_the_onnx_encoder_when_it_embeds(monkeypatch, tmp_path) -> None:
+    from studyhall.adapters.search.late_interaction import MiniLMEncoder
+    from studyhall.server.app import build_services
+    from studyhall.server.config import load_config
+
+    monkeypatch.setenv(ENCODER_ENV, "onnx")
+    services = build_services(load_config(data_dir=tmp_path))
+    assert isinstance(services.passage_scorer.encoder, OnnxMiniLMEmbedder)  # torch never loads
+    monkeypatch.setenv(ENCODER_ENV, "torch")
+    services = build_services(load_config(data_dir=tmp_path))
+    assert isinstance(services.passage_scorer.encoder, MiniLMEncoder)

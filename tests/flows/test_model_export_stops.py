@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.embed import onnx_export
+from studyhall.adapters.embed import onnx_export, onnx_minilm
 from studyhall.adapters.embed.onnx_export import ExportControl, ExportStopped, exported_model
 from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
@@ -76,6 +76,8 @@ def test_an_orphaned_export_exits_on_its_own(tmp_path: Path) -> None:
 async def test_the_app_stops_within_its_bound_while_the_model_is_exported(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STUDYHALL_ENCODER", "onnx")
+    # Not loaded yet in this process (another test may have loaded it): the export runs.
+    monkeypatch.setattr(onnx_minilm, "_loaded", {})
     services = build_services(load_config(data_dir=tmp_path / "data"))
     runtime = build_runtime(services)
     local = services.embedder._local  # type: ignore[attr-defined]

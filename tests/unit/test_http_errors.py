@@ -39,6 +39,7 @@ EXPECTED: dict[str, tuple[int, int | None]] = {
     "JobFailed": (502, None),
     "SandboxError": (503, None),
     "EmbedderUnavailable": (503, None),
+    "ExportStopped": (503, None),  # the app is stopping: its answer is not read anyway
 }
 
 

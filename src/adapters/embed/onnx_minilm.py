@@ -13,6 +13,7 @@ has a model id of its own: the vector cache and the search index never mix the t
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import threading
@@ -102,7 +103,8 @@ def encode(session: Any, tokenizer: Any, texts: Sequence[str],
     return out
 
 
-def _run(session: Any, token_ids: list[list[int]]) -> npt.NDArray[np.float32]:
+def _states(session: Any, token_ids: list[list[int]]) -> tuple[Any, Any]:
+    """One padded run: the token states (texts x tokens x 384) and the mask."""
     import numpy as np
 
     width = max(len(ids) for ids in token_ids)
@@ -113,11 +115,58 @@ def _run(session: Any, token_ids: list[list[int]]) -> npt.NDArray[np.float32]:
         mask[r, : len(tokens)] = 1
     states = session.run(None, {"input_ids": ids, "attention_mask": mask,
                                 "token_type_ids": np.zeros_like(ids)})[0]
+    return states, mask
+
+
+def _run(session: Any, token_ids: list[list[int]]) -> npt.NDArray[np.float32]:
+    import numpy as np
+
+    states, mask = _states(session, token_ids)
     weights = mask[..., None].astype(np.float32)
     pooled = (states * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
     norms = np.linalg.norm(pooled, axis=1, keepdims=True)
     unit: npt.NDArray[np.float32] = (pooled / np.maximum(norms, 1e-12)).astype(np.float32)
     return unit
+
+
+def token_vectors(session: Any, tokenizer: Any, texts: Sequence[str],
+                  batch: int = BATCH) -> list[npt.NDArray[np.float32]]:
+    """Each text's contextual token vectors, unit length, without [CLS]/[SEP] and tokens with
+    no letter or digit (what late interaction matches word by word), in the order given."""
+    import numpy as np
+
+    encoded = tokenizer.encode_batch(list(texts))
+    order = sorted(range(len(encoded)), key=lambda i: len(encoded[i].ids))
+    runs = [order[start : start + batch] for start in range(0, len(order), batch)]
+    pending = [_runners.submit(_states, session, [encoded[i].ids for i in rows]) for rows in runs]
+    out: list[npt.NDArray[np.float32]] = [np.zeros((0, DIMENSIONS), np.float32)] * len(texts)
+    for rows, done in zip(runs, pending):
+        states, _ = done.result()
+        for r, i in enumerate(rows):
+            tokens = encoded[i].tokens
+            keep = [t for t, name in enumerate(tokens)
+                    if name not in _SPECIAL and any(ch.isalnum() for ch in name)]
+            matrix = states[r, : len(tokens)]
+            picked = matrix[keep] if keep else matrix
+            norms = np.linalg.norm(picked, axis=1, keepdims=True)
+            out[i] = (picked / np.maximum(norms, 1e-9)).astype(np.float32)
+    return out
+
+
+_SPECIAL = frozenset({"[CLS]", "[SEP]", "[PAD]"})
+# Word pieces per text matched by late interaction: the whole passage the torch model would
+# read (its max_seq_length), not the 128 the pooled vectors are cut at.
+LATE_MAX_TOKENS = 256
+
+
+@functools.cache
+def _late_tokenizer() -> Any:
+    from tokenizers import Tokenizer
+
+    tokenizer = Tokenizer.from_file(str(bundled_model_dir() / "tokenizer.json"))
+    tokenizer.enable_truncation(max_length=LATE_MAX_TOKENS)
+    tokenizer.no_padding()
+    return tokenizer
 
 
 class OnnxMiniLMEmbedder:
@@ -151,6 +200,14 @@ class OnnxMiniLMEmbedder:
 
     async def warm_up(self) -> None:
         await on_encoder_thread(_session, self.cache_dir, self.exports)
+
+    def tokens_sync(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
+        """Unit token vectors per text for the late-interaction reranker (blocking: call it on
+        the encoder's thread, which owns the tokenizers)."""
+        if not texts:
+            return []
+        session, _ = _session(self.cache_dir, self.exports)
+        return token_vectors(session, _late_tokenizer(), texts, self.batch_size)
 
     async def aclose(self) -> None:
         """The app is stopping: a model export in flight is killed, not waited for (~10 s in

@@ -18,7 +18,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from studyhall.adapters.embed.minilm import DIMENSIONS, MODEL_ID, on_encoder_thread, shared_model
 from studyhall.core.contracts.search import Chunk, Reranked
@@ -79,10 +79,17 @@ class MiniLMEncoder:
         return result
 
 
+class TokenEncoder(Protocol):
+    """Unit-length contextual token vectors per text (blocking; run on the encoder's thread):
+    ``MiniLMEncoder`` (torch) or ``OnnxMiniLMEmbedder`` (ONNX Runtime, the app's default)."""
+
+    def tokens_sync(self, texts: Sequence[str]) -> list[np.ndarray]: ...
+
+
 class MiniLMLateScorer:
     """Implements the ``Reranker`` port (scores only; it does not grade)."""
 
-    def __init__(self, encoder: MiniLMEncoder, cache_size: int = 4096) -> None:
+    def __init__(self, encoder: TokenEncoder, cache_size: int = 4096) -> None:
         self.encoder = encoder
         self._cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._cache_size = cache_size
