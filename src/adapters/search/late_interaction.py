@@ -7,9 +7,11 @@ vs 0.77 BM25 / 0.74 pooled dense), because it matches the question word by word 
 instead of squeezing the passage into one vector. It costs one encoder pass per passage, so it
 only re-scores the few best fused hits; token matrices are cached per chunk.
 
-``MiniLMEncoder`` uses the process's one MiniLM (``adapters.embed.minilm.shared_model``, loaded
-lazily and offline) on the encoder's one worker thread, and also serves as an ``Embedder`` for
-chunk and question vectors when no other is wired.
+The token vectors come from a ``TokenEncoder``: the app's ONNX Runtime encoder by default
+(``OnnxMiniLMEmbedder.tokens_sync``, so torch never loads), or ``MiniLMEncoder``, which uses the
+process's one torch MiniLM (``adapters.embed.minilm.shared_model``, loaded lazily and offline)
+on the encoder's one worker thread and also serves as an ``Embedder`` for chunk and question
+vectors when no other is wired.
 """
 
 from __future__ import annotations
