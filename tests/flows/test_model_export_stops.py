@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from studyhall.adapters.embed import onnx_export, onnx_minilm
+from studyhall.adapters.embed.minilm import EmbedderUnavailable
 from studyhall.adapters.embed.onnx_export import ExportControl, ExportStopped, exported_model
 from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
@@ -91,3 +92,16 @@ async def test_the_app_stops_within_its_bound_while_the_model_is_exported(
     assert not list((tmp_path / "data" / "models").glob("*"))
     with pytest.raises(ExportStopped):  # a stopped app's encoder starts no export
         await services.embedder.embed(["after the quit"])
+
+
+def test_a_failed_export_says_why_and_leaves_no_file(tmp_path: Path) -> None:
+    broken = tmp_path / "weights"  # weights with no config: transformers cannot build the model
+    broken.mkdir()
+    (broken / "model.safetensors").write_bytes(b"\0" * 4096)
+    with pytest.raises(EmbedderUnavailable) as raised:
+        exported_model(tmp_path / "models", broken)
+    message = str(raised.value)
+    assert not isinstance(raised.value, ExportStopped)
+    assert "could not be exported" in message and "STUDYHALL_ENCODER=torch" in message
+    assert "exit status" not in message  # the child's own last line says what went wrong
+    assert list((tmp_path / "models").iterdir()) == []
