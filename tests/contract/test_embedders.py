@@ -134,7 +134,7 @@ async def test_the_vector_cache_embeds_each_text_once_and_persists(tmp_path, sto
     assert embedder.batches == [["ccc", "bb"], ["a"]]
     assert list(first[0]) == list(first[2])
     assert (cache.stats.hits, cache.stats.misses) == (0, 3)
-    assert cache.save() and not cache.save()  # nothing new the second time
+    assert await cache.persist() and not await cache.persist()  # nothing new the second time
     reopened = graph if store_kind == "memory" else store()
     later = VectorCache(embedder, reopened)
     await later.ensure(["a", "bb", "dddd"])
@@ -146,7 +146,7 @@ async def test_two_caches_of_one_model_never_write_over_each_other(tmp_path):
     one, two = VectorCache(HashEmbedder(), graph), VectorCache(HashEmbedder(), graph)
     await one.ensure(["from one"])
     await two.ensure(["from two"])
-    one.save()
-    two.save()
+    await one.persist()
+    await two.persist()
     fresh = VectorCache(HashEmbedder(), JsonlGraphStore(tmp_path / "g"))
     assert fresh.get("from one") is not None and fresh.get("from two") is not None

@@ -115,4 +115,4 @@ class MiniLMEmbedder:
         await on_encoder_thread(shared_model)
 
     async def aclose(self) -> None:
-        """Nothing to stop: the model loads in this process (one ``embed`` finishes its batch)."""
+        """Nothing to stop: the torch model loads in this process, with no export to kill."""

@@ -7,7 +7,7 @@ this recipe, so a new Studyhall or new weights export again and nothing is ever 
 
 The export runs in a child process (``python -m studyhall.adapters.embed.onnx_export``): it
 takes ~10 s once and cannot be interrupted inside torch, so a quit kills it (``ExportControl``)
-instead of waiting, torch never loads into the app (~300 MB), and a child whose parent dies
+instead of waiting, torch never loads into the app (~550 MB), and a child whose parent dies
 exits on its own (its stdin closes).
 """
 

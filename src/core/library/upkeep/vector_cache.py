@@ -141,18 +141,10 @@ class VectorCache:
         vectors = self._loaded()
         return np.stack([vectors[text_key(t)] for t in texts])
 
-    def save(self) -> bool:
-        """Persist new vectors (one whole-file write, in this thread); False when nothing
-        changed. Beside an event loop that embeds, use ``persist``."""
-        if not self._dirty or self._vectors is None:
-            return False
-        self._dirty = False
-        self._write(dict(self._vectors))
-        return True
-
     async def persist(self) -> bool:
-        """``save`` for the event loop: the copy is taken on the loop (where vectors are added),
-        written off it, one write at a time, in order, so an older copy never lands last."""
+        """Persist new vectors (one whole-file write); False when nothing changed. The copy is
+        taken on the loop (where vectors are added) and written off it, one write at a time, in
+        order, so an older copy never lands last."""
         async with self._saving:
             if not self._dirty or self._vectors is None:
                 return False
