@@ -50,7 +50,7 @@ def test_importing_a_vault_shows_progress_then_the_nodes(window, tmp_path):
         page.get_by_role("button", name="Import", exact=True).click()
         # Live progress while the import runs, in the dialog and in the activity strip.
         stage = page.locator(".progress-stage")
-        stage.filter(has_text=re.compile(r"\d+ / \d+")).wait_for()  # e.g. "Linking notes · 3 / 3"
+        stage.filter(has_text=re.compile(r"\d+ of \d+")).wait_for()  # e.g. "Linking notes · 3 of 3"
         assert page.locator(".import-progress [role=progressbar]").is_visible()
         page.wait_for_selector(".activity[data-busy='1']")
         assert "importing" in page.locator(".activity-text").inner_text()
@@ -58,6 +58,12 @@ def test_importing_a_vault_shows_progress_then_the_nodes(window, tmp_path):
         page.keyboard.press("Escape")  # close the dialog; the strip keeps the progress
         page.locator(".activity-toggle").click()
         page.wait_for_selector(".activity-item.status-running")
+        # One wording for the import's stage: the dock says what Home's strip says.
+        page.wait_for_function(
+            "() => { const s = document.querySelector('.import-strip-step');"
+            " const r = document.querySelector('.activity-item.status-running');"
+            " return !!(s && r && s.textContent && r.textContent.includes(s.textContent)); }")
+        assert "embedding" not in page.locator(".activity-item.status-running").inner_text()
         window.shot("09-activity-dock")
         server.call(lambda: _release(gate))
         page.wait_for_selector(".activity[data-busy='']", timeout=30_000)

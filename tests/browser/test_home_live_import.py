@@ -56,6 +56,15 @@ def test_home_shows_the_graph_growing_while_notes_are_imported(window, tmp_path)
                 assert (label["y"] >= box["y"] + box["height"] or label["y"] + label["h"] <= box["y"]
                         or label["x"] >= box["x"] + box["width"] or label["x"] + label["w"] <= box["x"])
             both_themes(window, "home-live-import")
+            page.locator(".activity-toggle").click()  # the dock words the stage as the strip does
+            row = page.locator(".activity-item.status-running")
+            row.filter(has_text=re.compile(r"reading for meaning · \d+ of 6")).wait_for()
+            # The dock's panel keeps clear of the graph's zoom buttons at 1024x700.
+            panel = page.locator(".activity-panel").bounding_box()
+            zoom = page.locator(".zoom-controls").bounding_box()
+            assert panel["x"] + panel["width"] <= zoom["x"] or panel["y"] + panel["height"] <= zoom["y"]
+            both_themes(window, "home-live-import-dock")
+            page.locator(".activity-toggle").click()
 
             server.call(lambda: _release(gate))
             strip.wait_for(state="hidden", timeout=60_000)

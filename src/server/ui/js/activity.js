@@ -5,6 +5,7 @@
 import { api, ApiError } from "./api.js";
 import { h, money, plural, relativeTime, replace } from "./dom.js";
 import { emit } from "./store.js";
+import { importStep } from "./import-stages.js";
 
 const FAST = 1000;
 const SLOW = 15000;
@@ -122,9 +123,9 @@ function normalize(raw) {
   };
 }
 
-const STAGE_NAMES = { scanning: "finding notes", reading: "reading", extracting: "extracting",
-  linking: "linking notes", embedding: "embedding", clustering: "clustering", layout: "laying out",
-  indexing: "indexing", planning: "planning", auditing: "checking", merging: "merging" };
+// An extraction run's stages (an import's are worded by import-stages.js, as on Home).
+const STAGE_NAMES = { planning: "planning", extracting: "extracting", auditing: "checking",
+  merging: "merging" };
 
 const JOB_NOUNS = { research: "Research", demo: "Demo", visual: "Diagram", notes: "Notes",
   flashcards: "Flashcards", study_plan: "Study plan" };
@@ -181,7 +182,7 @@ function summary() {
     parts.push(`extracting${i.total ? ` ${i.done}/${i.total}` : "…"}`);
   }
   for (const i of running.filter((x) => x.kind === "import")) {
-    parts.push(`importing${i.total ? ` ${i.done}/${i.total}` : "…"}`);
+    parts.push(`importing: ${importStep(i.stage, i.done, i.total)}`);  // Home's words
   }
   const costs = items.map((i) => i.cost).filter((c) => typeof c === "number");
   const cost = costs.length ? money(costs.reduce((a, b) => a + b, 0)) : null;
@@ -204,6 +205,13 @@ function render() {
   replace(root, toggle, panel);
 }
 
+/** What a running item is doing and how far along, or how it ended. */
+function stepOf(item) {
+  if (!item.stage || !item.running) return [item.status];
+  if (item.kind === "import") return [importStep(item.stage, item.done, item.total)];
+  return [STAGE_NAMES[item.stage] || item.stage, item.total ? `${item.done}/${item.total}` : null];
+}
+
 function row(item) {
   const pct = item.total ? Math.round((100 * item.done) / item.total) : null;
   const bar = h("div.progress.thin", { role: "progressbar", "aria-label": item.label,
@@ -212,9 +220,9 @@ function row(item) {
   return h("li.activity-item", { class: `status-${item.status}` },
     h("div.activity-line",
       h("span.activity-label", item.label),
-      h("span.muted.small", [item.stage && item.running ? (STAGE_NAMES[item.stage] || item.stage) : item.status,
-        item.total ? `${item.done}/${item.total}` : null, money(item.cost),
-        item.at ? relativeTime(item.at) : null].filter(Boolean).join(" · ")),
+      // Each part kept whole ("1 second ago"): a narrow dock breaks the line between parts only.
+      h("span.muted.small", [...stepOf(item), money(item.cost), item.at ? relativeTime(item.at) : null]
+        .filter(Boolean).map((part, i) => [i ? " · " : "", h("span.nowrap", part)])),
       item.running ? h("button.small", { type: "button", onclick: () => abort(item), "aria-label": `Stop: ${item.label}` }, "Stop") : null),
     item.running && pct !== null ? bar : null,
     item.error && !item.running ? h("p.small.form-error", item.error) : null);

@@ -7,6 +7,7 @@ import { go } from "./router.js";
 import { emit, modelsReady, refreshChats } from "./store.js";
 import { forgetSources } from "./nodepanel.js";
 import { watchActivity } from "./activity.js";
+import { importStep } from "./import-stages.js";
 
 export function dialog(label, ...children) {
   const el = h("dialog.modal", { "aria-label": label }, ...children);
@@ -107,14 +108,6 @@ export function openImport() {
   input.focus();
 }
 
-const STAGES = {
-  scanning: "Finding notes", reading: "Reading notes", extracting: "Extracting propositions",
-  // The same words as Home's import strip (graph/import-strip.js), one name per stage.
-  linking: "Linking notes", embedding: "Reading for meaning",
-  indexing: "Indexing for search", clustering: "Grouping topics",
-  layout: "Laying out the map", done: "Done",
-};
-
 async function followImport(runId, body, actions, close) {
   const stage = h("p.progress-stage", "Starting…");
   const bar = h("div.progress-fill");
@@ -135,7 +128,8 @@ async function followImport(runId, body, actions, close) {
     }
     const { done, total, path } = run.progress;
     const pct = total ? Math.round((100 * done) / total) : (run.status === "done" ? 100 : 0);
-    stage.textContent = `${STAGES[run.stage] || run.stage}${total ? ` · ${done} / ${total}` : ""}`;
+    const step = run.stage === "done" ? "done" : importStep(run.stage, done, total);
+    stage.textContent = step.charAt(0).toUpperCase() + step.slice(1);
     bar.style.width = `${pct}%`;
     track.setAttribute("aria-valuenow", String(pct));
     detail.textContent = path || "";

@@ -1,21 +1,10 @@
-// Home during an import: a small strip over the graph ("Importing ‘vault’", "83 of 173 notes",
+// Home during an import: a small strip over the graph ("Importing ‘vault’", "adding notes · 83 of 173",
 // a thin bar and Stop) that follows the activity feed, and a nudge to read the map again each
 // time the import moves on, so the graph grows while the notes come in.
 
 import { api } from "../api.js";
 import { h, replace } from "../dom.js";
-
-const STEPS = {
-  scanning: () => "finding notes",
-  reading: (d, t) => (t ? `reading ${d} of ${t} notes` : "reading notes"),
-  extracting: (d, t) => (t ? `${d} of ${t} notes` : "adding notes"),
-  linking: (d, t) => (t ? `linking notes · ${d} of ${t}` : "linking notes"),
-  embedding: (d, t) => (t ? `reading for meaning · ${d} of ${t}` : "reading for meaning"),
-  clustering: () => "grouping topics",
-  layout: () => "laying out the map",
-  indexing: (d, t) => (t ? `indexing for search · ${d} of ${t} files` : "indexing for search"),
-  done: () => "finishing",
-};
+import { importStep } from "../import-stages.js";
 
 /** The running import among activity items, or null. */
 export function runningImport(items) {
@@ -27,7 +16,7 @@ function importName(item) {
 }
 
 function stepOf(item) {
-  return (STEPS[item.stage] || (() => item.stage || "starting"))(item.done ?? 0, item.total ?? 0);
+  return importStep(item.stage, item.done, item.total);
 }
 
 export function importText(item) {
