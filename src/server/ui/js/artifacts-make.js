@@ -5,7 +5,7 @@
 
 import { api, ApiError } from "./api.js";
 import { h, plural } from "./dom.js";
-import { dialog } from "./dialogs.js";
+import { dialog } from "./modal.js";
 import { go } from "./router.js";
 import { watchActivity } from "./activity.js";
 import { toast } from "./toast.js";

@@ -4,7 +4,7 @@
 
 import { api } from "./api.js";
 import { formatDate, h, money, plural, relativeTime, replace } from "./dom.js";
-import { dialog } from "./dialogs.js";
+import { dialog } from "./modal.js";
 import { go } from "./router.js";
 import { on } from "./store.js";
 import { toast } from "./toast.js";

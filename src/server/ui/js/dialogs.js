@@ -2,23 +2,13 @@
 // progress (stage, notes done / total, the note being read) and a Stop button.
 
 import { api } from "./api.js";
+import { dialog } from "./modal.js";
 import { h, plural, replace } from "./dom.js";
 import { go } from "./router.js";
 import { emit, modelsReady, refreshChats } from "./store.js";
 import { forgetSources } from "./nodepanel.js";
 import { watchActivity } from "./activity.js";
 import { importStep } from "./import-stages.js";
-
-export function dialog(label, ...children) {
-  const el = h("dialog.modal", { "aria-label": label }, ...children);
-  el.addEventListener("close", () => el.remove());
-  el.addEventListener("click", (e) => {
-    if (e.target === el) el.close();  // a click on the backdrop
-  });
-  document.body.append(el);
-  el.showModal();
-  return el;
-}
 
 export function openNewSession(topic = "") {
   // No usable key for the prober or teacher: adding one comes first (Settings says how).
