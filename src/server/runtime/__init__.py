@@ -1,1 +1,4 @@
-"""Runtime: turn handler, job runner, extraction scheduler, activity feed."""
+"""Runtime: the application services of the five systems — turns and their liveness, extraction
+scheduling, jobs, imports, graph upkeep, review and learner views, Ask, artifacts and exports,
+the activity feed.
+"""
