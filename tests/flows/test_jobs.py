@@ -197,11 +197,11 @@ async def test_a_crash_between_the_steers_persist_and_the_flip_never_delivers_tw
         [job_call("research", {"question": "Why arrays?"}, "c1")], wakes=2,
         researcher=[RESEARCH]))
 
-    def crash(job: Job) -> None:
+    def crash(job: Job, status: str, error: str | None) -> None:
         raise RuntimeError("simulated crash right before the flip")
 
     async with scripted_app(script) as (api, runtime):
-        runtime.jobs.before_flip = crash
+        runtime.jobs._settle = crash  # type: ignore[method-assign]  # the flip's one write
         chat_id = await start(api)
         await settle(runtime)
         (job,) = jobs_of(runtime, chat_id)

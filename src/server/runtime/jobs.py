@@ -78,7 +78,6 @@ class JobRunner:
         # desk keeps what it wrote; idempotent, and caught up at start-up when a crash cut it).
         self.on_done: Finished | None = None
         # Test seam: called right before a delivered job flips (raise to simulate a crash).
-        self.before_flip: Callable[[Job], None] | None = None
         self._tasks: dict[str, asyncio.Task[None]] = {}  # running job id -> its task (abort)
         self._chat_of: dict[str, str] = {}
         self._usage: dict[str, Usage | None] = {}
@@ -255,8 +254,6 @@ class JobRunner:
         current = self._jobs.get(job.id)
         if current is None or current.status in TERMINAL or current.outcome is None:
             return
-        if self.before_flip is not None:
-            self.before_flip(current)
         self._settle(current, current.outcome, current.error)
         self._queued.discard(job_steer_id(job.id))
         log.info("[job %s] delivered; now %s", job.id, current.outcome)

@@ -110,18 +110,3 @@ async def index_sources(
     """Index every source given (whether or not it changed: ask ``is_indexed`` first), their
     chunks embedded in one pass. The index's writes run through ``off_loop``."""
     await write_sources(index, await embed_sources(sources, embedder, cache), cache, off_loop)
-
-
-async def index_chunks(
-    index: SearchIndex, source_id: str, content_hash: str, chunks: Sequence[Chunk],
-    embedder: Embedder | None = None, cache: VectorCache | None = None, force: bool = False,
-    off_loop: OffLoop = in_place,
-) -> bool:
-    """Index one source's chunks; False when it was already indexed from this content with this
-    embedding model (a changed model re-embeds, so one index never mixes two models). The
-    index's reads and writes (files, in the app) run through ``off_loop``."""
-    source = SourceChunks(source_id, content_hash, chunks)
-    if not force and await is_indexed(index, source, embedder, cache, off_loop):
-        return False
-    await index_sources(index, [source], embedder, cache, off_loop)
-    return True
