@@ -73,8 +73,9 @@ def test_guids_are_stable_so_a_re_export_updates_the_same_anki_notes(tmp_path):
     assert "Studyhall::Calculus rules" in scoped[0]["decks"]
 
 
-@pytest.mark.parametrize(("scope", "count"), [("all", 3), (f"source:{NOTE}", 1),
-                                              ("node:n_code", 1)])
+@pytest.mark.parametrize(("scope", "count"), [
+    ("all", 3), ("graph", 3), (f"source:{NOTE}", 1), ("node:n_code", 1), ("nodes:n_code", 1),
+    (f"cluster:{CLUSTER.id}", 2)])
 def test_a_scope_picks_its_nodes(tmp_path, scope, count):
     seed(data_dir())
     out = tmp_path / "deck.apkg"

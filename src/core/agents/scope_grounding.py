@@ -8,7 +8,7 @@ central, best-evidenced ideas (and its label says how many of how many).
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -16,9 +16,10 @@ from studyhall.core.agents.grounding import GraphFact, Grounding, Passage, clip_
 from studyhall.core.contracts.chat import Message, TextPart
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.steers import steer_part
+from studyhall.core.library.graph.topics import FAMILY_LIMIT
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 
-MAX_SCOPE_FACTS = 40  # ideas a writer is given
+MAX_SCOPE_FACTS = FAMILY_LIMIT  # ideas a writer is given: at most a topic's whole family
 MAX_SCOPE_PASSAGES = 14  # passages: evidence, a source's chunks, a transcript's stretches
 QUOTES_PER_NODE = 3
 CANDIDATES = 200  # the best-connected ideas whose evidence is weighed for "most central"
@@ -64,31 +65,6 @@ def central_nodes(snapshot: GraphSnapshot, limit: int = MAX_SCOPE_FACTS,
     weighed = sorted(by_degree,
                      key=lambda n: (-(degree[n.id] + min(_evidence_count(n), 5)), n.seq))
     return weighed[:limit]
-
-
-def topic_family(snapshot: GraphSnapshot, node_id: str,
-                 limit: int = MAX_SCOPE_FACTS) -> list[SnapshotNode]:
-    """A topic and what hangs under it: the nodes whose ``supports`` edges lead to it, level by
-    level (sub-topics, then their propositions), nearest first."""
-    children: dict[str, list[str]] = {}
-    for edge in snapshot.edges:
-        if edge.kind == "supports":
-            children.setdefault(edge.target, []).append(edge.source)
-    root = snapshot.node(node_id)
-    if root is None:
-        return []
-    family, seen, queue = [root], {node_id}, deque([node_id])
-    while queue and len(family) < limit:
-        for child_id in children.get(queue.popleft(), ()):
-            child = snapshot.node(child_id)
-            if child is None or child_id in seen:
-                continue
-            seen.add(child_id)
-            family.append(child)
-            queue.append(child_id)
-            if len(family) >= limit:
-                break
-    return family
 
 
 def citing(snapshot: GraphSnapshot, source_id: str,

@@ -8,7 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from studyhall.core.library.export.scope import SCOPE_HELP
+from studyhall.core.contracts.scope_text import SCOPE_HELP
 
 
 def register(subparsers: Any) -> None:
@@ -16,7 +16,7 @@ def register(subparsers: Any) -> None:
     kinds = export.add_subparsers(dest="export_command", metavar="FORMAT", required=True)
     anki = kinds.add_parser(
         "anki", help="write an Anki deck (.apkg); re-exporting updates the same Anki notes")
-    anki.add_argument("--scope", default="all", help=f"what to export: {SCOPE_HELP}")
+    anki.add_argument("--scope", default="graph", help=f"what to export: {SCOPE_HELP}")
     anki.add_argument("-o", "--output", type=Path, required=True, help="the .apkg to write")
     anki.set_defaults(func=export_anki)
     markdown = kinds.add_parser(

@@ -11,11 +11,11 @@ import asyncio
 import sys
 from typing import Any
 
+from studyhall.core.contracts.artifacts import Scope
+from studyhall.core.contracts.scope_text import SCOPE_HELP
+from studyhall.core.contracts.scope_text import parse_scope as parse_text
 from studyhall.desktop.failures import FAILED, OK, UsageError, say
 
-SCOPE_HELP = "graph, source:ID, session:ID, topic:ID, cluster:ID or nodes:ID,ID,..."
-_TYPES = {"source": "source", "session": "session", "topic": "topic", "cluster": "cluster",
-          "nodes": "selection"}
 POLL = 0.2  # seconds between looks at the running jobs
 
 
@@ -33,19 +33,13 @@ def register(subparsers: Any) -> None:
     make.set_defaults(func=run_make)
 
 
-def parse_scope(text: str) -> dict[str, Any]:
-    """``--scope`` as the API's scope object; ``UsageError`` (exit 2) when it is not one."""
-    raw = text.strip()
-    if raw == "graph":
-        return {"type": "graph"}
-    name, sep, ident = raw.partition(":")
-    ident = ident.strip()
-    if not sep or name not in _TYPES or not ident:
-        raise UsageError(f"--scope {text!r} is not a scope: use {SCOPE_HELP}.")
-    if name == "nodes":
-        ids = [i.strip() for i in ident.split(",") if i.strip()]
-        return {"type": "selection", "node_ids": ids}
-    return {"type": _TYPES[name], "id": ident}
+def parse_scope(text: str) -> Scope:
+    """``--scope`` in the one scope grammar; ``UsageError`` (exit 2) when it is not one."""
+    from studyhall.core.errors import InvalidInput
+    try:
+        return parse_text(text)
+    except InvalidInput as e:
+        raise UsageError(f"--scope {e}") from None
 
 
 def _cost(view: dict[str, Any]) -> str:

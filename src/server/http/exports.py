@@ -1,5 +1,6 @@
-"""Export routes: ``GET /api/export/anki?scope=all|cluster:ID|source:ID|node:ID`` answers with
-the scope's Anki deck (``.apkg``) as a download — the same deck ``studyhall export anki`` writes.
+"""Export routes: ``GET /api/export/anki?scope=SCOPE`` (``core.contracts.scope_text``'s grammar:
+graph, source:ID, session:ID, topic:ID, cluster:ID or nodes:ID,...) answers with the scope's
+Anki deck (``.apkg``) as a download — the same deck ``studyhall export anki`` writes.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
+from studyhall.core.contracts.scope_text import SCOPE_HELP
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.anki_package import apkg_bytes
@@ -29,9 +31,10 @@ def download_name(deck: str) -> str:
 
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     @describe(summary="Export an Anki deck (.apkg)", media=APKG,
-              responses={400: "Unknown scope", 404: "No such cluster, source or node"},
-              query=[Query("scope", {"type": "string", "default": "all"},
-                           description="all, cluster:ID, source:ID or node:ID")])
+              responses={400: "Unknown scope",
+                         404: "No such source, session, topic, cluster or node"},
+              query=[Query("scope", {"type": "string", "default": "graph"},
+                           description=SCOPE_HELP)])
     async def get_anki(request: Request) -> Response:
         """The scope's nodes as Anki notes (front: a review prompt; back: the node's text and
         an evidence quote; source links; tags from clusters and sources). GUIDs come from the

@@ -19,11 +19,11 @@ from studyhall.core.agents.scope_grounding import (
     chunk_passages,
     citing,
     material,
-    topic_family,
     transcript_passages,
 )
 from studyhall.core.contracts.artifacts import Scope
 from studyhall.core.errors import EmptyScope, InvalidInput, NotFound
+from studyhall.core.library.graph.topics import topic_family
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.storage import ChatStore, SourceStore

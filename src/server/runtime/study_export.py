@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from studyhall.core.contracts.artifacts import Scope
+from studyhall.core.contracts.scope_text import parse_scope, scope_text
 from studyhall.core.library.export.anki_notes import AnkiNote, SourceRef, anki_notes
-from studyhall.core.library.export.scope import Scope, nodes_in, parse_scope
+from studyhall.core.library.export.scope import nodes_in
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.ports.storage import SourceStore
 from studyhall.server.runtime.review import ReviewService
@@ -31,15 +33,17 @@ def source_refs(store: SourceStore, ids: Iterable[str]) -> dict[str, SourceRef]:
 def deck_name(snapshot: GraphSnapshot, scope: Scope,
               refs: dict[str, SourceRef] | None = None) -> str:
     """``Studyhall`` for the whole graph, ``Studyhall::<topic>`` for a part of it."""
-    if scope.kind == "all":
+    if scope.type == "graph":
         return DECK
-    if scope.kind == "cluster":
+    if scope.type == "cluster":
         cluster = next((c for c in snapshot.clusters if c.id == scope.id), None)
-        label = (cluster.label if cluster is not None else None) or scope.id
+        label = (cluster.label if cluster is not None else None) or scope.id or ""
         return f"{DECK}::{label.replace('::', ':')}"
-    if scope.kind == "source" and refs and scope.id in refs:
+    if scope.type == "source" and refs and scope.id in refs:
         return f"{DECK}::{refs[scope.id].title.replace('::', ':')}"
-    return f"{DECK}::{scope.id.replace('::', ':')}"
+    if scope.type == "topic" and (topic := snapshot.node(scope.id or "")) is not None:
+        return f"{DECK}::{topic.text[:80].replace('::', ':')}"
+    return f"{DECK}::{scope_text(scope).replace('::', ':')}"
 
 
 def anki_export(review: ReviewService, sources: SourceStore, base: GraphSnapshot | None,
