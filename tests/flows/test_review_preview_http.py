@@ -114,3 +114,24 @@ async def test_review_caps_are_validated_then_saved() -> None:
                                       "desired_retention": 0.85}
         stats = (await api.http.get("/api/stats")).json()
         assert stats["retention"]["target"] == 0.85  # the scheduler reads the saved target
+
+
+async def test_a_grade_builds_the_learner_model_once(monkeypatch) -> None:
+    from studyhall.server.runtime import review as review_module
+
+    built = []
+    real = review_module.LearnerModel
+
+    def counting(*args, **kwargs):
+        built.append(1)
+        return real(*args, **kwargs)
+
+    services, _ = seeded()
+    async with scripted_app(None, services=services) as (api, _):
+        monkeypatch.setattr(review_module, "LearnerModel", counting)
+        answer = await api.http.post("/api/review/tree", json={"grade": "good"})
+        assert answer.status_code == 200, answer.text
+        assert len(built) == 1
+        built.clear()
+        assert (await api.http.post("/api/review/nope", json={"grade": "good"})).status_code == 404
+        assert built == []  # an unknown node is refused before any model is built

@@ -29,7 +29,7 @@ from studyhall.core.errors import InvalidInput
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 from studyhall.core.library.learner.evidence import LearnerEvidence
 from studyhall.core.library.learner.flashcards import Flashcards, flashcard_id, retirement_id
-from studyhall.core.library.learner.model import LearnerModel
+from studyhall.core.library.learner.model import LearnerModel, require_node
 from studyhall.core.library.learner.overlay import LearnerOverlay
 from studyhall.core.library.learner.prompts import TermWeights
 from studyhall.core.library.learner.queue import Limits
@@ -126,11 +126,12 @@ class ReviewService:
         """Record a review grade; the node's new card and mastery (``POST /api/review/{id}``)."""
         if grade not in GRADES:
             raise InvalidInput(f"Unknown grade {grade!r}: use one of {', '.join(GRADES)}.")
-        self.model().node(node_id)  # NotFound for a node the graph does not hold
+        snapshot = self._graph.snapshot()
+        require_node(snapshot, node_id)  # NotFound for a node the graph does not hold
         self._store.append_grades([ReviewGraded(
             id=self._ids.new("rev"), node_id=node_id, grade=grade,
             prompt_kind=prompt_kind, at=self._clock.now())])
-        return card_json(self.model(), node_id)
+        return card_json(self.model(snapshot), node_id)  # the model is built once, after
 
     def observe(self, node_id: str, level: str, note: str = "",
                 source_id: str | None = None) -> dict[str, Any]:
@@ -141,11 +142,12 @@ class ReviewService:
                                f"{', '.join(LEARNER_LEVELS)}.")
         if len(note) > 500:
             raise InvalidInput("An observation's note is one sentence: at most 500 characters.")
-        self.model().node(node_id)
+        snapshot = self._graph.snapshot()
+        require_node(snapshot, node_id)
         self._store.append_observations([LearnerObserved(
             id=self._ids.new("lob"), node_id=node_id, level=level,
             note=note, source_id=source_id, at=self._clock.now())])
-        return mastery_json(self.model(), node_id)
+        return mastery_json(self.model(snapshot), node_id)
 
     def record_quiz(self, records: list[SourceQuizAnswered]) -> None:
         """Append "Quiz me" answers (already graded by the server, on nodes the graph holds)."""

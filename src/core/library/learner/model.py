@@ -36,11 +36,7 @@ class LearnerModel:
         self.questions = questions or {}  # node id → its stored, checked model question
 
     def node(self, node_id: str) -> SnapshotNode:
-        node = self.snapshot.node(node_id)
-        if node is None:
-            raise NotFound(f"No node {node_id!r} in the knowledge graph. Pick one from "
-                           "GET /api/graph or the review queue.")
-        return node
+        return require_node(self.snapshot, node_id)
 
     def score(self, node_id: str) -> Score:
         """The node's mastery from all its evidence (the graph's and the learner ledgers')."""
@@ -94,3 +90,12 @@ class LearnerModel:
         from studyhall.core.library.learner.prerequisites import PrerequisiteGraph
 
         return PrerequisiteGraph(follows).ancestors
+
+
+def require_node(snapshot: GraphSnapshot, node_id: str) -> SnapshotNode:
+    """The node, or ``NotFound`` saying where node ids come from."""
+    node = snapshot.node(node_id)
+    if node is None:
+        raise NotFound(f"No node {node_id!r} in the knowledge graph. Pick one from "
+                       "GET /api/graph or the review queue.")
+    return node
