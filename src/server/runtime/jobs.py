@@ -338,9 +338,6 @@ class JobRunner:
         current = self._jobs.get(job_id)
         return current is not None and current.status == "aborted"
 
-    def running_tasks(self) -> int:
-        return len(self._tasks)
-
     # --- helpers ----------------------------------------------------------------------------
 
     def _in_background(self, chat_id: str, work: Awaitable[None]) -> None:

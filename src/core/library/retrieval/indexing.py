@@ -1,7 +1,7 @@
 """Keeping the search index in step with imported material: chunk, embed (through the
 embedding cache when there is one), upsert — skipped when the source's content is unchanged.
 
-Many sources are indexed together (``index_sources``) so their chunks are embedded in one pass:
+Many sources are indexed together so their chunks are embedded in one pass:
 texts deduplicated, cached by content hash, and sent to the encoder in big batches sorted by
 length (a per-file call would pad a short chunk to its longest neighbour, a few texts a call).
 The two halves (``embed_sources``, ``write_sources``) let an import embed one window of files
@@ -42,16 +42,6 @@ def indexed_key(source: SourceChunks, embedder: Embedder | None = None,
                 cache: VectorCache | None = None, *, model: str | None = None) -> str:
     """What the index holds a source as once indexed from this content with this model."""
     return f"{source.content_hash}|{_model(embedder, cache) if model is None else model}"
-
-
-async def is_indexed(
-    index: SearchIndex, source: SourceChunks, embedder: Embedder | None = None,
-    cache: VectorCache | None = None, off_loop: OffLoop = in_place,
-) -> bool:
-    """True when the source is indexed from this content with this embedding model (a changed
-    model re-embeds, so one index never mixes two models)."""
-    key = indexed_key(source, embedder, cache)
-    return await off_loop(index.source_hash, source.source_id) == key
 
 
 @dataclass(frozen=True)
@@ -101,12 +91,3 @@ async def write_sources(
         start += count
         await off_loop(index.upsert, source.source_id, indexed_key(source, model=embedded.model),
                        source.chunks, vectors, embedded.model)
-
-
-async def index_sources(
-    index: SearchIndex, sources: Sequence[SourceChunks], embedder: Embedder | None = None,
-    cache: VectorCache | None = None, off_loop: OffLoop = in_place,
-) -> None:
-    """Index every source given (whether or not it changed: ask ``is_indexed`` first), their
-    chunks embedded in one pass. The index's writes run through ``off_loop``."""
-    await write_sources(index, await embed_sources(sources, embedder, cache), cache, off_loop)
