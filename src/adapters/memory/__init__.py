@@ -2,6 +2,7 @@
 plus deterministic time and ids (``FixedClock``, ``SequentialIds``) for tests and fakes."""
 
 from studyhall.adapters.memory.artifacts import InMemoryArtifactStore
+from studyhall.adapters.memory.asks import InMemoryAskStore
 from studyhall.adapters.memory.chats import InMemoryChatStore
 from studyhall.adapters.memory.clock import FixedClock, SequentialIds
 from studyhall.adapters.memory.graph import InMemoryGraphStore
@@ -14,6 +15,7 @@ from studyhall.adapters.memory.sources import InMemorySourceStore
 __all__ = [
     "FixedClock",
     "InMemoryArtifactStore",
+    "InMemoryAskStore",
     "InMemoryChatStore",
     "InMemoryGraphStore",
     "InMemoryJobStore",

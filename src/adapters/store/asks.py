@@ -1,16 +1,17 @@
 """``JsonAskStore``: the Ask history, one conversation per file (``asks/<id>.json``), replaced
-atomically after each answer."""
+atomically at each checkpoint of an answer and when it ends."""
 
 from __future__ import annotations
 
 import contextlib
 import os
+from datetime import datetime
 from pathlib import Path
 
 from studyhall.adapters.errors import translated
 from studyhall.adapters.store.folder import RecordFolder
 from studyhall.adapters.store.shape_guard import checked, is_safe_id, require_safe_id
-from studyhall.core.contracts.asks import AskThread, AskThreadSummary
+from studyhall.core.contracts.asks import AskExchange, AskThread, AskThreadSummary
 from studyhall.core.errors import NotFound
 
 
@@ -18,6 +19,18 @@ def summary_of(thread: AskThread) -> AskThreadSummary:
     first = thread.exchanges[0].question if thread.exchanges else "(no question)"
     return AskThreadSummary(id=thread.id, title=first, questions=len(thread.exchanges),
                             updated_at=thread.updated_at)
+
+
+def with_exchange(thread: AskThread, exchange: AskExchange, now: datetime) -> AskThread:
+    """``thread`` with ``exchange`` in place of the one with its id (appended when new)."""
+    exchanges = list(thread.exchanges)
+    at = next((i for i, x in enumerate(exchanges)
+               if exchange.id is not None and x.id == exchange.id), None)
+    if at is None:
+        exchanges.append(exchange)
+    else:
+        exchanges[at] = exchange
+    return thread.model_copy(update={"updated_at": now, "exchanges": exchanges})
 
 
 class JsonAskStore:
@@ -33,6 +46,15 @@ class JsonAskStore:
         require_safe_id("ask conversation", thread.id)
         with self._folder.locks.hold(thread.id):
             self._folder.write(thread.id, data, thread)
+
+    def put_exchange(self, thread_id: str, exchange: AskExchange, now: datetime) -> None:
+        require_safe_id("ask conversation", thread_id)
+        with self._folder.locks.hold(thread_id):  # read-modify-write: one writer per thread
+            thread = self._folder.load(thread_id) or AskThread(id=thread_id, created_at=now,
+                                                               updated_at=now)
+            thread, data = checked(AskThread, with_exchange(thread, exchange, now),
+                                   f"ask conversation {thread_id}")
+            self._folder.write(thread_id, data, thread)
 
     def get(self, thread_id: str) -> AskThread | None:
         if not is_safe_id(thread_id):

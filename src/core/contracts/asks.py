@@ -1,16 +1,24 @@
 """The Ask history: each conversation of grounded questions the window asked, kept so the
-learner can re-open it (one file per conversation; the answers as they were streamed)."""
+learner can re-open it (one file per conversation; the answers as they were streamed).
+
+An exchange is written when its passages go out and again as its answer streams, marked
+incomplete (``complete: false``) until the stream ends: a crash leaves the question, its passages
+and the words already shown, marked ``cut_off``."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from studyhall.core.contracts.base import Record
 
 # A conversation id the window makes up (``ask_`` and hex); it becomes a file name.
 ASK_THREAD_PATTERN = r"^ask_[0-9a-f]{8,64}$"
+
+# Why an answer stopped short, as kept on its exchange.
+STOPPED = "stopped before the answer finished"  # the learner pressed Stop
+CUT_OFF = "the answer was cut off: the app stopped before it finished"  # a crash mid-answer
 
 
 class AskExchange(Record):
@@ -30,6 +38,22 @@ class AskExchange(Record):
     source_id: str | None = None
     t: float | None = None
     page: int | None = None
+    # Which exchange a checkpoint replaces (older records have none: they were written once).
+    id: str | None = None
+    # False while the answer streams: the record is a checkpoint. Read after a restart, the
+    # app died before the answer ended (``reason`` is then ``CUT_OFF``).
+    complete: bool = True
+    # The answer stopped before it finished (a crash, the model's error or Stop): ``answer``
+    # holds the words the learner saw, ``reason`` says why.
+    cut_off: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _stopped_is_cut_off(cls, data: Any) -> Any:
+        # Records from before ``cut_off`` existed said so only in their reason.
+        if isinstance(data, dict) and "cut_off" not in data and data.get("reason") == STOPPED:
+            return {**data, "cut_off": True}
+        return data
 
 
 class AskThread(Record):

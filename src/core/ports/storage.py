@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from studyhall.core.contracts.artifacts import Artifact, ArtifactRemoved
-from studyhall.core.contracts.asks import AskThread, AskThreadSummary
+from studyhall.core.contracts.asks import AskExchange, AskThread, AskThreadSummary
 from studyhall.core.contracts.chat import ChatRecord, ChatSummary, Message
 from studyhall.core.contracts.graph import (
     Cluster,
@@ -148,9 +148,16 @@ class LearnerStore(Protocol):
 
 
 class AskStore(Protocol):
-    """The Ask history: one conversation per record, upserted whole after each answer."""
+    """The Ask history: one conversation per record, each write replacing it whole (a kill
+    mid-write leaves the previous version)."""
 
     def save(self, thread: AskThread) -> None: ...
+
+    def put_exchange(self, thread_id: str, exchange: AskExchange, now: datetime) -> None:
+        """Write one exchange of a conversation as it stands now (a checkpoint or the final
+        version): it replaces the exchange with the same ``id``, else it is appended; the
+        conversation is created at ``now`` when it is new and is ``updated_at`` ``now``."""
+        ...
     def get(self, thread_id: str) -> AskThread | None: ...
 
     def list(self) -> list[AskThreadSummary]:

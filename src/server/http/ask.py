@@ -4,9 +4,11 @@ tokens, then ``finish`` (``navigate`` / ``suggest`` may follow ``sources``).
 Body: ``{"question", "source_id"?, "t"?, "page"?, "history"?}``; a position makes "this"
 questions about what is on screen (``IN_MOMENT``) and scopes others to that source first
 (``IN_SOURCE``). ``thread_id`` keeps the exchange in the Ask history (``GET /api/asks``,
-``GET /api/asks/{id}``, ``DELETE /api/asks/{id}``). ``history`` (``[{"role": "user"|"assistant", "text"}]``, oldest first) is the
-conversation the question follows: with a model, a follow-up that leans on it ("how does *it*
-handle cycles?") is also searched as a standalone rewrite, and the answer sees the recent turns.
+``GET /api/asks/{id}``, ``DELETE /api/asks/{id}``): it is written before the passages go out and
+as the answer streams (``complete: false`` until it ends), so a crash leaves it ``cut_off``.
+``history`` (``[{"role": "user"|"assistant", "text"}]``, oldest first) is the conversation the
+question follows: with a model, a follow-up that leans on it ("how does *it* handle cycles?")
+is also searched as a standalone rewrite, and the answer sees the recent turns.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ def routes(services: Services) -> list[BaseRoute]:
         history = [Turn(t.role, t.text) for t in req.history]
         events = ask_events(services, req.question.strip(), position, history=history)
         if req.thread_id is not None:
-            events = recorded(events, req, services.ask_store, services.clock)
+            events = recorded(events, req, services.ask_store, services.clock, services.ids)
         return event_stream(events)
 
     @describe(summary="The Ask history: conversations, most recent first", response=AskHistory)

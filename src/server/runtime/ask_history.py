@@ -1,24 +1,28 @@
 """The Ask history: each question the window asks in a conversation, kept with what came back
-(the case, the passages, the answer as streamed) — also when the learner stops it midway."""
+(the case, the passages, the answer as streamed) — also when the learner stops it midway, and
+when the app dies mid-answer.
+
+Checkpoints, like a session's turn (``core.agents.loop``): the exchange is written before its
+passages go out, then again each time ``CHECKPOINT_CHARS`` more characters of the answer have
+gone out, marked incomplete; the end of the stream writes it whole. A kill at any point leaves
+the question, its passages and what the learner had read, marked cut off.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Any
 
+from studyhall.core.agents.loop import CHECKPOINT_CHARS
 from studyhall.core.contracts.asking import AskRequest
-from studyhall.core.contracts.asks import AskExchange, AskThread
+from studyhall.core.contracts.asks import CUT_OFF, STOPPED, AskExchange
 from studyhall.core.errors import StudyhallError
 from studyhall.core.ports.storage import AskStore
-from studyhall.core.ports.system import Clock
+from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.asking import AskEvent
 
 log = logging.getLogger("studyhall.ask")
-
-STOPPED = "stopped before the answer finished"
-
 
 class _Heard:
     """What the stream said so far, folded into one exchange."""
@@ -29,6 +33,8 @@ class _Heard:
         self.parts: list[str] = []
         self.passages: list[dict[str, Any]] = []
         self.answered = False
+        self.ended = False  # a finish or an error came: the answer is over
+        self.cut_off = True  # until a finish says otherwise
         self.reason: str | None = STOPPED
 
     def hear(self, event: AskEvent) -> None:
@@ -38,39 +44,73 @@ class _Heard:
         elif event.name == "text-delta":
             self.parts.append(str(event.data.get("text", "")))
         elif event.name == "finish":
+            self.ended, self.cut_off = True, False
             self.answered = bool(event.data.get("answered"))
             self.reason = None if self.answered else str(event.data.get("reason") or "no answer")
             self.passages = list(event.data.get("passages", []))
         elif event.name == "error":
+            self.ended = True
             self.reason = str(event.data.get("message") or "the model failed")
 
 
-def _save(store: AskStore, request: AskRequest, exchange: AskExchange, now: datetime) -> None:
-    assert request.thread_id is not None
-    thread = store.get(request.thread_id) or AskThread(id=request.thread_id, created_at=now,
-                                                       updated_at=now)
-    store.save(thread.model_copy(update={"updated_at": now,
-                                         "exchanges": [*thread.exchanges, exchange]}))
+class _Recorder:
+    """Writes one exchange of one conversation: at each checkpoint and at the end."""
+
+    def __init__(self, request: AskRequest, store: AskStore, clock: Clock, ids: Ids) -> None:
+        assert request.thread_id is not None
+        self._request, self._store, self._clock = request, store, clock
+        self._thread_id = request.thread_id
+        self._id = ids.new("exchange")
+        self._asked_at = clock.now()
+        self._failed = False  # warn once per exchange, not at every checkpoint
+
+    def exchange(self, heard: _Heard, *, final: bool) -> AskExchange:
+        request = self._request
+        return AskExchange(
+            id=self._id, question=request.question.strip(), asked_at=self._asked_at,
+            case=heard.case, sources=heard.sources, answer="".join(heard.parts),
+            passages=heard.passages, answered=heard.answered and final,
+            reason=heard.reason if final else CUT_OFF, complete=final,
+            cut_off=heard.cut_off or not final, source_id=request.source_id, t=request.t,
+            page=request.page)
+
+    def write(self, heard: _Heard, *, final: bool) -> None:
+        # Blocking, on purpose, as a session's checkpoints are: a small file, and the write
+        # lands before the next event goes out (or before the stream closes on Stop).
+        try:
+            self._store.put_exchange(self._thread_id, self.exchange(heard, final=final),
+                                     self._clock.now())
+        except StudyhallError as e:
+            if final or not self._failed:
+                log.warning("ask: the question was answered but not kept in the history: %s", e)
+            self._failed = True
 
 
 async def recorded(events: AsyncIterator[AskEvent], request: AskRequest, store: AskStore,
-                   clock: Clock) -> AsyncIterator[AskEvent]:
-    """Pass ``events`` through; at the end (finished, failed or stopped) append the exchange to
-    the request's conversation. A history that cannot be written never breaks the answer."""
-    asked_at = clock.now()
+                   clock: Clock, ids: Ids) -> AsyncIterator[AskEvent]:
+    """Pass ``events`` through, keeping the exchange in the request's conversation: before the
+    passages go out, every ``CHECKPOINT_CHARS`` of answer (incomplete), and at the end
+    (finished, failed or stopped). A history that cannot be written never breaks the answer."""
+    recorder = _Recorder(request, store, clock, ids)
     heard = _Heard()
+    unsaved = 0  # answer characters gone out since the last checkpoint
+    written = False  # the final version is on disk
     try:
         async for event in events:
             heard.hear(event)
+            if event.name == "sources":
+                recorder.write(heard, final=False)  # the question and its passages, first
+            elif event.name == "text-delta":
+                unsaved += len(str(event.data.get("text", "")))
+            if heard.ended and not written:
+                recorder.write(heard, final=True)  # before the finish (or error) goes out
+                written = True
             yield event
+            # After the delta went out, as a session's checkpoint: the record holds only words
+            # the learner was sent.
+            if unsaved >= CHECKPOINT_CHARS and not written:
+                unsaved = 0
+                recorder.write(heard, final=False)
     finally:
-        exchange = AskExchange(
-            question=request.question.strip(), asked_at=asked_at, case=heard.case,
-            sources=heard.sources, answer="".join(heard.parts), passages=heard.passages, answered=heard.answered,
-            reason=heard.reason, source_id=request.source_id, t=request.t, page=request.page)
-        try:
-            # A small file, written once per question; blocking here keeps it written even
-            # when the stream is being closed because the learner pressed Stop.
-            _save(store, request, exchange, clock.now())
-        except StudyhallError as e:
-            log.warning("ask: the question was answered but not kept in the history: %s", e)
+        if not written:  # stopped, or the stream broke
+            recorder.write(heard, final=True)

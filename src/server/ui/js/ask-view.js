@@ -114,9 +114,22 @@ function moments(x) {
   return went || more ? [went, more] : null;
 }
 
+/** The calm line under an answer that broke off (the app stopped, the connection or the model
+ * failed): what is above is kept, and asking again gets the rest. */
+function cutOffLine(x) {
+  const again = x.askAgain
+    ? h("button.link-button.ask-again", { type: "button", onclick: () => x.askAgain() }, "Ask again")
+    : "Ask again";
+  return h("p.ask-cut-off", { role: "note" },
+    h("span.ask-cut-glyph", { "aria-hidden": "true" }, "⋯"),
+    h("span", "The answer was cut off. ", again, " to get the rest."),
+    x.cutReason ? h("span.ask-cut-reason", x.cutReason) : null);
+}
+
 /**
  * Draw (or redraw) exchange `x` into `el`. `x`: {question, case, sources, answer, answered,
- * reason, error, streaming, stopped, noModel, cited, suggest, navigate}.
+ * reason, error, streaming, stopped, cutOff, cutReason, askAgain, noModel, cited, suggest,
+ * navigate}.
  */
 export function drawExchange(el, x) {
   const answerEl = h("div.ask-answer.prose", { "aria-live": x.streaming ? "polite" : null });
@@ -140,19 +153,28 @@ export function drawExchange(el, x) {
     answerEl.childNodes.length ? answerEl : null,
     x.streaming ? null : moments(x),
     x.stopped ? h("p.small.muted.ask-stopped", "Stopped — the answer above is incomplete.") : null,
+    x.cutOff && !x.streaming ? cutOffLine(x) : null,
     x.error ? h("div.inline-error", { role: "alert" }, h("p", x.error.message || "The answer failed."),
       x.error.kind === "auth" || x.error.kind === "not_configured"
         ? h("a.button-link", { href: "#/settings" }, "Open settings") : null) : null,
     passages);
-  el.dataset.state = x.streaming ? "streaming" : x.error ? "error" : x.noModel ? "no-model" : "done";
+  el.dataset.state = x.streaming ? "streaming" : x.error ? "error" : x.cutOff ? "cut-off"
+    : x.noModel ? "no-model" : "done";
   return el;
 }
 
-/** A stored exchange (``GET /api/asks/{id}``) as drawExchange takes it. */
+/**
+ * A stored exchange (``GET /api/asks/{id}``) as drawExchange takes it. `cut_off` (with
+ * `complete: false` when the app died mid-answer) says the answer broke off: the words kept
+ * are shown with the cut-off line; Stop keeps its own line.
+ */
 export function fromRecord(r) {
-  const noModel = !r.answered && !r.answer && r.reason && r.reason !== "stopped before the answer finished";
   const stopped = r.reason === "stopped before the answer finished";
+  const cutOff = Boolean(r.cut_off || r.complete === false) && !stopped;
+  const noModel = !r.answered && !r.answer && r.reason && !stopped && !cutOff;
+  // The model's error is worth a word; a crash's reason says only what the line says.
+  const cutReason = cutOff && r.complete !== false ? r.reason : null;
   const cited = [...(r.answer || "").matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
   return { question: r.question, case: r.case, sources: r.sources, passages: r.passages, answer: r.answer,
-    answered: r.answered, reason: r.reason, noModel, stopped, cited, streaming: false };
+    answered: r.answered, reason: r.reason, noModel, stopped, cutOff, cutReason, cited, streaming: false };
 }

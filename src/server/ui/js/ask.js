@@ -7,8 +7,6 @@ import { h, newId, plural, relativeTime, replace } from "./dom.js";
 import { drawExchange, fromRecord } from "./ask-view.js";
 import { state } from "./store.js";
 
-const STOPPED = "stopped before the answer finished";
-
 /** Is a model set up for the answerer role? (unknown settings: let the server say) */
 function answererReady(settings = state.settings) {
   if (!settings || settings.scripted) return true;
@@ -77,6 +75,7 @@ export function mountAsk(container, { sourceId = null, position = null, onThread
   }
 
   function add(x) {
+    x.askAgain = () => ask(x.question);  // offered under an answer that was cut off
     const el = h("article.ask-exchange");
     log.append(el);
     const item = { x, el };
@@ -122,7 +121,8 @@ export function mountAsk(container, { sourceId = null, position = null, onThread
           x.answered = data.answered;
           x.cited = data.cited || [];
           if (!data.answered) Object.assign(x, { noModel: true, reason: data.reason, passages: data.passages || [] });
-        } else if (name === "error") x.error = data;
+        } else if (name === "error" && data.kind === "network") x.cutOff = true;  // the app went away
+        else if (name === "error") x.error = data;
         redraw();
       }, { signal: controller.signal });
     } catch (error) {
