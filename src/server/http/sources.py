@@ -64,7 +64,7 @@ async def _read(path: Path, start: int, end: int) -> AsyncIterator[bytes]:
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     library = SourceLibrary(sources=services.source_store, index=services.search_index,
                             graph=runtime.graph, reader=services.material_reader,
-                            embedder=services.embedder)
+                            notes=services.vault_reader, embedder=services.embedder)
 
     @describe(summary="Every imported source: kind, status, how it is indexed, how much of it "
                       "is in the graph")
