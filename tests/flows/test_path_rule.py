@@ -196,3 +196,11 @@ async def test_a_video_linked_to_the_key_store_is_never_sent_to_the_transcriber(
                                      allow_network=False, rule=rule)
     got = await transcriber.transcribe(str(course), "talk.mkv")
     assert got == SkippedFile("talk.mkv", PROTECTED) and script.used("transcriber") == 0
+
+
+def test_the_app_builds_every_reader_with_the_rule_that_guards_its_data_folder(tmp_path: Path):
+    services, _ = app()
+    guarded = (os.path.realpath(services.config.data_dir),)
+    assert services.material_reader.rule.protected == guarded  # type: ignore[attr-defined]
+    assert services.vault_reader.rule.protected == guarded  # type: ignore[attr-defined]
+    assert services.transcriber._rule.protected == guarded  # type: ignore[attr-defined]
