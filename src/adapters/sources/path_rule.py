@@ -77,10 +77,12 @@ class PathRule:
     def locate(self, root: str, rel: str) -> str | Refused:
         """The real path of ``root/rel`` when the rule lets it be read, else why not. Whether
         anything is there is the caller's business (``open`` says so)."""
+        return self._locate(os.path.realpath(root), rel)
+
+    def _locate(self, real_root: str, rel: str) -> str | Refused:
         parts = _parts(rel)
         if parts is None:
             return Refused(f"not a path inside the {self.place}")
-        real_root = os.path.realpath(root)
         real = os.path.realpath(os.path.join(real_root, *parts))
         return self.refusal(real_root, real) or real
 
@@ -88,14 +90,15 @@ class PathRule:
         """``root/rel`` opened for reading (never waiting on a FIFO) with its ``fstat``, when
         the rule lets it be read and it is a regular file; else why not. An ``OSError`` (gone,
         permission denied) is the caller's to word. The caller closes the file."""
-        located = self.locate(root, rel)
+        real_root = os.path.realpath(root)
+        located = self._locate(real_root, rel)
         if isinstance(located, Refused):
             return located
         fh = open(located, "rb", opener=nonblocking)  # noqa: SIM115 - handed to the caller
         try:
             info = os.fstat(fh.fileno())  # the file opened, not the name looked at before
             opened = _opened_path(fh.fileno(), located, info)
-            why = (self.refusal(os.path.realpath(root), opened) if opened is not None
+            why = (self.refusal(real_root, opened) if opened is not None
                    else Refused(f"it changed while being opened; import the {self.place} again"))
             kind = not_regular(info.st_mode) if why is None else None
             if kind is not None:
@@ -121,10 +124,11 @@ def nonblocking(path: str, flags: int) -> int:
 
 
 def _opened_path(fd: int, located: str, info: os.stat_result) -> str | None:
-    """The real path of the open file: from ``/proc`` (Linux) or ``F_GETPATH`` (macOS); else
-    ``located`` when it still names the very file opened (``None`` when it does not)."""
+    """The real path of the open file: from ``/proc`` (Linux) or ``F_GETPATH`` (macOS), which
+    the kernel gives with every symlink resolved; else ``located`` when it still names the very
+    file opened (``None`` when it does not)."""
     try:
-        return os.path.realpath(os.readlink(f"/proc/self/fd/{fd}"))
+        return os.readlink(f"/proc/self/fd/{fd}")
     except OSError:
         pass
     try:
@@ -133,7 +137,7 @@ def _opened_path(fd: int, located: str, info: os.stat_result) -> str | None:
         getpath = getattr(fcntl, "F_GETPATH", None)
         if getpath is not None:
             raw = fcntl.fcntl(fd, getpath, bytes(1024))
-            return os.path.realpath(os.fsdecode(raw.split(b"\0", 1)[0]))
+            return os.fsdecode(raw.split(b"\0", 1)[0])
     except (ImportError, OSError):
         pass
     try:
