@@ -9,19 +9,24 @@ a name swapped for a symlink between the look and the open is still refused.
 
 Root-relative paths use ``/``. On POSIX ``:`` and ``\\`` are ordinary name characters (a note
 ``x:y.md`` is read like any other); on Windows they cannot be in a name, so a path holding one
-(a drive, an alternate data stream) is refused.
+(a drive, an alternate data stream) is refused. Where volumes ignore case (macOS, Windows)
+paths are compared case-folded.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+import sys
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO
 
 PROTECTED = "a file in Studyhall's own data folder (settings, keys, caches); it is never imported"
 _WINDOWS = os.name == "nt"
+# macOS and Windows volumes ignore case by default, and the kernel's path of an open file has
+# the case on disk where a typed path may not: there, paths are compared case-folded.
+_FOLD = _WINDOWS or sys.platform == "darwin"
 
 
 @dataclass(frozen=True)
@@ -32,6 +37,8 @@ class Refused:
 
 
 def _within(path: str, folder: str) -> bool:
+    if _FOLD:
+        path, folder = path.casefold(), folder.casefold()
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
 
 
