@@ -152,6 +152,8 @@ def test_a_folder_holding_the_data_folder_never_reads_it(tmp_path: Path):
             run = imported(client, inside)
             assert run["report"]["material"]["imported"] == 0, run
             assert_never_read(services, client, run, (SECRET,))
+        scan = services.vault_reader.scan(str(data))  # one line for the folder, not a walk of it
+        assert scan.notes == () and [(s.path, s.reason) for s in scan.skipped] == [(".", PROTECTED)]
 
 
 def test_the_reader_and_the_player_refuse_a_recorded_path_into_the_data_folder(tmp_path: Path):

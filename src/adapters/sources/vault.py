@@ -43,6 +43,9 @@ class FileVaultReader:
         root = vault_root(asked)
         real_root = Path(os.path.realpath(root))
         target = "" if asked == root else asked.relative_to(root).as_posix()
+        refused = self.rule.refusal(str(real_root), str(real_root))
+        if refused is not None:  # the data folder itself (or a folder in it): one line, no walk
+            return VaultScan(str(root), target, (), (), (SkippedFile(target or ".", refused.reason),))
         walk = _Walk(root, real_root, self.rule)
         walk.run()
         files = sorted(walk.files)
