@@ -32,6 +32,7 @@ from studyhall.adapters.search.late_interaction import MiniLMEncoder, MiniLMLate
 from studyhall.adapters.secrets import FileSecretStore, default_secret_store
 from studyhall.adapters.sources.anki_package import AnkiPackageReader
 from studyhall.adapters.sources.material import FileMaterialReader
+from studyhall.adapters.sources.path_rule import PathRule
 from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import (
     JsonAskStore,
@@ -150,6 +151,9 @@ def build_services(config: Config) -> Services:
     local = local_embedder(data / "models")
     embedder = SettingsEmbedder(settings_store, secret_store, allow_network=not config.testing,
                                 local=local)
+    # The one path rule every reader of imported files obeys: nothing out of the imported root,
+    # and never the data folder (settings, keys, caches), even inside a folder being imported.
+    files = PathRule.guarding(data)
     return Services(
         config=config,
         settings_store=settings_store,
@@ -167,14 +171,15 @@ def build_services(config: Config) -> Services:
         embedder=embedder,
         search_index=FileSearchIndex(data / "index"),
         # Audio/video without captions: transcribed once per content hash, cached as WebVTT.
-        material_reader=FileMaterialReader(transcripts_dir=data / "transcripts"),
+        material_reader=FileMaterialReader(transcripts_dir=data / "transcripts", rule=files),
         transcriber=LitellmTranscriber(settings_store, secret_store, data / "transcripts",
-                                       script=script, allow_network=not config.testing),
+                                       script=script, allow_network=not config.testing,
+                                       rule=files),
         # Ask's reranker matches the question's tokens against each passage's on the local
         # encoder's model: ONNX Runtime's when that is the encoder (torch then never loads).
         passage_scorer=MiniLMLateScorer(
             local if isinstance(local, OnnxMiniLMEmbedder) else MiniLMEncoder()),
-        vault_reader=FileVaultReader(),
+        vault_reader=FileVaultReader(rule=files),
         sandbox=sandbox,
         on_startup=(preload,),
         # A one-time model export in flight is killed, not waited for (~10 s in torch).

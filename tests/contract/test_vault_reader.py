@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.sources import vault as vault_module
+from studyhall.adapters.sources import path_rule as path_rule_module
 from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.core.contracts.material import NoteFile, SkippedFile
 from studyhall.core.errors import NotFound
@@ -100,7 +100,8 @@ def test_unreadable_files_are_skipped_and_the_walk_goes_on(vault: Path, monkeypa
                 raise PermissionError(13, "Permission denied", str(path))
             return real_open(path, *args, **kwargs)
 
-        monkeypatch.setattr(vault_module, "open", guarded, raising=False)
+        # every reader opens through the one path rule
+        monkeypatch.setattr(path_rule_module, "open", guarded, raising=False)
     got = reasons(FileVaultReader(), vault)
     assert got["private.md"].startswith("unreadable (permission denied)")
     assert "Good.md" not in got

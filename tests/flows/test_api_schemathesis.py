@@ -45,6 +45,9 @@ class NoFiles:
     def read(self, scan: VaultScan, path: str) -> NoteFile | SkippedFile:
         return SkippedFile(path, "not read in this test")
 
+    def read_note(self, root: str, path: str) -> NoteFile | SkippedFile:
+        return SkippedFile(path, "not read in this test")
+
 
 class NoMaterial:
     def scan(self, path: str) -> MaterialScan:
@@ -52,6 +55,9 @@ class NoMaterial:
 
     def read(self, root: str, path: str) -> MaterialFile | SkippedFile:
         return SkippedFile(path, "not read in this test")
+
+    def locate(self, root: str, path: str) -> str | None:
+        return None
 
 
 def inert(services: Services) -> Services:

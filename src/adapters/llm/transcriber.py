@@ -22,9 +22,15 @@ from studyhall.adapters.llm.audio_chunks import (
 )
 from studyhall.adapters.llm.litellm_errors import CallTarget, classify, detail_of, model_error
 from studyhall.adapters.llm.script import ChatScript
+from studyhall.adapters.sources.path_rule import ROOT_ONLY, PathRule, Refused
 from studyhall.adapters.sources.transcript_cache import cached_transcript, media_hash, write_vtt
 from studyhall.core.contracts.api_keys import key_names, provider_of
-from studyhall.core.contracts.material import MaterialFile, Segment, SkippedFile
+from studyhall.core.contracts.material import (
+    NEEDS_TRANSCRIPTION,
+    MaterialFile,
+    Segment,
+    SkippedFile,
+)
 from studyhall.core.contracts.servers import is_loopback
 from studyhall.core.errors import ModelNetworkDisabled, ModelNotConfigured, StudyhallError
 from studyhall.core.ports.storage import SecretStore, SettingsStore
@@ -33,25 +39,31 @@ from studyhall.core.ports.storage import SecretStore, SettingsStore
 class LitellmTranscriber:
     def __init__(self, settings_store: SettingsStore, secret_store: SecretStore, cache_dir: Path,
                  *, script: ChatScript | None = None, allow_network: bool = True,
-                 max_bytes: int = PROVIDER_LIMIT_BYTES) -> None:
+                 max_bytes: int = PROVIDER_LIMIT_BYTES, rule: PathRule = ROOT_ONLY) -> None:
         self._settings = settings_store
         self._secrets = secret_store
         self._cache_dir = cache_dir
         self._script = script
         self._allow_network = allow_network
         self._max_bytes = max_bytes
+        self._rule = rule  # the media file is read (and sent) only as the path rule allows
 
     async def transcribe(self, root: str, path: str) -> MaterialFile | SkippedFile:
-        cached = await asyncio.to_thread(cached_transcript, self._cache_dir, root, path)
-        if isinstance(cached, MaterialFile):
-            return cached
-        full = Path(root, *path.split("/"))
+        cached = await asyncio.to_thread(cached_transcript, self._cache_dir, root, path,
+                                         self._rule)
+        if isinstance(cached, MaterialFile) or cached.reason != NEEDS_TRANSCRIPTION:
+            return cached  # transcribed before, or not to be read at all
+        located = self._rule.locate(root, path)
+        if isinstance(located, Refused):
+            return SkippedFile(path, located.reason)
+        full = Path(located)
         content_hash, _ = await asyncio.to_thread(media_hash, full)
         one_piece = await self._chunk_transcriber()
         with tempfile.TemporaryDirectory(prefix="studyhall-transcribe-") as work:
             segments = await transcribe_in_chunks(full, Path(work), one_piece, self._max_bytes)
         await asyncio.to_thread(write_vtt, self._cache_dir, content_hash, segments)
-        return await asyncio.to_thread(cached_transcript, self._cache_dir, root, path)
+        return await asyncio.to_thread(cached_transcript, self._cache_dir, root, path,
+                                       self._rule)
 
     async def _chunk_transcriber(self) -> ChunkTranscriber:
         if self._script is not None:

@@ -4,12 +4,19 @@ content hash."""
 from __future__ import annotations
 
 import hashlib
-import os
-import stat
 from dataclasses import dataclass
-from pathlib import Path
 
+from studyhall.adapters.sources.path_rule import (
+    ROOT_ONLY,
+    PathRule,
+    Refused,
+    nonblocking,
+    not_regular,
+)
 from studyhall.core.contracts.material import SkippedFile
+
+__all__ = ["MAX_PDF_BYTES", "MAX_TEXT_BYTES", "ROOT_ONLY", "PathRule", "RawFile", "Refused", "decode_text",
+           "nonblocking", "not_regular", "read_bytes", "title_from_path"]
 
 MAX_TEXT_BYTES = 5 * 1024 * 1024  # transcripts, text, Markdown
 MAX_PDF_BYTES = 100 * 1024 * 1024
@@ -22,38 +29,15 @@ class RawFile:
     content_hash: str
 
 
-def not_regular(mode: int) -> str | None:
-    """Why a file of this kind is not read (``None`` for a regular file, the only kind read:
-    opening a named pipe waits for a writer forever, a device may never end)."""
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISFIFO(mode):
-        kind = "a named pipe (FIFO)"
-    elif stat.S_ISSOCK(mode):
-        kind = "a socket"
-    elif stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        kind = "a device file"
-    elif stat.S_ISDIR(mode):
-        kind = "a folder"
-    else:
-        kind = "a special file"
-    return f"{kind}, not a regular file; only regular files are imported"
-
-
-def nonblocking(path: str, flags: int) -> int:
-    """An ``opener`` for ``open()`` that never waits: a FIFO swapped in after the scan opens at
-    once (and is then refused by its ``fstat``) instead of blocking until someone writes."""
-    return os.open(path, flags | getattr(os, "O_NONBLOCK", 0))
-
-
-def read_bytes(root: str, path: str, max_bytes: int) -> RawFile | SkippedFile:
-    full = Path(root, *path.split("/"))
+def read_bytes(root: str, path: str, max_bytes: int,
+               rule: PathRule = ROOT_ONLY) -> RawFile | SkippedFile:
+    """``root/path`` whole, when the path rule lets it be read and it is not over ``max_bytes``."""
     try:
-        with open(full, "rb", opener=nonblocking) as fh:
-            info = os.fstat(fh.fileno())  # the file opened, not the name looked at before
-            kind = not_regular(info.st_mode)
-            if kind is not None:
-                return SkippedFile(path, kind)
+        opened = rule.open(root, path)
+        if isinstance(opened, Refused):
+            return SkippedFile(path, opened.reason)
+        fh, info = opened
+        with fh:
             if info.st_size > max_bytes:
                 return SkippedFile(path, f"too large ({info.st_size / 1e6:.1f} MB; the limit is {max_bytes / 1e6:.0f} MB)")
             data = fh.read(max_bytes + 1)

@@ -5,18 +5,24 @@ from __future__ import annotations
 import io
 import logging
 
-from studyhall.adapters.sources._files import MAX_PDF_BYTES, read_bytes, title_from_path
+from studyhall.adapters.sources._files import (
+    MAX_PDF_BYTES,
+    ROOT_ONLY,
+    PathRule,
+    read_bytes,
+    title_from_path,
+)
 from studyhall.core.contracts.material import MaterialFile, Segment, SkippedFile
 
 log = logging.getLogger(__name__)
 
 
-def read_pdf(root: str, path: str) -> MaterialFile | SkippedFile:
+def read_pdf(root: str, path: str, rule: PathRule = ROOT_ONLY) -> MaterialFile | SkippedFile:
     # Imported here, not at start-up (pypdf costs ~50 ms): only a course import reads PDFs.
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError, PyPdfError
 
-    raw = read_bytes(root, path, MAX_PDF_BYTES)
+    raw = read_bytes(root, path, MAX_PDF_BYTES, rule)
     if isinstance(raw, SkippedFile):
         return raw
     if raw.data.lstrip()[:5] != b"%PDF-":

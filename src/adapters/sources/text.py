@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from studyhall.adapters.sources._files import (
     MAX_TEXT_BYTES,
+    ROOT_ONLY,
+    PathRule,
     decode_text,
     read_bytes,
     title_from_path,
@@ -19,8 +21,8 @@ from studyhall.core.library.retrieval.chunking import markdown_segments
 from studyhall.core.library.sources.notes import split_frontmatter
 
 
-def read_text(root: str, path: str) -> MaterialFile | SkippedFile:
-    raw = read_bytes(root, path, MAX_TEXT_BYTES)
+def read_text(root: str, path: str, rule: PathRule = ROOT_ONLY) -> MaterialFile | SkippedFile:
+    raw = read_bytes(root, path, MAX_TEXT_BYTES, rule)
     if isinstance(raw, SkippedFile):
         return raw
     text = decode_text(raw)

@@ -7,11 +7,14 @@ or a ``lecture.url`` file holding a link, is recorded as the source's media.
 from __future__ import annotations
 
 import io
+import os
 import re
-from pathlib import Path
 
 from studyhall.adapters.sources._files import (
     MAX_TEXT_BYTES,
+    ROOT_ONLY,
+    PathRule,
+    Refused,
     decode_text,
     read_bytes,
     title_from_path,
@@ -30,31 +33,37 @@ def _seconds(stamp: str) -> float:
     return total
 
 
-def find_media(root: str, path: str) -> str | None:
-    """A video beside the transcript (root-relative), else the URL in ``<stem>.url``."""
-    full = Path(root, *path.split("/"))
-    stem = full.with_suffix("")
+def find_media(root: str, path: str, rule: PathRule = ROOT_ONLY) -> str | None:
+    """A video beside the transcript (root-relative), else the URL in ``<stem>.url``; either
+    only when the path rule lets it be read (a link out of the root is not media)."""
+    folder, _, name = path.rpartition("/")
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    beside = f"{folder}/{stem}" if folder else stem
     for suffix in VIDEO_SUFFIXES:
-        for candidate in (stem.with_suffix(suffix), stem.with_suffix(suffix.upper())):
-            if candidate.is_file():
-                return candidate.relative_to(root).as_posix()
-    link = stem.with_suffix(".url")
+        for candidate in (beside + suffix, beside + suffix.upper()):
+            located = rule.locate(root, candidate)
+            if isinstance(located, str) and os.path.isfile(located):
+                return candidate
     try:
-        if link.is_file() and link.stat().st_size < 64 * 1024:
-            found = _URL.search(link.read_text("utf-8", errors="replace"))
-            if found:
-                return found.group(0)
+        opened = rule.open(root, beside + ".url")
     except OSError:
         return None
-    return None
+    if isinstance(opened, Refused):
+        return None
+    fh, info = opened
+    with fh:
+        if info.st_size >= 64 * 1024:
+            return None
+        found = _URL.search(fh.read().decode("utf-8", errors="replace"))
+    return found.group(0) if found else None
 
 
-def read_transcript(root: str, path: str) -> MaterialFile | SkippedFile:
+def read_transcript(root: str, path: str, rule: PathRule = ROOT_ONLY) -> MaterialFile | SkippedFile:
     # Imported here, not at start-up: only an import of course material reads transcripts.
     import webvtt
     from webvtt.errors import MalformedCaptionError, MalformedFileError
 
-    raw = read_bytes(root, path, MAX_TEXT_BYTES)
+    raw = read_bytes(root, path, MAX_TEXT_BYTES, rule)
     if isinstance(raw, SkippedFile):
         return raw
     text = decode_text(raw)
@@ -79,5 +88,5 @@ def read_transcript(root: str, path: str) -> MaterialFile | SkippedFile:
     cues.sort(key=lambda c: c.start or 0.0)
     return MaterialFile(
         path=path, kind="transcript", title=title_from_path(path), segments=tuple(cues),
-        size=len(raw.data), content_hash=raw.content_hash, media=find_media(root, path),
+        size=len(raw.data), content_hash=raw.content_hash, media=find_media(root, path, rule),
     )

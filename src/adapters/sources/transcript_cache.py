@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from pathlib import Path
+from typing import IO
 
-from studyhall.adapters.sources._files import title_from_path
+from studyhall.adapters.sources._files import ROOT_ONLY, PathRule, Refused, title_from_path
 from studyhall.adapters.sources.transcript import read_transcript
 from studyhall.core.contracts.material import (
     NEEDS_TRANSCRIPTION,
@@ -19,12 +20,16 @@ from studyhall.core.contracts.material import (
 
 def media_hash(full: Path) -> tuple[str, int]:
     """sha256 and size of a (possibly large) media file, read in blocks."""
+    with full.open("rb") as f:
+        return _digest(f)
+
+
+def _digest(f: IO[bytes]) -> tuple[str, int]:
     digest = hashlib.sha256()
     size = 0
-    with full.open("rb") as f:
-        while block := f.read(1 << 20):
-            digest.update(block)
-            size += len(block)
+    while block := f.read(1 << 20):
+        digest.update(block)
+        size += len(block)
     return digest.hexdigest(), size
 
 
@@ -52,18 +57,23 @@ def write_vtt(cache_dir: Path, content_hash: str, segments: list[Segment]) -> Pa
     return target
 
 
-def cached_transcript(cache_dir: Path, root: str, path: str) -> MaterialFile | SkippedFile:
+def cached_transcript(cache_dir: Path, root: str, path: str,
+                      rule: PathRule = ROOT_ONLY) -> MaterialFile | SkippedFile:
     """The cached transcript of ``root/path`` as that file's transcript (the media plays
     beside it), or ``SkippedFile(path, NEEDS_TRANSCRIPTION)`` when its bytes were never
-    transcribed."""
-    full = Path(root, *path.split("/"))
+    transcribed. The media file is read only as the path rule allows; the cache is the app's
+    own (inside the data folder), read with a rule of its own."""
     try:
-        content_hash, size = media_hash(full)
+        opened = rule.open(root, path)
+        if isinstance(opened, Refused):
+            return SkippedFile(path, opened.reason)
+        with opened[0] as fh:
+            content_hash, size = _digest(fh)
     except OSError as e:
         return SkippedFile(path, f"could not be read ({e.strerror or e})")
     if not (cache_dir / f"{content_hash}.vtt").is_file():
         return SkippedFile(path, NEEDS_TRANSCRIPTION)
-    read = read_transcript(str(cache_dir), f"{content_hash}.vtt")
+    read = read_transcript(str(cache_dir), f"{content_hash}.vtt", ROOT_ONLY)
     if isinstance(read, SkippedFile):
         return SkippedFile(path, f"its transcript could not be used ({read.reason})")
     return dataclasses.replace(read, path=path, title=title_from_path(path), size=size,

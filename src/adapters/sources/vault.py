@@ -2,8 +2,9 @@
 
 A file that cannot be used is never fatal: binary content, a file over the size limit, bytes
 that are not UTF-8, a symlink loop, a symlink that leaves the vault, a file or folder we may not
-read, a named pipe or a device (only regular files are ever opened) — each comes back as a
-``SkippedFile`` with the reason, and the walk goes on. Hidden entries (``.obsidian``,
+read, a named pipe or a device (only regular files are ever opened), anything in Studyhall's own
+data folder (the one path rule, ``path_rule``) — each comes back as a ``SkippedFile`` with the
+reason, and the walk goes on. Hidden entries (``.obsidian``,
 ``.git``, ``.trash``) are not part of the notes and are not reported.
 Frontmatter is loaded with PyYAML's safe loader (libyaml's when built in; no object construction).
 """
@@ -16,7 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
-from studyhall.adapters.sources._files import nonblocking, not_regular
+from studyhall.adapters.sources._files import not_regular
+from studyhall.adapters.sources.path_rule import ROOT_ONLY, PathRule, Refused
 from studyhall.core.contracts.material import NoteFile, SkippedFile, VaultScan
 from studyhall.core.errors import NotFound
 from studyhall.core.library.sources.notes import is_note, split_frontmatter
@@ -28,8 +30,9 @@ _SNIFF = 8192
 
 
 class FileVaultReader:
-    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(self, max_bytes: int = DEFAULT_MAX_BYTES, rule: PathRule = ROOT_ONLY) -> None:
         self.max_bytes = max_bytes
+        self.rule = rule.called("vault")  # the app's rule protects its data folder
 
     # --- scan ---------------------------------------------------------------------------
 
@@ -40,7 +43,10 @@ class FileVaultReader:
         root = vault_root(asked)
         real_root = Path(os.path.realpath(root))
         target = "" if asked == root else asked.relative_to(root).as_posix()
-        walk = _Walk(root, real_root)
+        refused = self.rule.refusal(str(real_root), str(real_root))
+        if refused is not None:  # the data folder itself (or a folder in it): one line, no walk
+            return VaultScan(str(root), target, (), (), (SkippedFile(target or ".", refused.reason),))
+        walk = _Walk(root, real_root, self.rule)
         walk.run()
         files = sorted(walk.files)
         notes = tuple(p for p in files if under(p, target) and is_note(p))
@@ -50,16 +56,16 @@ class FileVaultReader:
     # --- read ---------------------------------------------------------------------------
 
     def read(self, scan: VaultScan, path: str) -> NoteFile | SkippedFile:
-        full = Path(scan.root, *path.split("/"))
-        real = os.path.realpath(full)
-        if not _inside(real, os.path.realpath(scan.root)):
-            return SkippedFile(path, "a symlink pointing outside the vault")
+        return self.read_note(scan.root, path)
+
+    def read_note(self, root: str, path: str) -> NoteFile | SkippedFile:
+        """One note of the vault at ``root``, refused for the same reasons as in an import."""
         try:
-            with open(full, "rb", opener=nonblocking) as fh:
-                info = os.fstat(fh.fileno())  # the file opened, not the name the scan saw
-                kind = not_regular(info.st_mode)
-                if kind is not None:
-                    return SkippedFile(path, kind)
+            opened = self.rule.open(root, path)
+            if isinstance(opened, Refused):
+                return SkippedFile(path, opened.reason)
+            fh, info = opened  # the file opened, not the name the scan saw
+            with fh:
                 if info.st_size > self.max_bytes:
                     return SkippedFile(
                         path,
@@ -85,26 +91,29 @@ class FileVaultReader:
 class _Walk:
     """A depth-first walk that follows symlinks only when they stay inside the vault."""
 
-    def __init__(self, root: Path, real_root: Path) -> None:
+    def __init__(self, root: Path, real_root: Path, rule: PathRule) -> None:
         self.root = root
         self.real_root = str(real_root)
+        self.rule = rule
         self.files: list[str] = []
         self.skipped: list[SkippedFile] = []
         self._seen_dirs: dict[tuple[int, int], str] = {}
         self._seen_files: dict[tuple[int, int], str] = {}
         # Symlinks wait until every real entry is walked, so a real folder always keeps its own
         # path and a link to it is the one reported as a duplicate.
-        self._links: list[tuple[os.DirEntry[str], str, tuple[tuple[int, int], ...]]] = []
+        self._links: list[tuple[os.DirEntry[str], str, tuple[tuple[int, int], ...], str]] = []
 
     def run(self) -> None:
         if not self.root.is_dir():
             return
-        self._dir(self.root, "", ())
+        self._dir(self.root, "", (), self.real_root)
         while self._links:
-            entry, path, ancestors = self._links.pop(0)
-            self._entry(entry, path, ancestors, deferred=True)
+            entry, path, ancestors, real_parent = self._links.pop(0)
+            self._entry(entry, path, ancestors, real_parent, deferred=True)
 
-    def _dir(self, folder: Path, rel: str, ancestors: tuple[tuple[int, int], ...]) -> None:
+    def _dir(self, folder: Path, rel: str, ancestors: tuple[tuple[int, int], ...],
+             real: str) -> None:
+        """``real``: the folder's real path (the path rule is asked about every entry's)."""
         try:
             info = os.stat(folder)
             key = (info.st_dev, info.st_ino)
@@ -119,20 +128,23 @@ class _Walk:
             if entry.name.startswith("."):
                 continue
             path = f"{rel}/{entry.name}" if rel else entry.name
-            self._entry(entry, path, (*ancestors, key))
+            self._entry(entry, path, (*ancestors, key), real)
 
     def _entry(
         self,
         entry: os.DirEntry[str],
         path: str,
         ancestors: tuple[tuple[int, int], ...],
+        real_parent: str,
         deferred: bool = False,
     ) -> None:
         link = entry.is_symlink()
         if link and not deferred:
-            self._links.append((entry, path, ancestors))
+            self._links.append((entry, path, ancestors, real_parent))
             return
-        if link:
+        if not link:  # its real path is its real folder's plus its name: no lookup needed
+            real = os.path.join(real_parent, entry.name)
+        else:
             try:
                 real = os.path.realpath(entry.path, strict=True)
             except OSError as e:
@@ -141,9 +153,10 @@ class _Walk:
                     SkippedFile(path, "a symlink loop" if loop else "a broken symlink")
                 )
                 return
-            if not _inside(real, self.real_root):
-                self.skipped.append(SkippedFile(path, "a symlink pointing outside the vault"))
-                return
+        refused = self.rule.refusal(self.real_root, real)
+        if refused is not None:
+            self.skipped.append(SkippedFile(path, refused.reason))
+            return
         try:
             info = os.stat(entry.path)
             is_dir = entry.is_dir(follow_symlinks=True)
@@ -163,7 +176,7 @@ class _Walk:
                     )
                 )
             else:
-                self._dir(Path(entry.path), path, ancestors)
+                self._dir(Path(entry.path), path, ancestors, real)
             return
         kind = not_regular(info.st_mode)
         if kind is not None:  # a named pipe, socket or device: never opened
@@ -191,10 +204,6 @@ def vault_root(asked: Path) -> Path:
         if (folder / ".obsidian").is_dir():
             return folder
     return start
-
-
-def _inside(real: str, real_root: str) -> bool:
-    return real == real_root or real.startswith(real_root.rstrip(os.sep) + os.sep)
 
 
 def _unreadable(e: OSError) -> str:

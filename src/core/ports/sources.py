@@ -23,6 +23,11 @@ class VaultReader(Protocol):
         """Read one note of a scan; a file that cannot be used comes back as ``SkippedFile``."""
         ...
 
+    def read_note(self, root: str, path: str) -> NoteFile | SkippedFile:
+        """Read one note of the vault at ``root`` (the reader's view of an imported note),
+        refused for the same reasons, in the same words, as in an import."""
+        ...
+
 
 class MaterialReader(Protocol):
     """Reads course material (.vtt/.srt transcripts, PDFs, plain text, Markdown)."""
@@ -33,6 +38,11 @@ class MaterialReader(Protocol):
 
     def read(self, root: str, path: str) -> MaterialFile | SkippedFile:
         """Read one file; a broken or unusable file comes back as ``SkippedFile`` with why."""
+        ...
+
+    def locate(self, root: str, path: str) -> str | None:
+        """The real path of ``root/path`` when it is a regular file the path rule lets be read
+        (inside the real root, not in the data folder), else ``None``."""
         ...
 
 

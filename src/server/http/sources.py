@@ -49,8 +49,14 @@ def byte_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
     return start, end
 
 
+def _no_follow(path: str, flags: int) -> int:
+    """The path was located by the readers' path rule (its real path): a name swapped for a
+    symlink since then is refused, not followed."""
+    return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
 async def _read(path: Path, start: int, end: int) -> AsyncIterator[bytes]:
-    async with await anyio.open_file(path, "rb") as f:
+    async with await anyio.open_file(path, "rb", opener=_no_follow) as f:
         await f.seek(start)
         left = end - start + 1
         while left > 0:
@@ -64,7 +70,7 @@ async def _read(path: Path, start: int, end: int) -> AsyncIterator[bytes]:
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     library = SourceLibrary(sources=services.source_store, index=services.search_index,
                             graph=runtime.graph, reader=services.material_reader,
-                            embedder=services.embedder)
+                            notes=services.vault_reader, embedder=services.embedder)
 
     @describe(summary="Every imported source: kind, status, how it is indexed, how much of it "
                       "is in the graph")

@@ -2,30 +2,30 @@
 and how much of it is in the graph, its content for the reader, the media file beside a
 transcript, and removing one (its passages leave the index; the graph is not touched).
 
-A file is read ONLY through a recorded ``Source`` (root + root-relative path), and only when
-its real path stays inside the real root: no ``..``, no absolute path, no symlink out.
+A file is read ONLY through a recorded ``Source`` (root + root-relative path) and the readers'
+one path rule: its real path inside the real root, never in the data folder — no ``..``, no
+absolute path, no symlink out. A note is read by the notes import's own reader, so a note the
+import skipped (not UTF-8, over its size limit) is refused here with the import's reason.
 """
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from studyhall.core.contracts.material import MaterialFile
+from studyhall.core.contracts.material import MaterialFile, SkippedFile
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
 from studyhall.core.library.sources.key_moments import Cue
 from studyhall.core.library.sources.note_reading import headings, link_wikilinks, strip_frontmatter
 from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.search import SearchIndex
-from studyhall.core.ports.sources import MaterialReader
+from studyhall.core.ports.sources import MaterialReader, VaultReader
 from studyhall.core.ports.storage import SourceStore
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.moment_cache import MomentCache
 
-MAX_NOTE_BYTES = 4_000_000  # a note bigger than this is not a note (the reader says so)
 MEDIA_TYPES = {
     ".mp4": "video/mp4", ".m4v": "video/mp4", ".webm": "video/webm", ".mov": "video/quicktime",
     ".ogv": "video/ogg", ".mkv": "video/x-matroska", ".mp3": "audio/mpeg", ".m4a": "audio/mp4", ".wav": "audio/wav",
@@ -33,28 +33,14 @@ MEDIA_TYPES = {
 }
 
 
-def inside(root: str, rel: str) -> Path | None:
-    """``root/rel`` when it is a regular file whose real path is under the real root; ``None``
-    for an absolute or climbing ``rel``, a symlink out of the root, or nothing there."""
-    if not rel or "\x00" in rel or os.path.isabs(rel) or rel.startswith(("/", "\\")):
-        return None
-    parts = rel.replace("\\", "/").split("/")
-    if any(p in ("..", "") for p in parts) or ":" in parts[0]:
-        return None
-    real_root = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(real_root, *parts))
-    if os.path.commonpath([real_root, real]) != real_root or not os.path.isfile(real):
-        return None
-    return Path(real)
-
-
 class SourceLibrary:
     def __init__(self, *, sources: SourceStore, index: SearchIndex, graph: GraphReader,
-                 reader: MaterialReader, embedder: Embedder) -> None:
+                 reader: MaterialReader, notes: VaultReader, embedder: Embedder) -> None:
         self._sources = sources
         self._index = index
         self._graph = graph
         self._reader = reader
+        self._notes = notes
         self._embedder = embedder
         self.moments = MomentCache()
 
@@ -102,15 +88,14 @@ class SourceLibrary:
         source = self.get(source_id)
         if source.status == "deleted":
             raise NotFound(f"{source.path} was removed from Studyhall. Import it again to read it.")
-        path = inside(source.root, source.path)
-        if path is None:
+        if self._reader.locate(source.root, source.path) is None:
             raise NotFound(f"{source.path} is no longer in {source.root}. Re-import the folder "
                            "or remove the source.")
         base = {"id": source.id, "kind": source.kind, "title": _title(source.path),
                 "path": source.path, "root": source.root, "status": source.status,
                 "media": self._media_kind(source)}
         if source.kind == "note":
-            return {**base, **self._note(source, path)}
+            return {**base, **self._note(source)}
         read = self._reader.read(source.root, source.path)
         if not isinstance(read, MaterialFile):
             raise InvalidInput(f"{source.path} cannot be read: {read.reason}")
@@ -123,11 +108,11 @@ class SourceLibrary:
             return {**base, "pages": [{"page": s.page, "text": s.text} for s in segs]}
         return {**base, "sections": [{"heading": s.heading, "text": s.text} for s in segs]}
 
-    def _note(self, source: Source, path: Path) -> dict[str, Any]:
-        if path.stat().st_size > MAX_NOTE_BYTES:
-            raise InvalidInput(f"{source.path} is over {MAX_NOTE_BYTES // 1_000_000} MB; "
-                               "the reader shows notes up to that size.")
-        text = strip_frontmatter(path.read_text(encoding="utf-8-sig", errors="replace"))
+    def _note(self, source: Source) -> dict[str, Any]:
+        note = self._notes.read_note(source.root, source.path)
+        if isinstance(note, SkippedFile):
+            raise InvalidInput(f"{source.path} cannot be read: {note.reason}")
+        text = strip_frontmatter(note.text)
         paths = {s.path: s.id for s in self._sources.list()
                  if s.root == source.root and s.status != "deleted"}
         return {"markdown": link_wikilinks(text, paths, source.id),
@@ -140,7 +125,8 @@ class SourceLibrary:
         """The local video or audio file recorded beside a transcript, when it is one."""
         if source.kind != "transcript" or not source.media or "://" in source.media:
             return None
-        path = inside(source.root, source.media)  # recorded root-relative
+        located = self._reader.locate(source.root, source.media)  # recorded root-relative
+        path = Path(located) if located is not None else None
         return path if path is not None and path.suffix.lower() in MEDIA_TYPES else None
 
     def _media_kind(self, source: Source) -> str | None:

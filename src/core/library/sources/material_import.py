@@ -3,7 +3,8 @@ door: scan, read each file with its reader, chunk, index, and record a ``Source`
 
 Same rules as notes: deterministic ids from the root folder's name and the relative path;
 re-importing unchanged files changes nothing; a broken file is skipped with its reason and the
-import goes on; a file gone since the last import is reported and taken out of the index.
+import goes on — whatever its reader or the transcriber raises, one file's failure is that
+file's alone (``_failed``); a file gone since the last import is reported and taken out of the index.
 Markdown notes are indexed for retrieval here, but their ``Source`` record belongs to the notes
 importer (``record_notes=False``), so the two never fight over it.
 """
@@ -23,7 +24,7 @@ from studyhall.core.contracts.material import (
 )
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.sources import Source
-from studyhall.core.errors import ModelError
+from studyhall.core.errors import StudyhallError
 from studyhall.core.library.retrieval.chunking import chunk_material
 from studyhall.core.library.retrieval.indexing import (
     EmbeddedSources,
@@ -66,6 +67,15 @@ def _kind_of(path: str) -> str:
     if lower.endswith((".md", ".markdown")):
         return "note"
     return "text"
+
+
+def _failed(path: str, what: str, error: Exception) -> SkippedFile:
+    """A file skipped for an error its reader or transcriber raised: our own errors carry a
+    message written for the learner; any other is named by its class (and its first words)."""
+    if isinstance(error, StudyhallError):
+        return SkippedFile(path, f"{what}: {error}")
+    detail = " ".join(str(error).split())[:200]
+    return SkippedFile(path, f"{what} ({type(error).__name__}{': ' + detail if detail else ''})")
 
 
 @dataclass
@@ -167,8 +177,8 @@ class MaterialImporter:
         if why is None and self.transcriber is not None:
             try:
                 return await self.transcriber.transcribe(root, path)
-            except ModelError as e:
-                return SkippedFile(path, f"it could not be transcribed: {e}")
+            except Exception as e:  # noqa: BLE001 — an undecodable video, any failure: this file only
+                return _failed(path, "it could not be transcribed", e)
         report.needs_transcription.append(path)
         await self.off_loop(self.index.remove, source_id)
         await self.off_loop(self._record, source_id, path, root, "transcript", "needs_transcription",
@@ -185,10 +195,13 @@ class MaterialImporter:
         out: list[_Prepared] = []
         for rel in paths:
             source_id = material_source_id(_kind_of(rel), root_name, rel)
-            read = self.reader.read(root, rel)
-            if isinstance(read, MaterialFile):
-                out.append((read, chunk_material(source_id, read),
-                            self.index.source_hash(source_id)))
+            try:
+                read = self.reader.read(root, rel)
+                chunks = chunk_material(source_id, read) if isinstance(read, MaterialFile) else None
+            except Exception as e:  # noqa: BLE001 — a reader's bug on a strange file: this file only
+                read, chunks = _failed(rel, "it could not be read", e), None
+            if chunks is not None:
+                out.append((read, chunks, self.index.source_hash(source_id)))
             else:
                 out.append((read, None, None))
         return out
@@ -197,7 +210,14 @@ class MaterialImporter:
                    waiting: list[tuple[str, MaterialFile, SourceChunks]],
                    chunks: list[Chunk] | None = None, indexed_as: str | None = None) -> None:
         if chunks is None:  # a transcript made just now
-            chunks = chunk_material(source_id, file)
+            try:
+                chunks = chunk_material(source_id, file)
+            except Exception as e:  # noqa: BLE001 — one transcript's failure is its own
+                failed = _failed(file.path, "its transcript could not be read", e)
+                report.skipped.append(failed)
+                await self.off_loop(self._skip, source_id, file.path, root, file.kind,
+                                    failed.reason)
+                return
             indexed_as = await self.off_loop(self.index.source_hash, source_id)
         source = SourceChunks(source_id, file.content_hash, chunks)
         report.chunks += len(source.chunks)
