@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from studyhall.core.errors import InvalidInput
 from studyhall.server.http.errors import BodyTooLarge
-from studyhall.server.http.numbers import MAX_DIGITS, digits_value, is_digits
+from studyhall.server.http.numbers import MAX_JSON_DIGITS, digits_value, is_digits
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -71,11 +71,12 @@ async def _read(request: Request, limit: int) -> bytes:
 
 
 def _bounded_int(text: str) -> int:
-    # The JSON reader hands every integer literal here before making it an int: one longer
-    # than any field takes is refused by length (int() itself fails past 4,300 digits).
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise InvalidInput(f"A number in the request body has more than {MAX_DIGITS} digits; "
-                           "no field here takes one that long.")
+    # The JSON reader hands every integer literal here before making it an int. Past Python's
+    # 4,300 digits int() fails (a ValueError, read as "not JSON"): refuse it by length, saying
+    # so. Shorter ones are read as before; a field's own bounds then judge them.
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise InvalidInput(f"A number in the request body has more than {MAX_JSON_DIGITS:,} "
+                           "digits; no field here takes one that long.")
     return int(text)
 
 

@@ -13,6 +13,9 @@ from studyhall.core.errors import InvalidInput
 # 10**18 - 1 at most: more than any count, byte offset or size this app meets, within an int64.
 MAX_DIGITS = 18
 LARGEST = 10**MAX_DIGITS - 1
+# An integer inside a JSON body is read if Python can read it (its default limit); past that it
+# is refused by length. Each field's own bounds judge the value.
+MAX_JSON_DIGITS = 4300
 
 
 def is_digits(text: str) -> bool:
