@@ -24,6 +24,10 @@ async def test_parallel_settings_changes_for_different_roles_are_all_kept(tmp_pa
                  api.http.put("/api/settings/review", json={"reviews_per_day": 77}),
                  api.http.put("/api/settings/timeouts", json={"hosted_s": 11}),
                  api.http.put("/api/settings/timeouts", json={"local_s": 22})]
+        providers = ("openai", "groq", "mistral")
+        puts += [api.http.put("/api/settings/keys",
+                              json={"name": p, "value": f"sk-{p}-0123456789abcdef"})
+                 for p in providers]
         answers = await asyncio.gather(*puts)
         assert [a.status_code for a in answers] == [200] * len(puts)
         view = (await api.http.get("/api/settings")).json()
@@ -36,6 +40,7 @@ async def test_parallel_settings_changes_for_different_roles_are_all_kept(tmp_pa
     assert saved["privacy"]["scrub_local"] is True
     assert (saved["new_cards_per_day"], saved["reviews_per_day"]) == (7, 77)
     assert (saved["timeouts"]["hosted_s"], saved["timeouts"]["local_s"]) == (11, 22)
+    assert sorted(k["name"] for k in view["keys"]) == sorted(providers)
 
 
 async def test_twenty_parallel_changes_to_one_role_leave_one_of_them_whole(
