@@ -1,8 +1,10 @@
 """Logging: one line per event, correlation-tagged, to stderr and a rotating file; redacted.
 
 Redaction sits on the handlers, so every record from any library (uvicorn, litellm, ...) is
-masked before it is written, whoever logged it. Tags: ``tag(chat=id, run=id)`` gives
-``[chat <id>] [run <id>]``; ``tagged(logger, chat=id)`` prefixes every line of a logger.
+masked before it is written, whoever logged it; a flood of one alarm (out of file descriptors)
+is written once per burst (``log_bursts``), so it cannot rotate the history away.
+Tags: ``tag(chat=id, run=id)`` gives ``[chat <id>] [run <id>]``; ``tagged(logger, chat=id)``
+prefixes every line of a logger.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from studyhall.server.config import make_private_dir
+from studyhall.server.log_bursts import OncePerBurst
 from studyhall.server.redaction import REDACTOR, Redactor
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -104,9 +107,11 @@ def setup_logging(
         )
         _private(path)
         handlers.append(file_handler)
+    bursts = OncePerBurst()  # one for all handlers: each drops the same repeats
     for handler in handlers:
         setattr(handler, _OURS, True)
         handler.setFormatter(formatter)
+        handler.addFilter(bursts)
         handler.addFilter(RedactingFilter(redactor))
         root.addHandler(handler)
     root.setLevel(level)

@@ -121,6 +121,7 @@ GRACE_SECONDS = 0.5
 def _server(app: Any, runtime: Runtime) -> Any:
     """A uvicorn server that stops the runtime as its shutdown begins."""
     import uvicorn  # here, not at module level: the CLI's other commands never pay for it
+    from studyhall.server.connection_guard import server_config
 
     class StudyhallServer(uvicorn.Server):
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
@@ -130,15 +131,14 @@ def _server(app: Any, runtime: Runtime) -> Any:
             await stop(runtime)
             await super().shutdown(sockets)
 
-    return StudyhallServer(
-        uvicorn.Config(
-            app, log_config=None, access_log=False, lifespan="on",
-            # uvicorn annotates an int but hands it to asyncio.wait_for, which takes seconds
-            # as a float.
-            timeout_graceful_shutdown=GRACE_SECONDS,  # type: ignore[arg-type]
-            server_header=False,
-        )
-    )
+    # A header-read deadline and a cap on open connections (``connection_guard``): clients
+    # that connect and never ask cannot use up the process's file descriptors.
+    return StudyhallServer(server_config(
+        app,
+        # uvicorn annotates an int but hands it to asyncio.wait_for, which takes seconds as a
+        # float.
+        timeout_graceful_shutdown=GRACE_SECONDS,
+    ))
 
 
 async def _stop_after(stop_when: StopWhen, info: RunningServer, server: object) -> None:

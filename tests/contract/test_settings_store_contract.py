@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from studyhall.adapters.memory import InMemorySettingsStore
 from studyhall.adapters.store import JsonSettingsStore
-from studyhall.core.contracts.settings import RoleModel, Settings
+from studyhall.core.contracts.settings import MODEL_ROLES, RoleModel, Settings
 from studyhall.core.errors import StoreError
 from studyhall.core.ports.storage import SettingsStore
 
@@ -44,6 +45,29 @@ class SettingsStoreContract:
             store.save(too_small)
         with pytest.raises(StoreError, match="expected a Settings"):
             store.save({"chunk_tokens": 3000})  # type: ignore[arg-type]
+        assert reopen().load() == custom()
+
+    def test_updates_from_many_threads_are_all_kept(self, store: SettingsStore, reopen) -> None:
+        # Each thread changes its own role from what it loads: a load-then-save without one
+        # lock around both keeps only some of them.
+        def change(role: str) -> None:
+            def to(current: Settings) -> Settings:
+                models = {**current.models, role: RoleModel(model=f"ollama/{role}")}
+                return Settings.model_validate({**current.model_dump(), "models": models})
+            store.update(to)
+
+        threads = [threading.Thread(target=change, args=(r,)) for r in MODEL_ROLES]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for role in MODEL_ROLES:
+            assert reopen().load().model_for(role).model == f"ollama/{role}"
+
+    def test_a_refused_update_keeps_the_saved_settings(self, store, reopen) -> None:
+        store.save(custom())
+        with pytest.raises(StoreError, match="does not fit Settings"):
+            store.update(lambda s: Settings.model_construct(**{**s.__dict__, "chunk_tokens": 5}))
         assert reopen().load() == custom()
 
 

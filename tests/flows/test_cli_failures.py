@@ -41,18 +41,23 @@ def dying_app(data: Path, mode: str) -> subprocess.Popen[bytes]:
     return proc
 
 
-@pytest.mark.parametrize(("mode", "said"), [("refused", "connection refused"),
-                                            ("reset", "connection reset"),
-                                            ("incomplete", "cut off")])
-def test_an_app_dying_mid_import_is_one_line_and_exit_3(tmp_path: Path, mode: str,
-                                                        said: str) -> None:
+# How the CLI names a lost connection (each error class's own words: tests/unit/test_cli.py).
+# Which one a dying process shows is a race, not a promise: a connect can land in the queue of a
+# listening socket that is closing and be reset instead of refused, more so on a loaded box. So
+# the tests below assert the outcome — one line, exit 3, a lost connection named — not which.
+LOST = ("connection refused", "connection reset", "its answer was cut off")
+
+
+@pytest.mark.parametrize("mode", ["refused", "reset", "incomplete"])
+def test_an_app_dying_mid_import_is_one_line_and_exit_3(tmp_path: Path, mode: str) -> None:
     vault = make_vault(tmp_path / "Vault", notes=2)
     data = tmp_path / "data"
     dying_app(data, mode)
     result = studyhall(data, "import", str(vault), "--no-embed")
     assert result.returncode == APP_GONE
     err = one_line(result)
-    assert said in err and "--fallback-local" in err and "run the same command again" in err
+    assert any(f"({said})" in err for said in LOST), err
+    assert "--fallback-local" in err and "run the same command again" in err
 
 
 def test_with_fallback_local_the_import_finishes_here(tmp_path: Path) -> None:

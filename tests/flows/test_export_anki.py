@@ -141,6 +141,26 @@ def test_a_kill_mid_write_never_leaves_a_half_deck(tmp_path):
     assert len(read_apkg(out)) == 3
 
 
+def test_a_rerun_removes_the_partial_a_killed_export_left(tmp_path):
+    seed(data_dir())
+    out = tmp_path / "deck.apkg"
+    other = tmp_path / ".other.apkg.abcdefgh.partial"  # another target's: not this export's
+    other.write_bytes(b"not ours")
+    child = subprocess.Popen([sys.executable, "-c", _SLOW_WRITER, str(out)],
+                             stdout=subprocess.PIPE, env=dict(os.environ))
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == b"writing"
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait(10)
+    left = [p.name for p in tmp_path.iterdir() if p.name.startswith(".deck.apkg.")]
+    assert len(left) == 1 and left[0].endswith(".partial"), left
+    assert main(["export", "anki", "-o", str(out)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name, "deck.apkg"]
+    assert len(read_apkg(out)) == 3
+
+
 def test_the_window_downloads_the_same_deck_over_http(tmp_path):
     from tests.support.server import api_client
 

@@ -5,6 +5,9 @@ the learner's own vaults, and an import of the export that changes nothing in th
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import yaml
@@ -76,6 +79,46 @@ def test_a_re_export_rewrites_only_what_changed(tmp_path, capsys):
     assert "0 written, 3 unchanged, 0 removed" in capsys.readouterr().out
     assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.md")} == mtimes
     assert {p.name: p.read_bytes() for p in out.glob("*.md")} == before
+
+
+_KILLED_EXPORT = """
+import os, sys, time
+from studyhall.desktop.cli import main
+real = os.replace
+def stuck(source, target, *a, **k):
+    if not str(source).endswith(".partial"):
+        return real(source, target, *a, **k)
+    print("writing", flush=True)
+    time.sleep(60)  # killed here: the note is in its partial, not yet in place
+os.replace = stuck
+sys.exit(main(["export", "markdown", sys.argv[1]]))
+"""
+
+
+def test_a_rerun_removes_the_partial_a_killed_export_left(tmp_path):
+    seed(data_dir())
+    out = tmp_path / "vault"
+    out.mkdir()
+    mine = out / ".draft.md.partial"  # the learner's own hidden file: never taken for ours
+    mine.write_text("mine")
+    child = subprocess.Popen([sys.executable, "-c", _KILLED_EXPORT, str(out)],
+                             stdout=subprocess.PIPE, env=dict(os.environ))
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline().strip() == b"writing"
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait(10)
+    left = [p.name for p in out.iterdir() if p != mine]
+    assert len(left) == 1 and left[0].startswith(".") and left[0].endswith(".partial"), left
+    assert export(out) == 0
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith(".")) == [mine.name]
+    assert mine.read_text() == "mine"
+    fresh = tmp_path / "fresh"
+    assert export(fresh) == 0  # the re-run's export is complete: what a clean run writes
+    assert {p.name: p.read_bytes() for p in out.glob("*.md")} == {
+        p.name: p.read_bytes() for p in fresh.glob("*.md")}
+    assert len(list(out.glob("*.md"))) == 3
 
 
 def test_it_will_not_write_into_a_vault_unless_told_to(tmp_path, capsys):

@@ -9,6 +9,7 @@ under the question), ``incomplete`` (half an answer, then gone).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -59,6 +60,10 @@ def serve(data_dir: Path, mode: str) -> None:
             if mode == "refused":
                 # Stop listening before answering: the client's next request must be refused,
                 # not accepted by the kernel's backlog and then reset when the process exits.
+                # shutdown() first: close() alone lets the socket listen on while the accept
+                # loop's select() still holds it (up to its 0.5 s poll).
+                with contextlib.suppress(OSError):
+                    self.server.socket.shutdown(socket.SHUT_RDWR)
                 self.server.socket.close()
             self._json(202, {"run_id": "import_dying", "status": "running"})
             if mode == "refused":

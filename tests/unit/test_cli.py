@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import os
 import sys
 import types
@@ -113,6 +114,21 @@ def test_an_unexpected_error_is_one_line_a_hint_and_exit_70(failing_command, cap
     assert "ValueError: bad thing" in err and "logs/studyhall.log" in err
     log = (_isolated_data_dir / "logs" / "studyhall.log").read_text()
     assert "Traceback" in log and "ValueError: bad thing" in log  # the details, for a report
+
+
+@pytest.mark.parametrize(("error", "said"), [
+    (ConnectionRefusedError(111, "Connection refused"), "connection refused"),
+    (ConnectionResetError(104, "Connection reset by peer"), "connection reset"),
+    (http.client.RemoteDisconnected("Remote end closed connection"), "connection reset"),
+    (http.client.IncompleteRead(b"{", 4096), "its answer was cut off"),
+    (TimeoutError(), "no answer in time"),
+])
+def test_a_lost_connection_to_the_app_is_named_for_how_it_was_lost(error, said):
+    # The flows that kill an app mid-import accept any of these (which comes first is a race);
+    # the words for each stay precise, held here without a race.
+    from studyhall.desktop.commands.notes_import import _lost
+
+    assert _lost(error) == said
 
 
 @pytest.mark.parametrize(("error", "code", "said"), [

@@ -275,6 +275,15 @@ def test_error_messages(text: str, expected: str) -> None:
     assert any(e.startswith(expected) or expected in e for e in found), found
 
 
+def test_a_link_style_number_of_thousands_of_digits_is_a_plain_error() -> None:
+    # int() refuses over 4,300 digits (a ValueError, "a bug" to the CLI): read by length first.
+    found = errors("graph TD\nA-->B\nlinkStyle " + "9" * 5000 + " stroke:red")
+    assert found == [("line 3, col 11: linkStyle 99999999999999999999… names an edge that does "
+                     "not exist: edges 0–0 are defined above this line (edges count from 0 in "
+                     "the order written)")]
+    assert parse_plan("graph TD\nA-->B\nlinkStyle " + "0" * 5000 + " stroke:red").errors == []
+
+
 def test_a_label_defined_twice_differently() -> None:
     assert only_error("graph TD\nA[One] --> B\nC --> A[Two]") == (
         'line 3, col 9: node \'A\' already has the label "One"; here it is "Two" — give each node '

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 from studyhall.adapters.store.shape_guard import checked
 from studyhall.core.contracts.settings import Settings
 
@@ -9,6 +12,7 @@ from studyhall.core.contracts.settings import Settings
 class InMemorySettingsStore:
     def __init__(self, initial: Settings | None = None) -> None:
         self._settings: Settings | None = None
+        self._lock = threading.Lock()  # ``update`` is one step, as in the file store
         if initial is not None:
             self.save(initial)
 
@@ -16,4 +20,10 @@ class InMemorySettingsStore:
         return self._settings if self._settings is not None else Settings()
 
     def save(self, settings: Settings) -> None:
-        self._settings, _ = checked(Settings, settings, "the settings")
+        with self._lock:
+            self._settings, _ = checked(Settings, settings, "the settings")
+
+    def update(self, change: Callable[[Settings], Settings]) -> Settings:
+        with self._lock:
+            self._settings, _ = checked(Settings, change(self.load()), "the settings")
+            return self._settings

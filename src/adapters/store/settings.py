@@ -1,8 +1,10 @@
-"""``JsonSettingsStore``: ``settings.json``, human-readable, replaced atomically."""
+"""``JsonSettingsStore``: ``settings.json``, human-readable, replaced atomically; every change is
+one load-modify-save under one lock, so concurrent changes are all kept."""
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -16,6 +18,9 @@ from studyhall.core.errors import StoreError
 class JsonSettingsStore:
     def __init__(self, path: Path) -> None:
         self._path = Path(path)
+        # Held across load-modify-save (``update``), not just the write: two requests that each
+        # loaded the old file and saved their own change would keep only the last one. Only the
+        # app's one server process writes settings (the CLI never does), so a thread lock is it.
         self._lock = threading.Lock()
         self._swept = False
 
@@ -38,8 +43,18 @@ class JsonSettingsStore:
             ) from e
 
     def save(self, settings: Settings) -> None:
+        with self._lock:
+            self._write(settings)
+
+    def update(self, change: Callable[[Settings], Settings]) -> Settings:
+        with self._lock:
+            updated = change(self.load())
+            self._write(updated)
+            return updated
+
+    def _write(self, settings: Settings) -> None:
         _, data = checked(Settings, settings, "the settings", indent=2)
-        with self._lock, translated("save the settings"):
+        with translated("save the settings"):
             if not self._swept:
                 sweep_temp_files(self._path.parent)
                 self._swept = True

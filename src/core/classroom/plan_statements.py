@@ -74,12 +74,15 @@ def _link_style(cur: Cursor, build: PlanBuilder) -> None:
     count = len(build.edges)
     offset = 0
     for number in m.group().split(","):
-        if int(number) >= count:
+        # By length first: int() refuses over 4,300 digits, and no plan has that many edges.
+        significant = number.lstrip("0") or "0"
+        if len(significant) > len(str(count)) or int(significant) >= count:
             defined = f"edges 0–{count - 1}" if count else "no edges"
+            shown = number if len(number) <= 20 else f"{number[:20]}…"
             raise PlanSyntaxError(
                 pos + offset,
                 (
-                    f"linkStyle {number} names an edge that does not exist: {defined} are "
+                    f"linkStyle {shown} names an edge that does not exist: {defined} are "
                     "defined above this line (edges count from 0 in the order written)"
                 ),
             )

@@ -220,6 +220,11 @@ class SettingsStore(Protocol):
 
     def save(self, settings: Settings) -> None: ...
 
+    def update(self, change: Callable[[Settings], Settings]) -> Settings:
+        """Load, ``change``, save as one step: no other update or save runs in between, so
+        concurrent changes to different fields are all kept. Returns what was saved."""
+        ...
+
 
 class SecretStore(Protocol):
     """API keys per provider. Values never leave through logs, argv or error messages."""

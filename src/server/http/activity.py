@@ -14,9 +14,10 @@ from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import InvalidInput, NotFound
+from studyhall.core.errors import NotFound
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
+from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.http.sse import event_stream
@@ -36,12 +37,7 @@ class AbortResult(BodyModel):
 
 
 def _limit(request: Request) -> int | None:
-    raw = query(request, "limit").get("limit")
-    if raw is None:
-        return None
-    if not (raw.isascii() and raw.isdigit()) or not 1 <= int(raw) <= 10_000:
-        raise InvalidInput('"limit" must be a whole number from 1 to 10000.')
-    return int(raw)
+    return whole_number(query(request, "limit").get("limit"), "limit", least=1, most=10_000)
 
 
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 from starlette.requests import Request
 from studyhall.core.errors import InvalidInput
 from studyhall.server.http.errors import BodyTooLarge
+from studyhall.server.http.numbers import MAX_JSON_DIGITS, digits_value, is_digits
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -29,7 +30,7 @@ async def read_json(request: Request, *, limit: int = MAX_BODY_BYTES) -> Any:
     if not raw.strip():
         return {}
     try:
-        value = json.loads(raw)
+        value = json.loads(raw, parse_int=_bounded_int)
     except RecursionError:
         raise _too_deep() from None
     except ValueError:  # JSON errors and bytes that are not UTF-8 alike
@@ -57,7 +58,7 @@ async def read_model(request: Request, model: type[M], *, limit: int = MAX_BODY_
 
 async def _read(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    if is_digits(declared) and digits_value(declared, limit) is None:  # over: never int()ed whole
         raise _too_large(limit)
     chunks: list[bytes] = []
     size = 0
@@ -67,6 +68,16 @@ async def _read(request: Request, limit: int) -> bytes:
             raise _too_large(limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+def _bounded_int(text: str) -> int:
+    # The JSON reader hands every integer literal here before making it an int. Past Python's
+    # 4,300 digits int() fails (a ValueError, read as "not JSON"): refuse it by length, saying
+    # so. Shorter ones are read as before; a field's own bounds then judge them.
+    if len(text.lstrip("-")) > MAX_JSON_DIGITS:
+        raise InvalidInput(f"A number in the request body has more than {MAX_JSON_DIGITS:,} "
+                           "digits; no field here takes one that long.")
+    return int(text)
 
 
 def _whole_numbers(value: Any) -> Any:

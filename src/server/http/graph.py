@@ -24,6 +24,7 @@ from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.graph_body import GraphBody
 from studyhall.server.http.graph_detail import detail_route
 from studyhall.server.http.graph_map import GraphMap, stale, unchanged
+from studyhall.server.http.numbers import LARGEST, whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.graph_reader import gc_paused
@@ -77,9 +78,9 @@ def _map_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitab
         return Response(content, media_type="application/json")
 
     @describe(summary="The graph as Home paints it (slim columns, in parts)",
-              query=[Query("limit", {"type": "integer", "minimum": 1},
+              query=[Query("limit", {"type": "integer", "minimum": 1, "maximum": LARGEST},
                            description="nodes in this part (default: all from start)"),
-                     Query("start", {"type": "integer", "minimum": 0},
+                     Query("start", {"type": "integer", "minimum": 0, "maximum": LARGEST},
                            description="the first node of this part (nodes come most "
                                        "important first)"),
                      Query("version", {"type": "string", "maxLength": VERSION_CHARS},
@@ -94,8 +95,8 @@ def _map_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitab
         part as index pairs; the first part also has the clusters and the sources table. A
         node's detail is ``GET /api/graph/nodes/{id}``."""
         given = query(request, "limit", "start", "version", "known")
-        start = _whole(given.get("start"), "start", 0) or 0
-        limit = _whole(given.get("limit"), "limit", 1)
+        start = whole_number(given.get("start"), "start", least=0, default=0)
+        limit = whole_number(given.get("limit"), "limit", least=1)
         for name in ("known", "version"):
             if len(given.get(name, "")) > VERSION_CHARS:
                 raise InvalidInput(f'"{name}" is a graph version from an earlier answer '
@@ -104,14 +105,6 @@ def _map_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitab
                                        given.get("version"))
 
     return get_map
-
-
-def _whole(raw: str | None, name: str, least: int) -> int | None:
-    if raw is None:
-        return None
-    if not (raw.isascii() and raw.isdigit()) or int(raw) < least:
-        raise InvalidInput(f'"{name}" must be a whole number from {least}.')
-    return int(raw)
 
 
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:

@@ -25,6 +25,7 @@ from studyhall.core.library.graph.node_search import node_contents, search_nodes
 from studyhall.core.library.upkeep.vector_cache import Vector
 from studyhall.server.http.bodies import read_json
 from studyhall.server.http.body_model import BodyModel
+from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.runtime import Runtime
@@ -39,15 +40,7 @@ MAX_BODY = 8 * 1024 * 1024  # every node of a large graph dragged at once
 
 
 def _limit(raw: str | None) -> int:
-    if raw is None:
-        return 20
-    try:
-        value = int(raw)
-    except ValueError:
-        raise InvalidInput(f'"limit" must be a whole number from 1 to {MAX_LIMIT}.') from None
-    if not 1 <= value <= MAX_LIMIT:
-        raise InvalidInput(f'"limit" must be from 1 to {MAX_LIMIT}.')
-    return value
+    return whole_number(raw, "limit", least=1, most=MAX_LIMIT, default=20)
 
 
 class XY(BodyModel):

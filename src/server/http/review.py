@@ -18,9 +18,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.learner import PromptKind
-from studyhall.core.errors import InvalidInput
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
+from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.review import MAX_QUEUE
@@ -104,12 +104,7 @@ class StatsOut(BodyModel):
 
 
 def _limit(raw: str | None) -> int:
-    if raw is None:
-        return 20
-    try:
-        return int(raw)
-    except ValueError:
-        raise InvalidInput(f'"limit" must be a whole number from 1 to {MAX_QUEUE}.') from None
+    return whole_number(raw, "limit", least=1, most=MAX_QUEUE, default=20)
 
 
 def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:

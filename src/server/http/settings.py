@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Callable
 from typing import Any, cast, get_args
 
 from pydantic import Field
@@ -205,6 +206,12 @@ def routes(services: Services) -> list[BaseRoute]:
                        "desired_retention": settings.desired_retention},
         }
 
+    async def _changed(change: Callable[[Settings], Settings]) -> Response:
+        # One load-modify-save under the store's lock (off the loop): a change made by a
+        # request running alongside is never overwritten by this one's stale copy.
+        await asyncio.to_thread(settings_store.update, change)
+        return JSONResponse(await asyncio.to_thread(_view))
+
     async def get_settings(request: Request) -> Response:
         """The Settings screen: data dir, models per role, saved keys (masked), keys still
         needed by a configured model."""
@@ -219,8 +226,7 @@ def routes(services: Services) -> list[BaseRoute]:
         if unknown:
             raise InvalidInput(f"Unknown role(s): {', '.join(unknown)}. Roles are: "
                                f"{', '.join(MODEL_ROLES)}.")
-        current = settings_store.load()
-        models = dict(current.models)
+        chosen: dict[ModelRole, RoleModel] = {}
         keys: dict[str, str] = {}  # credentials typed into an address: saved as its key
         for role, value in body.models.items():
             if not value.model.strip():
@@ -228,14 +234,13 @@ def routes(services: Services) -> list[BaseRoute]:
             base = _check_base(value.api_base)
             if base is not None and base.secret is not None:
                 keys[clean_key_name(base.url)] = base.secret
-            models[cast(ModelRole, role)] = RoleModel(  # checked against MODEL_ROLES above
+            chosen[cast(ModelRole, role)] = RoleModel(  # checked against MODEL_ROLES above
                 model=value.model.strip(), effort=value.effort,
                 api_base=base.url if base is not None else None)
-        updated = Settings.model_validate({**current.model_dump(), "models": models})
         for name, secret in keys.items():
             await asyncio.to_thread(secrets.set, name, secret)
-        await asyncio.to_thread(settings_store.save, updated)
-        return JSONResponse(await asyncio.to_thread(_view))
+        return await _changed(lambda current: Settings.model_validate(
+            {**current.model_dump(), "models": {**current.models, **chosen}}))
 
     @describe(summary="Save an API key (stored in the OS keyring or a 0600 file)",
               request=KeyIn, responses={400: "Bad name or key"})
@@ -263,10 +268,8 @@ def routes(services: Services) -> list[BaseRoute]:
     async def put_privacy(request: Request) -> Response:
         """Whether prompts to a local server are scrubbed of personal data as well."""
         body: PrivacyIn = await read_model(request, PrivacyIn, refused=NOT_SAVED)
-        current = settings_store.load()
-        updated = current.model_copy(update={"privacy": Privacy(scrub_local=body.scrub_local)})
-        await asyncio.to_thread(settings_store.save, updated)
-        return JSONResponse(await asyncio.to_thread(_view))
+        privacy = Privacy(scrub_local=body.scrub_local)
+        return await _changed(lambda current: current.model_copy(update={"privacy": privacy}))
 
     @describe(summary="Set the review caps: new cards and reviews per day, desired retention",
               request=ReviewIn, responses={400: "A value is out of range"})
@@ -277,10 +280,8 @@ def routes(services: Services) -> list[BaseRoute]:
             request, ReviewIn, refused=NOT_SAVED,
             hint="New cards per day is a whole number from 0 to 1000, reviews per day from 1 "
                  "to 10000, desired retention from 0.70 to 0.97.")
-        current = settings_store.load()
-        updated = current.model_copy(update=body.model_dump(exclude_none=True))
-        await asyncio.to_thread(settings_store.save, updated)
-        return JSONResponse(await asyncio.to_thread(_view))
+        caps = body.model_dump(exclude_none=True)
+        return await _changed(lambda current: current.model_copy(update=caps))
 
     @describe(summary="Set how long a model call waits for bytes (hosted, local)",
               request=TimeoutsIn, responses={400: "A value is out of range"})
@@ -289,12 +290,9 @@ def routes(services: Services) -> list[BaseRoute]:
         body: TimeoutsIn = await read_model(
             request, TimeoutsIn, refused=NOT_SAVED,
             hint="A hosted provider's wait is 1 to 3600 seconds, a local server's 1 to 7200.")
-        current = settings_store.load()
-        timeouts = Timeouts.model_validate(
-            {**current.timeouts.model_dump(), **body.model_dump(exclude_none=True)})
-        updated = current.model_copy(update={"timeouts": timeouts})
-        await asyncio.to_thread(settings_store.save, updated)
-        return JSONResponse(await asyncio.to_thread(_view))
+        waits = body.model_dump(exclude_none=True)
+        return await _changed(lambda current: current.model_copy(update={
+            "timeouts": Timeouts.model_validate({**current.timeouts.model_dump(), **waits})}))
 
     @describe(summary="Test a role's model with one tiny call", request=TestIn,
               responses={400: "Unknown role"})

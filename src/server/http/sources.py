@@ -19,12 +19,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import NotFound
+from studyhall.server.http.numbers import digits_value
 from studyhall.server.http.openapi import describe
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.source_library import SourceLibrary
 from studyhall.server.services import Services
 
-_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+_RANGE = re.compile(r"^bytes=([0-9]*)-([0-9]*)$")
 PIECE = 256 * 1024
 
 
@@ -39,11 +40,14 @@ def byte_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
     first, last = m.group(1), m.group(2)
     if not first and not last:
         return False
+    # A position past the file's end is as good as any other past it (RFC 9110: a last byte
+    # past the end means the end), so a 5,000-digit one is read as "past the end", never int()ed.
+    past = size + 1
     if not first:  # the last N bytes
-        n = int(last)
+        n = _position(last, past)
         return (max(size - n, 0), size - 1) if n and size else False
-    start = int(first)
-    end = min(int(last), size - 1) if last else size - 1
+    start = _position(first, past)
+    end = min(_position(last, past), size - 1) if last else size - 1
     if start >= size or end < start:
         return False
     return start, end
@@ -53,6 +57,11 @@ def _no_follow(path: str, flags: int) -> int:
     """The path was located by the readers' path rule (its real path): a name swapped for a
     symlink since then is refused, not followed."""
     return os.open(path, flags | getattr(os, "O_NOFOLLOW", 0))
+
+
+def _position(digits: str, past: int) -> int:
+    value = digits_value(digits, past)
+    return past if value is None else value
 
 
 async def _read(path: Path, start: int, end: int) -> AsyncIterator[bytes]:

@@ -8,7 +8,6 @@ beside the target and renamed over it: a crash or a kill never leaves a half-wri
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from studyhall.core.library.export.anki_notes import AnkiNote
+from studyhall.server.runtime.partial_files import replace_with, sweep_partials
 
 # Fixed for good: Anki recognises the note type by this id (a new id would be a new note type
 # beside the learner's old one on every export).
@@ -77,16 +77,10 @@ def write_apkg(notes: Sequence[AnkiNote], deck_name: str, target: Path) -> int:
     """Write the package to ``target`` atomically; the number of notes written."""
     package = build_package(notes, deck_name)
     target = target.expanduser()
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, partial = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".partial")
-    os.close(fd)
-    try:
-        _write_zip(package, Path(partial))
-        os.replace(partial, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
-        raise
+    # Only this target's partials, left by a run that was killed mid-write: the folder may be
+    # the learner's Downloads, and nothing else in it is touched.
+    sweep_partials(target.parent, lambda name: name == target.name)
+    replace_with(target, lambda partial: _write_zip(package, partial))
     return len(notes)
 
 

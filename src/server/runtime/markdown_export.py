@@ -8,9 +8,6 @@ learner's own notes by accident.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +16,7 @@ from studyhall.core.library.export.marker import MARK_KEY, MARK_VALUE
 from studyhall.core.library.export.vault import TopicState, vault_notes
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.ports.storage import SourceStore
+from studyhall.server.runtime.partial_files import sweep_partials, write_whole
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.study_export import source_refs
 
@@ -70,18 +68,6 @@ def check_target(folder: Path, sources: SourceStore) -> None:
                            "Pick an empty folder, or pass --force to write there anyway.")
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, partial = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(partial, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(partial)
-        raise
-
-
 def write_vault(review: ReviewService, sources: SourceStore, base: GraphSnapshot | None,
                 folder: Path, *, force: bool = False) -> VaultReport:
     if not force:
@@ -91,6 +77,9 @@ def write_vault(review: ReviewService, sources: SourceStore, base: GraphSnapshot
               source_refs(sources, (s for n in snapshot.nodes for s in n.sources)).items()}
     notes = vault_notes(snapshot, topic_states(review, snapshot), titles)
     folder.mkdir(parents=True, exist_ok=True)
+    # A note's hidden partial left by an export that was killed mid-write (never a learner's
+    # file: recognised by its whole name, in this folder only).
+    sweep_partials(folder, lambda target: target.endswith(".md"))
     written = unchanged = removed = 0
     for name, text in notes.items():
         path, data = folder / name, text.encode("utf-8")
@@ -101,7 +90,7 @@ def write_vault(review: ReviewService, sources: SourceStore, base: GraphSnapshot
         if same:
             unchanged += 1
             continue
-        _write_atomic(path, data)
+        write_whole(path, data)
         written += 1
     keep = {n.casefold() for n in notes}
     for stale in sorted(folder.glob("*.md")):
