@@ -18,6 +18,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Literal
 
 from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
@@ -65,6 +66,7 @@ log = logging.getLogger("studyhall.imports")
 NOTES_PROMPT = "notes_extractor.md"
 GROUP_NOTES = 64  # model-free notes per group run (one checkpoint each)
 LINK_VIEWS = 500  # link views per run of the links phase
+BIG_NOTE_BYTES = 16_000  # a note this big has its views made off the loop (~HEAVY_TOKENS)
 
 
 @dataclass
@@ -138,6 +140,7 @@ class NotesImporter:
             clock=self._clock,
             ids=self._ids,
             group_source=vault_run_source(vault),
+            off_loop=asyncio.to_thread,  # a huge note is planned in a worker
         )
         tally = MergeTally()
         complete = False
@@ -190,8 +193,8 @@ class NotesImporter:
             if reason is not None:
                 self._use_model = False
                 report.extractor_note = reason
-        self._structural = StructuralExtractor()
-        self._by_structure = notes_by_structure(self._structural)
+        self._structural = StructuralExtractor(off_loop=asyncio.to_thread)
+        self._by_structure = notes_by_structure(self._structural, asyncio.to_thread)
         self._by_model: SourceKind | None = None  # built on the first note that uses it
         self._used: set[str] = set()
 
@@ -243,7 +246,7 @@ class NotesImporter:
         try:
             for n, note in enumerate(notes):
                 tell(ImportProgress("extracting", n, len(notes), note.file.path))
-                note.views = [sv.view for sv in note_views(note.doc, note.source_id, at)]
+                note.views = await self._views(note, at)
                 pending = pipeline.uncovered(note.views)
                 if not pending:
                     self._finish_note(note, report)
@@ -268,6 +271,17 @@ class NotesImporter:
             pipeline.discard_group()  # planned but unwritten: the next import redoes it
             raise
         tell(ImportProgress("extracting", len(notes), len(notes)))
+
+    async def _views(self, note: _Note, at: datetime) -> list[View]:
+        """The note's section views; a big note's made in a worker (hashing every section of
+        a 600 KB note is a long hold of the loop), an ordinary one's in place (the hop costs
+        more than the work)."""
+        def views() -> list[View]:
+            return [sv.view for sv in note_views(note.doc, note.source_id, at)]
+
+        if note.file.size >= BIG_NOTE_BYTES:
+            return await asyncio.to_thread(views)
+        return views()
 
     async def _extract_note(self, note: _Note, pending: list[View], chunk: int,
                             pipeline: ExtractionPipeline, tally: MergeTally) -> bool:
@@ -351,8 +365,9 @@ class NotesImporter:
             for note in notes
             if note.status != "skipped"
         ]
-        views, extractor = note_link_views(
-            linking, snapshot.nodes, links_source_id(vault), self._clock.now()
+        # In a worker: it indexes every node's evidence and looks up every link's target.
+        views, extractor = await asyncio.to_thread(
+            note_link_views, linking, snapshot.nodes, links_source_id(vault), self._clock.now()
         )
         kind = note_links(extractor, LINK_VIEWS)
         batches = pipeline.batches(views, kind, LINK_VIEWS)

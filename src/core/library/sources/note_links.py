@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from studyhall.core.library.extraction.evidence import normalize_ws
-from studyhall.core.library.extraction.structural_extractor import heading_quote
+from studyhall.core.library.extraction.structural_extractor import SectionIndex
 from studyhall.core.library.sources.notes.document import NoteDoc, NoteLink, Section
 from studyhall.core.library.sources.notes.resolve import Resolution, VaultIndex, is_note
 from studyhall.core.library.sources.notes.views import section_message_id, title_line
@@ -86,9 +87,14 @@ class NoteRef:
     source_id: str
     doc: NoteDoc
 
+    @cached_property
+    def sections(self) -> SectionIndex:
+        """Built on first use, once per note (a link asks it for its target's heading)."""
+        return SectionIndex(self.doc)
+
 
 def _section_head(ref: NoteRef, section: Section, evidence: EvidenceIndex) -> str | None:
-    quote = title_line(ref.doc) if section.index == 0 else heading_quote(ref.doc, section)
+    quote = title_line(ref.doc) if section.index == 0 else ref.sections.heading_quote(section)
     node = evidence.head(section_message_id(ref.source_id, section), quote)
     if node is None and section.index != 0:
         root = ref.doc.sections[0]
