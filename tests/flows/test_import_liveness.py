@@ -6,6 +6,7 @@ waited 168 s); the notes are now extracted in linear time and every heavy step o
 
 from __future__ import annotations
 
+import statistics
 import threading
 import time
 from dataclasses import replace
@@ -17,11 +18,13 @@ from studyhall.server.app import build_services
 from tests.support.hostile_vault import NORMAL_NOTES, OffLoopHashEmbedder, make_hostile_vault
 from tests.support.server import api_client, make_config
 
-# The issue's target is 1 s. What is still on the loop is the group commit of the huge note's
-# 20k records (the graph has one writer: its ledger writes stay on the loop), ~0.5 s on a quiet
-# machine and ~1.3 s measured at load 3 on 2 cores; 3 s keeps a loaded box green while the old
-# code (168 s) is far past it.
-HEALTH_BOUND = 3.0
+# The issue's target is 1 s, met on a quiet machine. What is still on the loop is the group
+# commit of the huge note's 20k records (the graph has one writer: its ledger writes stay on
+# the loop): 0.4 s of CPU, but up to ~2 s of wall time measured at load 6.5 on 2 cores, where
+# the loop thread waits for a core. 5 s keeps a loaded box green while the old code (one
+# answer after 168 s in the issue, 113 s here) is far past it; most answers must be quick.
+HEALTH_BOUND = 5.0
+TYPICAL_BOUND = 0.5
 
 
 def test_health_answers_promptly_while_a_note_of_20k_headings_imports(tmp_path: Path) -> None:
@@ -58,6 +61,7 @@ def test_health_answers_promptly_while_a_note_of_20k_headings_imports(tmp_path: 
     assert (run["report"]["notes"], run["report"]["imported"]) == (4, 4)
     assert len(latencies) >= 5, "the poll hardly ran: the import was too quick to tell anything"
     assert max(latencies) < HEALTH_BOUND, sorted(latencies)[-5:]
+    assert statistics.median(latencies) < TYPICAL_BOUND, statistics.median(latencies)
     texts = {n.text for n in graph_snapshot(services.graph_store).nodes}
     assert {"Headings", "Headings: Part 0", "Headings: Part 19999"} <= texts
     assert {name.removesuffix(".md") for name in NORMAL_NOTES} <= texts
