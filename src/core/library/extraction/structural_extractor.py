@@ -176,11 +176,11 @@ class StructuralExtractor:
         doc = self._docs.get(batch.source_id)
         if doc is None:
             return Extraction(extract_structure({}, batch))  # refused, with the reason
-        index = self._indexes.get(batch.source_id)
+        known = self._indexes.get(batch.source_id)
         if batch.heavy:
-            output, index = await self._off_loop(_extract, doc, batch, index)
+            output, index = await self._off_loop(_extract, doc, batch, known)
         else:
-            output, index = _extract(doc, batch, index)
+            output, index = _extract(doc, batch, known)
         if self._docs.get(batch.source_id) is doc:  # not forgotten (or replaced) meanwhile
             self._indexes[batch.source_id] = index
         return Extraction(output)
