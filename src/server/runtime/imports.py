@@ -18,7 +18,6 @@ import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Literal
 
 from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
@@ -28,11 +27,10 @@ from studyhall.core.contracts.material import NoteFile, SkippedFile
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
 from studyhall.core.library.export.marker import skip_exported
 from studyhall.core.library.extraction.coverage import View
-from studyhall.core.library.extraction.link_extractor import LinkingNote, note_link_views
+from studyhall.core.library.extraction.link_extractor import LinkingNote
 from studyhall.core.library.extraction.merge_base import TrackedGraph
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind
 from studyhall.core.library.extraction.source_kinds import (
-    note_links,
     notes_by_model,
     notes_by_structure,
 )
@@ -48,9 +46,7 @@ from studyhall.core.library.sources.note_links import (
 from studyhall.core.library.sources.notes import NoteDoc, VaultIndex, parse_note
 from studyhall.core.library.sources.notes.vault_index import NoteOutcome, source_records
 from studyhall.core.library.sources.notes.views import (
-    links_source_id,
     note_source_id,
-    note_views,
     vault_run_source,
 )
 from studyhall.core.library.sources.source_ids import root_name
@@ -59,14 +55,13 @@ from studyhall.core.ports.sources import VaultReader
 from studyhall.core.ports.storage import GraphStore, SettingsStore, SourceStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.import_phases import link_notes, section_views
 from studyhall.server.runtime.import_report import ImportProgress, ImportReport, Mode, ProgressFn
 
 log = logging.getLogger("studyhall.imports")
 
 NOTES_PROMPT = "notes_extractor.md"
 GROUP_NOTES = 64  # model-free notes per group run (one checkpoint each)
-LINK_VIEWS = 500  # link views per run of the links phase
-BIG_NOTE_BYTES = 16_000  # a note this big has its views made off the loop (~HEAVY_TOKENS)
 
 
 @dataclass
@@ -246,7 +241,7 @@ class NotesImporter:
         try:
             for n, note in enumerate(notes):
                 tell(ImportProgress("extracting", n, len(notes), note.file.path))
-                note.views = await self._views(note, at)
+                note.views = await section_views(note.doc, note.source_id, note.file.size, at)
                 pending = pipeline.uncovered(note.views)
                 if not pending:
                     self._finish_note(note, report)
@@ -271,17 +266,6 @@ class NotesImporter:
             pipeline.discard_group()  # planned but unwritten: the next import redoes it
             raise
         tell(ImportProgress("extracting", len(notes), len(notes)))
-
-    async def _views(self, note: _Note, at: datetime) -> list[View]:
-        """The note's section views; a big note's made in a worker (hashing every section of
-        a 600 KB note is a long hold of the loop), an ordinary one's in place (the hop costs
-        more than the work)."""
-        def views() -> list[View]:
-            return [sv.view for sv in note_views(note.doc, note.source_id, at)]
-
-        if note.file.size >= BIG_NOTE_BYTES:
-            return await asyncio.to_thread(views)
-        return views()
 
     async def _extract_note(self, note: _Note, pending: list[View], chunk: int,
                             pipeline: ExtractionPipeline, tally: MergeTally) -> bool:
@@ -348,35 +332,14 @@ class NotesImporter:
 
     # --- links between notes ----------------------------------------------------------------
 
-    async def _link_all(
-        self,
-        notes: Sequence[_Note],
-        pipeline: ExtractionPipeline,
-        tally: MergeTally,
-        vault: str,
-        tell: ProgressFn,
-    ) -> None:
-        """Link edges, once every note's own nodes are in: one view per note under the vault's
-        links source, merged in big batches (a note's view changes when its links do)."""
+    async def _link_all(self, notes: Sequence[_Note], pipeline: ExtractionPipeline,
+                        tally: MergeTally, vault: str, tell: ProgressFn) -> None:
+        """Link edges, once every note's own nodes are in (``import_phases.link_notes``)."""
         tell(ImportProgress("linking", 0, len(notes)))
-        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
-        linking = [
-            LinkingNote(NoteRef(note.source_id, note.doc), note.resolved, note.views)
-            for note in notes
-            if note.status != "skipped"
-        ]
-        # In a worker: it indexes every node's evidence and looks up every link's target.
-        views, extractor = await asyncio.to_thread(
-            note_link_views, linking, snapshot.nodes, links_source_id(vault), self._clock.now()
-        )
-        kind = note_links(extractor, LINK_VIEWS)
-        batches = pipeline.batches(views, kind, LINK_VIEWS)
-        total, done = sum(len(b.views) for b in batches), 0
-        for batch in batches:
-            tally.add(await pipeline.run_batch(batch, kind))
-            done += len(batch.views)
-            tell(ImportProgress("linking", done, total))
-            await asyncio.sleep(0)
+        linking = [LinkingNote(NoteRef(note.source_id, note.doc), note.resolved, note.views)
+                   for note in notes if note.status != "skipped"]
+        await link_notes(linking, self._upkeep.reader.snapshot, pipeline, tally, vault,
+                         self._clock.now(), tell)
 
     # --- the sources index ------------------------------------------------------------------
 
