@@ -1,5 +1,5 @@
 """Time, ids and blocking work: the only way the core learns the clock, makes an id, or runs
-a blocking call (file I/O) without stalling the event loop."""
+a blocking call (file I/O, long pure computation) without stalling the event loop."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ class Ids(Protocol):
 
 
 class OffLoop(Protocol):
-    """Runs a blocking call (a file read or write) off the event loop and awaits its result:
+    """Runs a blocking call (a file read or write, or seconds of pure computation such as
+    planning the merge of a huge note) off the event loop and awaits its result:
     ``asyncio.to_thread`` in the app; a plain call where nothing else shares the loop."""
 
     def __call__(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Awaitable[T]: ...

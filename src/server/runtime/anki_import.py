@@ -91,7 +91,8 @@ class AnkiImporter:
         snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
         pipeline = ExtractionPipeline(
             store=self._graph, base=TrackedGraph(self._graph, snapshot), clock=self._clock,
-            ids=self._ids, group_source=package_source_id(os.path.basename(package.path)))
+            ids=self._ids, group_source=package_source_id(os.path.basename(package.path)),
+            off_loop=asyncio.to_thread)  # a heavy batch is planned in a worker
         extractor = AnkiExtractor()
         kind = anki_decks(extractor)
         tally = MergeTally()

@@ -214,8 +214,11 @@ class GraphUpkeep:
         )
         from studyhall.core.library.upkeep.regions import with_regions
 
+        # Every step over the whole graph in a worker (a term label ranks its cluster's
+        # members over every edge; 20k nodes held the loop for a second).
         groups = await asyncio.to_thread(cluster_vectors, vectors)
-        clusters = carry_labels(groups, self._store.clusters())
+        previous = await asyncio.to_thread(self._store.clusters)
+        clusters = await asyncio.to_thread(carry_labels, groups, previous)
         texts = {n.id: n.text for n in snapshot.nodes}
         edges = [(e.source, e.target) for e in snapshot.edges]
         use_model = self._model is not None and self._model_usable()
@@ -252,7 +255,8 @@ class GraphUpkeep:
                 named.append(
                     cluster.model_copy(
                         update={
-                            "label": central_name(cluster.node_ids, texts, edges),
+                            "label": await asyncio.to_thread(
+                                central_name, cluster.node_ids, texts, edges),
                             "label_source": "terms",
                             "core": cluster.node_ids,
                         }
@@ -261,7 +265,8 @@ class GraphUpkeep:
             else:
                 named.append(cluster)
         # Named first, so a region is named by its head cluster's (unique) label.
-        return with_regions(unique_names(named, texts, edges), edges)
+        unique = await asyncio.to_thread(unique_names, named, texts, edges)
+        return await asyncio.to_thread(with_regions, unique, edges)
 
     async def settle(
         self, snapshot: GraphSnapshot | None = None, pinned: dict[str, Any] | None = None

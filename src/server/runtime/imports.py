@@ -27,11 +27,10 @@ from studyhall.core.contracts.material import NoteFile, SkippedFile
 from studyhall.core.errors import ModelAuthError, ModelError, ModelNotConfigured
 from studyhall.core.library.export.marker import skip_exported
 from studyhall.core.library.extraction.coverage import View
-from studyhall.core.library.extraction.link_extractor import LinkingNote, note_link_views
+from studyhall.core.library.extraction.link_extractor import LinkingNote
 from studyhall.core.library.extraction.merge_base import TrackedGraph
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind
 from studyhall.core.library.extraction.source_kinds import (
-    note_links,
     notes_by_model,
     notes_by_structure,
 )
@@ -47,9 +46,7 @@ from studyhall.core.library.sources.note_links import (
 from studyhall.core.library.sources.notes import NoteDoc, VaultIndex, parse_note
 from studyhall.core.library.sources.notes.vault_index import NoteOutcome, source_records
 from studyhall.core.library.sources.notes.views import (
-    links_source_id,
     note_source_id,
-    note_views,
     vault_run_source,
 )
 from studyhall.core.library.sources.source_ids import root_name
@@ -58,13 +55,13 @@ from studyhall.core.ports.sources import VaultReader
 from studyhall.core.ports.storage import GraphStore, SettingsStore, SourceStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.import_phases import link_notes, section_views
 from studyhall.server.runtime.import_report import ImportProgress, ImportReport, Mode, ProgressFn
 
 log = logging.getLogger("studyhall.imports")
 
 NOTES_PROMPT = "notes_extractor.md"
 GROUP_NOTES = 64  # model-free notes per group run (one checkpoint each)
-LINK_VIEWS = 500  # link views per run of the links phase
 
 
 @dataclass
@@ -138,6 +135,7 @@ class NotesImporter:
             clock=self._clock,
             ids=self._ids,
             group_source=vault_run_source(vault),
+            off_loop=asyncio.to_thread,  # a huge note is planned in a worker
         )
         tally = MergeTally()
         complete = False
@@ -190,8 +188,8 @@ class NotesImporter:
             if reason is not None:
                 self._use_model = False
                 report.extractor_note = reason
-        self._structural = StructuralExtractor()
-        self._by_structure = notes_by_structure(self._structural)
+        self._structural = StructuralExtractor(off_loop=asyncio.to_thread)
+        self._by_structure = notes_by_structure(self._structural, asyncio.to_thread)
         self._by_model: SourceKind | None = None  # built on the first note that uses it
         self._used: set[str] = set()
 
@@ -243,7 +241,7 @@ class NotesImporter:
         try:
             for n, note in enumerate(notes):
                 tell(ImportProgress("extracting", n, len(notes), note.file.path))
-                note.views = [sv.view for sv in note_views(note.doc, note.source_id, at)]
+                note.views = await section_views(note.doc, note.source_id, note.file.size, at)
                 pending = pipeline.uncovered(note.views)
                 if not pending:
                     self._finish_note(note, report)
@@ -334,34 +332,14 @@ class NotesImporter:
 
     # --- links between notes ----------------------------------------------------------------
 
-    async def _link_all(
-        self,
-        notes: Sequence[_Note],
-        pipeline: ExtractionPipeline,
-        tally: MergeTally,
-        vault: str,
-        tell: ProgressFn,
-    ) -> None:
-        """Link edges, once every note's own nodes are in: one view per note under the vault's
-        links source, merged in big batches (a note's view changes when its links do)."""
+    async def _link_all(self, notes: Sequence[_Note], pipeline: ExtractionPipeline,
+                        tally: MergeTally, vault: str, tell: ProgressFn) -> None:
+        """Link edges, once every note's own nodes are in (``import_phases.link_notes``)."""
         tell(ImportProgress("linking", 0, len(notes)))
-        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
-        linking = [
-            LinkingNote(NoteRef(note.source_id, note.doc), note.resolved, note.views)
-            for note in notes
-            if note.status != "skipped"
-        ]
-        views, extractor = note_link_views(
-            linking, snapshot.nodes, links_source_id(vault), self._clock.now()
-        )
-        kind = note_links(extractor, LINK_VIEWS)
-        batches = pipeline.batches(views, kind, LINK_VIEWS)
-        total, done = sum(len(b.views) for b in batches), 0
-        for batch in batches:
-            tally.add(await pipeline.run_batch(batch, kind))
-            done += len(batch.views)
-            tell(ImportProgress("linking", done, total))
-            await asyncio.sleep(0)
+        linking = [LinkingNote(NoteRef(note.source_id, note.doc), note.resolved, note.views)
+                   for note in notes if note.status != "skipped"]
+        await link_notes(linking, self._upkeep.reader.snapshot, pipeline, tally, vault,
+                         self._clock.now(), tell)
 
     # --- the sources index ------------------------------------------------------------------
 

@@ -13,6 +13,11 @@ from dataclasses import dataclass
 
 from studyhall.core.library.extraction.coverage import View, uncovered
 
+# A batch this large (~16 KB of text) is extracted and planned in a worker when the caller
+# gives an ``OffLoop``: a note of 20k headings held the event loop for seconds even in linear
+# time. Below it the hop to a thread costs more than the work (an ordinary note: ~1 ms).
+HEAVY_TOKENS = 4_000
+
 
 @dataclass(frozen=True)
 class Batch:
@@ -26,6 +31,11 @@ class Batch:
     @property
     def message_ids(self) -> tuple[str, ...]:
         return tuple(view.message_id for view in self.views)
+
+    @property
+    def heavy(self) -> bool:
+        """Worth moving off the event loop (see ``HEAVY_TOKENS``)."""
+        return self.tokens >= HEAVY_TOKENS
 
 
 def make_batches(views: Sequence[View], chunk_tokens: int) -> list[Batch]:

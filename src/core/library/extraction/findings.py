@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.graph import Understanding
 from studyhall.core.library.extraction.batching import Batch
+from studyhall.core.ports.system import OffLoop, in_place
 
 
 class _Output(BaseModel):
@@ -107,7 +108,11 @@ class Auditor(Protocol):
 
 class KeepAllAuditor:
     """The model-free auditor: keeps every finding and links none (the merger still checks
-    every quote, and identical texts still land on one node). For imports with no model."""
+    every quote, and identical texts still land on one node). For imports with no model; a
+    heavy batch's verdicts (20k for a note of 20k headings) are made through ``off_loop``."""
+
+    def __init__(self, off_loop: OffLoop = in_place) -> None:
+        self._off_loop = off_loop
 
     async def audit(
         self,
@@ -115,8 +120,13 @@ class KeepAllAuditor:
         findings: ExtractorOutput,
         neighbours: Mapping[str, Sequence[NodeRef]],
     ) -> Audit:
-        verdicts = tuple(
-            Verdict(key=p.key, keep=True, reason="no auditor model: kept for the merger's checks")
-            for p in findings.propositions
-        )
-        return Audit(AuditorOutput(verdicts=verdicts))
+        if batch.heavy:
+            return Audit(await self._off_loop(_keep_all, findings))
+        return Audit(_keep_all(findings))
+
+
+def _keep_all(findings: ExtractorOutput) -> AuditorOutput:
+    return AuditorOutput(verdicts=tuple(
+        Verdict(key=p.key, keep=True, reason="no auditor model: kept for the merger's checks")
+        for p in findings.propositions
+    ))

@@ -6,9 +6,12 @@ stages are the same for all. A batch is committed as its own run (a paid model a
 lost to a later failure), or — for a grouped kind, the model-free bulk import — planned into the
 open group run that ``commit_group`` writes at once, with few disk syncs.
 
-Every model call happens before the plan; planning and committing never await, so cancelling a
-run (abort) can only land before anything of the batch in flight is written, and no other
-coroutine can merge in between.
+Every model call happens before the plan; committing never awaits, so cancelling a run (abort)
+can only land before anything of the batch in flight is written, and no other coroutine can
+merge in between. Planning awaits only for a heavy batch of a grouped kind (a huge note, planned
+in a worker through ``off_loop``): the plan is written by the group commit, never by planning,
+and the merge base is read before and brought up to date after the worker, on the loop — one
+task drives a pipeline, so nothing else moves the base meanwhile.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ from studyhall.core.library.extraction.merge_base import MergeBase
 from studyhall.core.library.extraction.merger import MergePlan, commit_merge, plan_merge
 from studyhall.core.library.extraction.topic_anchoring import anchor_floating
 from studyhall.core.ports.storage import GraphStore
-from studyhall.core.ports.system import Clock, Ids
+from studyhall.core.ports.system import Clock, Ids, OffLoop, in_place
 
 Stage = Literal["extracting", "auditing", "merging"]
 NEIGHBOURS_PER_FINDING = 5
@@ -87,8 +90,10 @@ class ExtractionPipeline:
         clock: Clock,
         ids: Ids,
         group_source: str | None = None,
+        off_loop: OffLoop = in_place,
     ) -> None:
         self._store, self._base, self._clock, self._ids = store, base, clock, ids
+        self._off_loop = off_loop  # plans a heavy grouped batch off the event loop
         # What a group run's checkpoint names as its source (e.g. the vault of many notes).
         self._group_source = group_source
         self._group: list[MergePlan] = []
@@ -136,9 +141,9 @@ class ExtractionPipeline:
         stage = on_stage or _no_stage
         judged = await self.judge(batch, kind, stage)
         stage("merging")
-        # From here to the checkpoint nothing awaits: the merge is atomic for this event loop.
         if kind.grouped:
-            return self._plan_into_group(batch, judged)
+            return await self._plan_into_group(batch, judged)
+        # From here to the checkpoint nothing awaits: the merge is atomic for this event loop.
         run = run_id or self._ids.new("run")
         plan = self._plan(batch, judged, run, started, unique_keys=False)
         commit_merge(plan, self._store)
@@ -182,11 +187,15 @@ class ExtractionPipeline:
 
     # --- the group run -------------------------------------------------------------------------
 
-    def _plan_into_group(self, batch: Batch, judged: Judged) -> MergePlan:
+    async def _plan_into_group(self, batch: Batch, judged: Judged) -> MergePlan:
         if self._group_run is None or self._group_started is None:
             self._group_run = self._ids.new("run")
             self._group_started = self._clock.now()
-        plan = self._plan(batch, judged, self._group_run, self._group_started, unique_keys=True)
+        args = (batch, judged, self._group_run, self._group_started)
+        if batch.heavy:  # pure CPU: nothing is written until commit_group
+            plan = await self._off_loop(self._plan, *args, unique_keys=True)
+        else:
+            plan = self._plan(*args, unique_keys=True)
         self._base.planned(plan)
         self._group.append(plan)
         return plan

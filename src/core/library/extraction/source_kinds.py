@@ -20,6 +20,7 @@ from studyhall.core.library.extraction.link_extractor import LinkExtractor
 from studyhall.core.library.extraction.pipeline import SourceKind
 from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
 from studyhall.core.library.extraction.topic_anchoring import TopicAnchoring
+from studyhall.core.ports.system import OffLoop, in_place
 
 
 def chat_transcript(extractor: Extractor, auditor: Auditor) -> SourceKind:
@@ -36,11 +37,13 @@ def notes_by_model(
     return SourceKind("notes", make_batches, extractor, auditor)
 
 
-def notes_by_structure(extractor: StructuralExtractor) -> SourceKind:
+def notes_by_structure(extractor: StructuralExtractor, off_loop: OffLoop = in_place) -> SourceKind:
+    """``off_loop``: where a huge note's verdicts are made (the extractor has its own)."""
     def one_note(views: Sequence[View], _budget: int) -> list[Batch]:
         return whole_source(views)
 
-    return SourceKind("notes-structural", one_note, extractor, KeepAllAuditor(), grouped=True)
+    return SourceKind("notes-structural", one_note, extractor, KeepAllAuditor(off_loop),
+                      grouped=True)
 
 
 def note_links(extractor: LinkExtractor, views_per_batch: int) -> SourceKind:

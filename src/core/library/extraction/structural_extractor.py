@@ -15,6 +15,7 @@ name nodes of this batch and nodes merged by earlier runs alike.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -30,6 +31,7 @@ from studyhall.core.library.extraction.merger import node_id_for
 from studyhall.core.library.sources.notes.document import Block, NoteDoc, Section
 from studyhall.core.library.sources.notes.prose import clip, plain, sentences, word_count
 from studyhall.core.library.sources.notes.views import section_message_id, title_line
+from studyhall.core.ports.system import OffLoop, in_place
 
 MIN_WORDS = 3
 _LINKS = re.compile(r"!?\[\[[^\]]*\]\]|!?\[[^\]]*\]\([^)]*\)")
@@ -57,14 +59,6 @@ def _section_text(doc: NoteDoc, section: Section, root: str) -> str:
 
 def section_node(doc: NoteDoc, section: Section) -> str:
     return node_id_for(section_text(doc, section))
-
-
-def heading_quote(doc: NoteDoc, section: Section) -> str:
-    """The heading exactly as written (a setext heading spans its underline too)."""
-    for block in doc.blocks:
-        if block.kind == "heading" and block.start == section.start:
-            return " ".join(doc.lines[n].strip() for n in range(block.start, block.end))
-    return doc.lines[section.start].strip()
 
 
 @dataclass(frozen=True)
@@ -119,36 +113,101 @@ class _Out:
                      for key, text in self.texts.items())
 
 
-class StructuralExtractor:
-    """Extracts notes registered with ``add_note`` (the importer parses each note once)."""
+class SectionIndex:
+    """One note's blocks indexed by section, built once (linear in the note): asking every
+    section for its heading and prose by scanning every block was quadratic — a note with 20k
+    headings held the event loop for minutes."""
 
-    def __init__(self) -> None:
+    def __init__(self, doc: NoteDoc) -> None:
+        self._doc = doc
+        self._headings: dict[int, Block] = {}  # start line -> the first heading block there
+        for block in doc.blocks:
+            if block.kind == "heading":
+                self._headings.setdefault(block.start, block)
+        # Block positions sorted by start line (ties in note order): a section's blocks are
+        # one contiguous run of them, found by bisection.
+        self._order = sorted(range(len(doc.blocks)), key=lambda i: doc.blocks[i].start)
+        self._starts = [doc.blocks[i].start for i in self._order]
+
+    def heading_quote(self, section: Section) -> str:
+        """The heading exactly as written (a setext heading spans its underline too)."""
+        doc = self._doc
+        block = self._headings.get(section.start)
+        if block is None:
+            return doc.lines[section.start].strip()
+        return " ".join(doc.lines[n].strip() for n in range(block.start, block.end))
+
+    def statements(self, section: Section) -> list[Statement]:
+        """The statements of a section's own prose (not its sub-sections'), in note order."""
+        low = bisect_left(self._starts, section.start)
+        high = bisect_left(self._starts, section.end, lo=low)
+        blocks = self._doc.blocks
+        return [
+            statement
+            for i in sorted(self._order[low:high])
+            if blocks[i].kind in _PROSE
+            for statement in block_statements(blocks[i])
+        ]
+
+
+class StructuralExtractor:
+    """Extracts notes registered with ``add_note`` (the importer parses each note once); a
+    heavy batch (a huge note) is extracted through ``off_loop`` (a worker thread in the app)."""
+
+    def __init__(self, off_loop: OffLoop = in_place) -> None:
         self._docs: dict[str, NoteDoc] = {}
+        # Built on a note's first batch and kept for the rest (with a model, a note of many
+        # sections is many batches).
+        self._indexes: dict[str, SectionIndex] = {}
+        self._off_loop = off_loop
 
     def add_note(self, source_id: str, doc: NoteDoc) -> None:
         self._docs[source_id] = doc
+        self._indexes.pop(source_id, None)
 
     def forget(self, source_id: str) -> None:
         self._docs.pop(source_id, None)
+        self._indexes.pop(source_id, None)
 
     def doc(self, source_id: str) -> NoteDoc | None:
         return self._docs.get(source_id)
 
     async def extract(self, batch: Batch) -> Extraction:
-        return Extraction(extract_structure(self._docs, batch))
+        doc = self._docs.get(batch.source_id)
+        if doc is None:
+            return Extraction(extract_structure({}, batch))  # refused, with the reason
+        known = self._indexes.get(batch.source_id)
+        if batch.heavy:
+            output, index = await self._off_loop(_extract, doc, batch, known)
+        else:
+            output, index = _extract(doc, batch, known)
+        if self._docs.get(batch.source_id) is doc:  # not forgotten (or replaced) meanwhile
+            self._indexes[batch.source_id] = index
+        return Extraction(output)
 
 
-def extract_structure(docs: Mapping[str, NoteDoc], batch: Batch) -> ExtractorOutput:
+def _extract(
+    doc: NoteDoc, batch: Batch, index: SectionIndex | None
+) -> tuple[ExtractorOutput, SectionIndex]:
+    built = index or SectionIndex(doc)
+    return extract_structure({batch.source_id: doc}, batch, built), built
+
+
+def extract_structure(
+    docs: Mapping[str, NoteDoc], batch: Batch, index: SectionIndex | None = None
+) -> ExtractorOutput:
+    """The batch's sections as topics; ``index``: the note's, when already built."""
     doc = docs.get(batch.source_id)
     if doc is None:
         raise ValueError(f"no parsed note registered for source {batch.source_id}")
     by_message = {section_message_id(batch.source_id, s): s for s in doc.sections}
     out = _Out()
     topics = _Topics(doc)
+    index = index or SectionIndex(doc)
     for view in batch.views:
         section = by_message.get(view.message_id)
         if section is not None:
-            _section(doc, section, view.message_id, out, topics)
+            _section(doc, index, section, view.message_id, out, topics)
     propositions = out.findings()
     edges = tuple(
         EdgeFinding.model_validate({"from": s, "to": t, "kind": k}) for s, t, k in out.edges
@@ -172,21 +231,12 @@ class _Topics:
         return text
 
 
-def _section(doc: NoteDoc, section: Section, message_id: str, out: _Out, topics: _Topics) -> None:
+def _section(doc: NoteDoc, index: SectionIndex, section: Section, message_id: str, out: _Out,
+             topics: _Topics) -> None:
     # Quoted once per sentence, named once per section: the plain-text rules are the cost.
-    heading = title_line(doc) if section.index == 0 else heading_quote(doc, section)
-    statements = [s.quote for s in section_statements(doc, section)]
+    heading = title_line(doc) if section.index == 0 else index.heading_quote(section)
+    statements = [s.quote for s in index.statements(section)]
     topic = out.node(topics.text(section), message_id, [heading, *statements])
     if section.index != 0:
         parent = doc.sections[section.parent or 0]
         out.edge(topic, node_id_for(topics.text(parent)), "supports")
-
-
-def section_statements(doc: NoteDoc, section: Section) -> list[Statement]:
-    """The statements of a section's own prose (not its sub-sections'), in note order."""
-    return [
-        statement
-        for block in doc.blocks
-        if section.start <= block.start < section.end and block.kind in _PROSE
-        for statement in block_statements(block)
-    ]

@@ -34,6 +34,7 @@ from studyhall.core.library.extraction.structural_extractor import (
     StructuralExtractor,
     section_node,
 )
+from studyhall.core.library.sources.notes.document import NoteDoc
 from studyhall.core.library.sources.notes.views import section_message_id
 
 
@@ -42,14 +43,22 @@ class TopicAnchoring:
 
     def __init__(self, structure: StructuralExtractor) -> None:
         self._structure = structure  # the importer registers each note before its batches
+        # The last note's topics: a note of many sections is many batches, and working its
+        # every topic out again for each of them was quadratic in the note.
+        self._last: tuple[str, NoteDoc, dict[str, str]] | None = None
 
     def topics_by_message(self, batch: Batch) -> dict[str, str]:
         """Section view message id -> that section's topic node id, for the batch's note."""
         doc = self._structure.doc(batch.source_id)
         if doc is None:
             return {}
-        return {section_message_id(batch.source_id, s): section_node(doc, s)
-                for s in doc.sections}
+        last = self._last
+        if last is not None and last[0] == batch.source_id and last[1] is doc:
+            return last[2]
+        topics = {section_message_id(batch.source_id, s): section_node(doc, s)
+                  for s in doc.sections}
+        self._last = (batch.source_id, doc, topics)
+        return topics
 
     def extractor(self, model: Extractor) -> Extractor:
         return _AnchoredExtractor(self, model)

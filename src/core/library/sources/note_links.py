@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from studyhall.core.library.extraction.evidence import normalize_ws
-from studyhall.core.library.extraction.structural_extractor import heading_quote
+from studyhall.core.library.extraction.structural_extractor import SectionIndex
+from studyhall.core.library.sources.heading_lookup import HeadingLookup
 from studyhall.core.library.sources.notes.document import NoteDoc, NoteLink, Section
 from studyhall.core.library.sources.notes.resolve import Resolution, VaultIndex, is_note
 from studyhall.core.library.sources.notes.views import section_message_id, title_line
@@ -55,6 +57,7 @@ class EvidenceIndex:
 
     def __init__(self, entries: Iterable[tuple[str, str, str]], current: Mapping[str, str]) -> None:
         self._by_message: dict[str, list[tuple[str, str]]] = {}
+        self._heads: dict[str, dict[str, str]] = {}  # message -> quote -> first node quoting it
         for node_id, message_id, quote in entries:
             text = current.get(message_id)
             if text is not None and normalize_ws(quote) in text:
@@ -74,11 +77,16 @@ class EvidenceIndex:
     def head(self, message_id: str, quote: str) -> str | None:
         """The node quoting exactly ``quote`` (a heading), else the section's first node."""
         found = self._by_message.get(message_id, [])
-        want = normalize_ws(quote)
-        exact = [n for n, q in found if q == want]
-        if exact:
-            return exact[0]
-        return found[0][0] if found else None
+        if not found:
+            return None
+        # Indexed on first use: every link into a section asks, and a section may hold 20k
+        # quotes (scanning them per link was quadratic).
+        firsts = self._heads.get(message_id)
+        if firsts is None:
+            firsts = self._heads[message_id] = {}
+            for node, q in found:
+                firsts.setdefault(q, node)
+        return firsts.get(normalize_ws(quote), found[0][0])
 
 
 @dataclass(frozen=True)
@@ -86,9 +94,19 @@ class NoteRef:
     source_id: str
     doc: NoteDoc
 
+    @cached_property
+    def sections(self) -> SectionIndex:
+        """Built on first use, once per note (a link asks it for its target's heading)."""
+        return SectionIndex(self.doc)
+
+    @cached_property
+    def headings(self) -> HeadingLookup:
+        """Built on first use, once per note (every link into it looks its subpath up)."""
+        return HeadingLookup(self.doc)
+
 
 def _section_head(ref: NoteRef, section: Section, evidence: EvidenceIndex) -> str | None:
-    quote = title_line(ref.doc) if section.index == 0 else heading_quote(ref.doc, section)
+    quote = title_line(ref.doc) if section.index == 0 else ref.sections.heading_quote(section)
     node = evidence.head(section_message_id(ref.source_id, section), quote)
     if node is None and section.index != 0:
         root = ref.doc.sections[0]
@@ -96,33 +114,18 @@ def _section_head(ref: NoteRef, section: Section, evidence: EvidenceIndex) -> st
     return node
 
 
-def _find_section(doc: NoteDoc, subpath: str) -> Section | None:
-    want = subpath.casefold().strip()
-    if not want:
-        return doc.sections[0]
-    for section in doc.sections[1:]:
-        anchor = section.anchor.casefold()
-        if anchor == want or anchor.endswith("#" + want):
-            return section
-    last = want.rsplit("#", 1)[-1]
-    for section in doc.sections[1:]:
-        if (section.heading or "").casefold() == last:
-            return section
-    return None
-
-
 def _target_node(ref: NoteRef, subpath: str, evidence: EvidenceIndex) -> str | None:
     doc = ref.doc
     if subpath.startswith("^"):
         line = doc.block_ids.get(subpath[1:])
         if line is not None:
-            section = doc.section_of(line)
+            section = ref.headings.section_at(line)
             hits = evidence.within(section_message_id(ref.source_id, section), doc.lines[line])
             if hits:
                 return hits[0]
             return _section_head(ref, section, evidence)
         return _section_head(ref, doc.sections[0], evidence)
-    section = _find_section(doc, subpath) or doc.sections[0]
+    section = ref.headings.find(subpath) or doc.sections[0]
     return _section_head(ref, section, evidence)
 
 
