@@ -14,6 +14,8 @@ HEAVY = (
     # tens of milliseconds each: needed only once material is imported, searched or checked
     "numpy", "scipy", "sklearn", "networkx", "PIL", "markdown_it", "bm25s", "yaml", "pypdf", "webvtt", "playwright",
     "fsrs",  # the review scheduler (~35 ms): loaded by the first review read
+    # a few milliseconds each: the first Anki deck, diagram check, search, browser fallback
+    "sqlite3", "xml.etree.ElementTree", "Stemmer", "webbrowser",
 )
 
 _PROBE = f"""
@@ -24,6 +26,7 @@ print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))
 _SCRIPT = f"""
 from studyhall.desktop.cli import build_parser
 build_parser()
+import studyhall.desktop.launcher  # what `studyhall` imports to serve
 from studyhall.server.app import build_app, build_runtime, build_services
 from studyhall.server.config import load_config
 config = load_config(port=5000)
