@@ -23,6 +23,10 @@ from typing import Any
 from starlette.routing import BaseRoute, Match, NoMatchFound
 from starlette.types import Receive, Scope, Send
 
+# One lock for every group: builds never overlap, so no lazy module is loaded by two threads at
+# once (Python 3.11's LazyLoader does not guard against that itself).
+_BUILDING = threading.RLock()
+
 
 class RouteOutsideGroup(Exception):
     """A group built a route its prefixes do not cover: no request would ever reach it."""
@@ -35,7 +39,6 @@ class LazyRoutes(BaseRoute):
         self.prefixes = prefixes
         self._build = build
         self._routes: list[BaseRoute] | None = None
-        self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         state = "built" if self._routes is not None else "not built yet"
@@ -49,7 +52,7 @@ class LazyRoutes(BaseRoute):
     def routes(self) -> list[BaseRoute]:
         """The group's routes, built now if they are not yet."""
         if self._routes is None:
-            with self._lock:
+            with _BUILDING:
                 if self._routes is None:
                     routes = self._build()
                     self._check(routes)
