@@ -86,17 +86,19 @@ def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
     one_run()  # warm the OS file cache and the bytecode cache; not counted
     one_run(BARE)
-    times, cpus, bare_times = [], [], []
+    times, cpus, bare_times, bare_cpus = [], [], [], []
     for i in range(runs):
         # Interleaved, so both see the same load on a shared machine.
-        bare, _ = one_run(BARE)
+        bare, bare_cpu = one_run(BARE)
         t, cpu = one_run()
         bare_times.append(bare)
         times.append(t)
-        if cpu is not None:
+        if cpu is not None and bare_cpu is not None:
             cpus.append(cpu)
+            bare_cpus.append(bare_cpu)
         print(f"run {i + 1}: {t:.3f} s" + (f" (cpu {cpu:.2f} s)" if cpu is not None else "")
-              + f"; bare Starlette+uvicorn {bare:.3f} s")
+              + f"; bare Starlette+uvicorn {bare:.3f} s"
+              + (f" (cpu {bare_cpu:.2f} s)" if bare_cpu is not None else ""))
     median = statistics.median(times)
     bare_median = statistics.median(bare_times)
     verdict = "OK" if median < TARGET_S else "SLOW"
@@ -107,8 +109,9 @@ def main() -> int:
     print(f"ratio studyhall / bare: {ratio:.2f}x (target <= {TARGET_RATIO:.1f}x) {verdict}")
     if cpus:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        print(f"child cpu median: {statistics.median(cpus):.3f} s; load average {load:.2f} "
-              f"on {os.cpu_count()} cpus")
+        cpu, bare_cpu = statistics.median(cpus), statistics.median(bare_cpus)
+        print(f"child cpu median: {cpu:.3f} s, bare {bare_cpu:.3f} s ({cpu / bare_cpu:.2f}x); "
+              f"load average {load:.2f} on {os.cpu_count()} cpus")
     return 0
 
 
