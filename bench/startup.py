@@ -1,7 +1,11 @@
 """Start-up time: process start -> first byte of an authorised ``GET /api/health``.
 
-Runs ``python -m studyhall --no-window`` in a fresh data dir several times and prints each
-run and the median. Target: under 1.0 s. Usage: ``python bench/startup.py [runs]``.
+Runs ``python -m studyhall --no-window`` in a fresh data dir several times and, interleaved
+with it, the baseline: a bare Starlette app with one ``/api/health`` route served by uvicorn
+(``bench/bare_starlette.py``), started the same way (a child process, timed from spawn to the
+first 200). Prints each run, both medians and their ratio. Targets: the ratio at most 2.0 (robust
+to a loaded machine: both run under the same load) and Studyhall under 1.0 s.
+Usage: ``python bench/startup.py [runs]``.
 Also prints the child's CPU time at that moment (Linux): on a busy machine wall time grows with
 the load, while CPU time shows what start-up itself costs.
 """
@@ -20,6 +24,9 @@ import time
 from pathlib import Path
 
 TARGET_S = 1.0
+TARGET_RATIO = 2.0
+STUDYHALL = ("-m", "studyhall", "--no-window")
+BARE = (str(Path(__file__).resolve().parent / "bare_starlette.py"),)
 TIMEOUT_S = 30.0
 
 
@@ -43,7 +50,7 @@ def _cpu_seconds(pid: int) -> float | None:
         return None
 
 
-def one_run() -> tuple[float, float | None]:
+def one_run(args: tuple[str, ...] = STUDYHALL) -> tuple[float, float | None]:
     with tempfile.TemporaryDirectory(prefix="studyhall-bench-") as tmp:
         data = Path(tmp)
         env = {**os.environ, "STUDYHALL_DATA_DIR": tmp, "STUDYHALL_TESTING": "1"}
@@ -51,15 +58,17 @@ def one_run() -> tuple[float, float | None]:
         # the whole package (the warm-up run writes the cache).
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         start = time.perf_counter()
+        # The bare app takes its data dir as an argument (it reads no environment).
+        argv = [sys.executable, *args, *((tmp,) if args == BARE else ())]
         proc = subprocess.Popen(
-            [sys.executable, "-m", "studyhall", "--no-window"], env=env,
+            argv, env=env,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         try:
             while True:
                 elapsed = time.perf_counter() - start
                 if elapsed > TIMEOUT_S or proc.poll() is not None:
-                    raise RuntimeError(f"studyhall did not answer (exit {proc.poll()})")
+                    raise RuntimeError(f"{' '.join(args)} did not answer (exit {proc.poll()})")
                 try:
                     info = json.loads((data / "server.json").read_text())
                 except (OSError, ValueError):
@@ -75,21 +84,34 @@ def one_run() -> tuple[float, float | None]:
 
 def main() -> int:
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 7
-    one_run()  # warm the OS file cache; not counted
-    times, cpus = [], []
+    one_run()  # warm the OS file cache and the bytecode cache; not counted
+    one_run(BARE)
+    times, cpus, bare_times, bare_cpus = [], [], [], []
     for i in range(runs):
+        # Interleaved, so both see the same load on a shared machine.
+        bare, bare_cpu = one_run(BARE)
         t, cpu = one_run()
+        bare_times.append(bare)
         times.append(t)
-        if cpu is not None:
+        if cpu is not None and bare_cpu is not None:
             cpus.append(cpu)
-        print(f"run {i + 1}: {t:.3f} s" + (f" (cpu {cpu:.2f} s)" if cpu is not None else ""))
+            bare_cpus.append(bare_cpu)
+        print(f"run {i + 1}: {t:.3f} s" + (f" (cpu {cpu:.2f} s)" if cpu is not None else "")
+              + f"; bare Starlette+uvicorn {bare:.3f} s"
+              + (f" (cpu {bare_cpu:.2f} s)" if bare_cpu is not None else ""))
     median = statistics.median(times)
+    bare_median = statistics.median(bare_times)
     verdict = "OK" if median < TARGET_S else "SLOW"
     print(f"startup median over {runs} runs: {median:.3f} s (target < {TARGET_S:.1f} s) {verdict}")
+    print(f"bare Starlette+uvicorn median: {bare_median:.3f} s")
+    ratio = median / bare_median
+    verdict = "OK" if ratio <= TARGET_RATIO else "SLOW"
+    print(f"ratio studyhall / bare: {ratio:.2f}x (target <= {TARGET_RATIO:.1f}x) {verdict}")
     if cpus:
         load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-        print(f"child cpu median: {statistics.median(cpus):.3f} s; load average {load:.2f} "
-              f"on {os.cpu_count()} cpus")
+        cpu, bare_cpu = statistics.median(cpus), statistics.median(bare_cpus)
+        print(f"child cpu median: {cpu:.3f} s, bare {bare_cpu:.3f} s ({cpu / bare_cpu:.2f}x); "
+              f"load average {load:.2f} on {os.cpu_count()} cpus")
     return 0
 
 

@@ -6,8 +6,10 @@ the key *name* only.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+import sys
 import tempfile
 import threading
 from collections.abc import Collection
@@ -144,9 +146,12 @@ class KeyringSecretStore:
 
     def _kr(self) -> Any:
         if self._backend is None:
-            import keyring
+            backend = native_backend()
+            if backend is None:  # forced with none usable: keyring's own choice says why
+                import keyring
 
-            self._backend = keyring.get_keyring()
+                backend = keyring.get_keyring()
+            self._backend = backend
         return self._backend
 
     def _call(self, what: str, fn: Any, *args: str) -> Any:
@@ -207,16 +212,53 @@ class KeyringSecretStore:
         )
 
 
+# The backends keyring itself would rank first on each platform. ``keyring.get_keyring()``
+# imports every backend and every installed plugin (entry points) to rank them all, ~0.3 s
+# beside the starting server; importing only these is a fraction of that.
+_NATIVE_BACKENDS: dict[str, tuple[str, ...]] = {
+    "darwin": ("keyring.backends.macOS.Keyring",),
+    "win32": ("keyring.backends.Windows.WinVaultKeyring",),
+}
+_UNIX_BACKENDS = (  # the desktop's Secret Service (GNOME, KeePassXC, ...), or KDE's wallet
+    "keyring.backends.SecretService.Keyring",
+    "keyring.backends.kwallet.DBusKeyring",
+)
+
+
+@functools.cache
+def native_backend() -> Any:
+    """keyring's backend: the one the user configured for keyring (``PYTHON_KEYRING_BACKEND``
+    or ``keyringrc.cfg``, read as keyring reads them), else the most preferred usable one of
+    this platform's native backends, each imported alone; None when none is usable."""
+    try:
+        import keyring.core
+    except ImportError:
+        return None
+    try:
+        configured = keyring.core.load_env() or keyring.core.load_config()
+    except Exception:  # noqa: BLE001 - a broken keyring config must not stop the app starting
+        return None
+    if configured is not None:
+        return configured
+    usable = []
+    for name in _NATIVE_BACKENDS.get(sys.platform, _UNIX_BACKENDS):
+        try:
+            backend = keyring.core.load_keyring(name)  # RuntimeError when not viable here
+        except Exception:  # noqa: BLE001, S112 - a missing library or a dead D-Bus: not this one
+            continue
+        if _real_backend(backend):
+            usable.append(backend)
+    return max(usable, key=lambda b: float(b.priority), default=None)
+
+
 def keyring_usable(backend: Any = None) -> bool:
     """True when keyring has a real backend (not fail/null, not a chainer with nothing in it)."""
     try:
-        import keyring
         from keyring.backends import chainer
     except ImportError:
         return False
-    try:
-        kr = backend if backend is not None else keyring.get_keyring()
-    except Exception:  # noqa: BLE001 - a broken keyring config must not stop the app starting
+    kr = backend if backend is not None else native_backend()
+    if kr is None:
         return False
     if isinstance(kr, chainer.ChainerBackend):
         return any(_real_backend(b) for b in kr.backends)

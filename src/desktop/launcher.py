@@ -11,7 +11,6 @@ import asyncio
 import os
 import subprocess
 import sys
-import webbrowser
 from html import escape
 from pathlib import Path
 
@@ -123,6 +122,8 @@ def _open_in_browser(info: RunningServer, config: Config) -> bool:
             f'<!doctype html><meta http-equiv="refresh" content="0;url={url}">'
             f'<a href="{url}">Open Studyhall</a>'
         )
+    import webbrowser  # only with no window: not on every start
+
     try:
         return webbrowser.open(page.as_uri(), new=2)
     except webbrowser.Error:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import sys
-import webbrowser
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -38,6 +37,8 @@ def open_externally(target: str) -> bool:
     """Links out of the app go to the system browser, never into the window."""
     if urlsplit(target).scheme.lower() not in ("http", "https", "mailto"):
         return False
+    import webbrowser  # here: the launcher imports this module for NO_GUI on every start
+
     return webbrowser.open(target, new=2)
 
 

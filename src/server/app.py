@@ -15,6 +15,7 @@ import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -54,24 +55,9 @@ from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
 from studyhall.server.config import Config
-from studyhall.server.http import (
-    activity,
-    artifacts,
-    ask,
-    chats,
-    demo_frames,
-    errors,
-    exports,
-    graph,
-    graph_search,
-    health,
-    imports,
-    review,
-    settings,
-    source_quiz,
-    sources,
-)
+from studyhall.server.http import errors, health
 from studyhall.server.http.fallback import fallback_route
+from studyhall.server.http.lazy_routes import LazyRoutes, lazy_modules
 from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.activity import ActivityFeed
@@ -99,6 +85,29 @@ from studyhall.server.runtime.runtime import Runtime, started
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.turns import TurnRunner
 from studyhall.server.services import Services
+
+if TYPE_CHECKING:  # checked as the modules they are; each loads with its first request
+    from studyhall.server.http import (
+        activity,
+        artifacts,
+        ask,
+        chats,
+        demo_frames,
+        exports,
+        graph,
+        graph_search,
+        imports,
+        review,
+        settings,
+        source_quiz,
+        sources,
+    )
+else:
+    (activity, artifacts, ask, chats, demo_frames, exports, graph, graph_search, imports, review,
+     settings, source_quiz, sources) = lazy_modules(
+        "studyhall.server.http", "activity", "artifacts", "ask", "chats", "demo_frames",
+        "exports", "graph", "graph_search", "imports", "review", "settings", "source_quiz",
+        "sources")
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
 
@@ -298,22 +307,27 @@ def _background(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
 
 
 def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    """Every /api route, module by module. New feature routes are listed here."""
+    """Every /api route, module by module. New feature routes are listed here, each group with
+    the path prefixes its routes sit under: a group's module (with the contracts and runtime it
+    imports) loads on the first request under them, so start-up imports what /api/health needs
+    (``http/lazy_routes.py``; a route outside its prefixes fails the group's first load)."""
     return [
         *health.routes(services),
-        *chats.routes(services, runtime),
-        *graph.routes(services, runtime),
-        *graph_search.routes(services, runtime),
-        *imports.routes(services, runtime),
-        *sources.routes(services, runtime),
-        *source_quiz.routes(services, runtime),
-        *ask.routes(services),
-        *settings.routes(services),
-        *demo_frames.routes(services),
-        *activity.routes(services, runtime),
-        *artifacts.routes(services, runtime),
-        *review.routes(services, runtime),
-        *exports.routes(services, runtime),
+        LazyRoutes(("/api/chats",), lambda: chats.routes(services, runtime)),
+        LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
+                   lambda: graph.routes(services, runtime)),
+        LazyRoutes(("/api/graph",), lambda: graph_search.routes(services, runtime)),
+        LazyRoutes(("/api/graph",), lambda: imports.routes(services, runtime)),
+        LazyRoutes(("/api/sources",), lambda: sources.routes(services, runtime)),
+        LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(services, runtime)),
+        LazyRoutes(("/api/ask",), lambda: ask.routes(services)),  # /api/ask and /api/asks
+        LazyRoutes(("/api/settings",), lambda: settings.routes(services)),
+        LazyRoutes(("/api/frames",), lambda: demo_frames.routes(services)),
+        LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(services, runtime)),
+        LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(services, runtime)),
+        LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
+                   lambda: review.routes(services, runtime)),
+        LazyRoutes(("/api/export",), lambda: exports.routes(services, runtime)),
     ]
 
 

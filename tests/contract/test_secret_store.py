@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 
 import keyring.backend
@@ -253,3 +255,66 @@ def test_default_store_prefers_a_usable_keyring_decided_on_first_use(tmp_path, m
 class TestAutoSecretStore(SecretStoreContract):
     def make(self, tmp_path):
         return secrets_module.AutoSecretStore(tmp_path, prefer_keyring=False)
+
+
+class PreferredKeyring(DictKeyring):
+    priority = 5  # type: ignore[assignment]
+
+
+class UnusableKeyring(DictKeyring):
+    @keyring.backend.properties.classproperty
+    def priority(cls) -> float:  # how keyring's backends say "not here" (no D-Bus, no library)
+        raise RuntimeError("no such service here")
+
+
+@pytest.fixture
+def fresh_native_backend(monkeypatch):
+    monkeypatch.delenv("PYTHON_KEYRING_BACKEND", raising=False)
+    secrets_module.native_backend.cache_clear()
+    yield secrets_module.native_backend
+    secrets_module.native_backend.cache_clear()
+
+
+def test_the_most_preferred_usable_native_keyring_backend_is_chosen(fresh_native_backend,
+                                                                     monkeypatch):
+    import keyring.core
+
+    monkeypatch.setattr(keyring.core, "load_config", lambda: None)  # no keyringrc.cfg
+    here = f"{__name__}."
+    names = tuple(here + n for n in ("UnusableKeyring", "DictKeyring", "PreferredKeyring"))
+    monkeypatch.setattr(secrets_module, "_NATIVE_BACKENDS", {})
+    monkeypatch.setattr(secrets_module, "_UNIX_BACKENDS", names)
+    monkeypatch.setattr(secrets_module.sys, "platform", "linux")
+    assert isinstance(fresh_native_backend(), PreferredKeyring)
+    assert keyring_usable()
+    monkeypatch.setattr(secrets_module, "_UNIX_BACKENDS", names[:1])
+    secrets_module.native_backend.cache_clear()
+    assert fresh_native_backend() is None and not keyring_usable()  # then: the key file
+
+
+def test_a_keyring_backend_the_user_configured_for_keyring_is_honoured(fresh_native_backend,
+                                                                       monkeypatch):
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", f"{__name__}.PreferredKeyring")
+    assert isinstance(fresh_native_backend(), PreferredKeyring)
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+    secrets_module.native_backend.cache_clear()
+    assert not keyring_usable()  # keyring switched off by the user: the key file
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the Linux backends")
+def test_choosing_the_keyring_backend_imports_only_the_native_ones(tmp_path):
+    # keyring.get_keyring() imports every backend (and plugin) to rank them: ~0.3 s beside the
+    # starting server. The other platforms' backends must stay unimported.
+    script = (
+        "import json, sys\n"
+        "from studyhall.adapters.secrets import native_backend, keyring_usable\n"
+        "native_backend(); keyring_usable()\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('keyring.backends.'))))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_KEYRING_BACKEND"}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"))
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            env=env, timeout=120, check=True)
+    imported = set(json.loads(result.stdout.strip().splitlines()[-1]))
+    assert imported.isdisjoint({"keyring.backends.Windows", "keyring.backends.macOS",
+                                "keyring.backends.libsecret"}), imported

@@ -14,6 +14,8 @@ HEAVY = (
     # tens of milliseconds each: needed only once material is imported, searched or checked
     "numpy", "scipy", "sklearn", "networkx", "PIL", "markdown_it", "bm25s", "yaml", "pypdf", "webvtt", "playwright",
     "fsrs",  # the review scheduler (~35 ms): loaded by the first review read
+    # a few milliseconds each: the first Anki deck, diagram check, search, browser fallback
+    "sqlite3", "xml.etree.ElementTree", "Stemmer", "webbrowser",
 )
 
 _PROBE = f"""
@@ -24,6 +26,7 @@ print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))
 _SCRIPT = f"""
 from studyhall.desktop.cli import build_parser
 build_parser()
+import studyhall.desktop.launcher  # what `studyhall` imports to serve
 from studyhall.server.app import build_app, build_runtime, build_services
 from studyhall.server.config import load_config
 config = load_config(port=5000)
@@ -34,6 +37,25 @@ with TestClient(app, base_url="http://127.0.0.1:5000") as client:
     assert client.get("/api/health", headers=auth).status_code == 200
     assert client.get("/", headers=auth).status_code == 200  # the first page
 {_PROBE}"""
+
+
+# Route groups and what only they use: loaded by the first request under their paths
+# (server/http/lazy_routes.py), not by start-up, /api/health or the first page.
+ON_FIRST_REQUEST = (
+    *(f"studyhall.server.http.{group}" for group in (
+        "activity", "artifacts", "ask", "chats", "demo_frames", "exports", "graph",
+        "graph_search", "imports", "review", "settings", "source_quiz", "sources")),
+    "studyhall.server.http.sse", "studyhall.server.runtime.source_library",
+    "studyhall.server.runtime.source_quiz", "studyhall.core.library.graph.export",
+    "studyhall.core.contracts.source_quiz", "xml.sax", "orjson",
+)
+
+# A lazily loaded module sits in sys.modules before it runs; only a plain module has run.
+_LOADED_PROBE = f"""
+import json, sys, types
+print(json.dumps([m for m in {ON_FIRST_REQUEST!r}
+                  if type(sys.modules.get(m)) is types.ModuleType]))
+"""
 
 
 def _heavy_imported(script: str) -> list[str]:
@@ -102,3 +124,16 @@ assert not review.ReviewQueue.__pydantic_complete__, "route shapes were built at
 assert intent._QUIZ._compiled is None and structured._EMAIL._compiled is None
 """
     _heavy_imported(script)
+
+
+def test_start_up_loads_no_route_group_until_its_first_request():
+    assert _heavy_imported(_SCRIPT.replace(_PROBE, _LOADED_PROBE)) == []
+
+
+def test_the_route_group_check_can_fail():
+    # Guard against a vacuous check: the OpenAPI document walks (so loads) every group.
+    script = _SCRIPT.replace(_PROBE, """
+with TestClient(app, base_url="http://127.0.0.1:5000") as client:
+    assert client.get("/api/openapi.json", headers=auth).status_code == 200
+""" + _LOADED_PROBE)
+    assert set(_heavy_imported(script)) == set(ON_FIRST_REQUEST)

@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
-
-import Stemmer
+from functools import cache, lru_cache
+from typing import Any
 
 _WORD = re.compile(r"[a-z0-9]+")
-_STEMMER = Stemmer.Stemmer("english")
+
+
+@cache
+def _stemmer() -> Any:
+    import Stemmer  # on the first search or import, not at start-up
+
+    return Stemmer.Stemmer("english")
 
 
 # Function words and question words carry no topic: "what is the maximal munch rule" should
@@ -32,7 +37,7 @@ def fold(text: str) -> str:
 
 @lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
-    return str(_STEMMER.stemWord(word))
+    return str(_stemmer().stemWord(word))
 
 
 def terms(text: str) -> list[str]:

@@ -21,7 +21,6 @@ import html
 import json
 import os
 import re
-import sqlite3
 import tempfile
 import zipfile
 from collections.abc import Iterator
@@ -29,11 +28,14 @@ from contextlib import closing, contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studyhall.core.contracts.anki_deck import DECK_SEPARATOR, AnkiDeckFile, AnkiNote, AnkiReview
 from studyhall.core.contracts.learner import Grade
 from studyhall.core.errors import InvalidInput, NotFound
+
+if TYPE_CHECKING:  # loaded by the first deck read
+    import sqlite3
 
 MAX_COLLECTION_BYTES = 1 << 30  # 1 GiB of collection: far above any real deck's notes
 FIELD_MAX = 4000  # characters kept of one side of a card
@@ -87,6 +89,8 @@ class AnkiPackageReader:
             raise NotFound(f"There is nothing at {where}. Check the path and try again.")
         if not where.is_file():
             raise InvalidInput(f"{where} is not a file: an Anki deck is one .apkg file.")
+        import sqlite3  # on the first deck, not at start-up
+
         with self._collection(where) as db, closing(sqlite3.connect(
                 f"{db.as_uri()}?mode=ro", uri=True)) as conn:
             try:

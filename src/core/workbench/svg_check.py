@@ -10,7 +10,6 @@ that import. An SVG that passes still gets drawn in the sandbox before it is del
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -67,6 +66,8 @@ def check_svg(svg: str) -> SvgCheck:
         return SvgCheck(svg, ("do not use a DOCTYPE or entity declarations; start at <svg>.",))
     if re.search(r"<\?xml-stylesheet", svg, re.IGNORECASE):
         return SvgCheck(svg, ("do not link stylesheets (<?xml-stylesheet?>); style inline.",))
+    import xml.etree.ElementTree as ET  # on the first diagram, not at start-up
+
     svg = _add_namespace(svg.strip())
     try:
         root = ET.fromstring(svg)

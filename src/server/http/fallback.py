@@ -9,6 +9,7 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
+from studyhall.server.http.lazy_routes import LazyRoutes
 
 ANY_METHOD = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE", "CONNECT"]
 
@@ -19,6 +20,8 @@ def allowed_methods(routes: list[BaseRoute], path: str) -> set[str]:
     for route in routes:
         if isinstance(route, Mount) and path.startswith(route.path + "/") and route.path:
             allowed |= allowed_methods(route.routes, path[len(route.path):])
+        elif isinstance(route, LazyRoutes) and path.startswith(route.prefixes):  # else: none
+            allowed |= allowed_methods(route.routes, path)
         elif (isinstance(route, Route) and route.include_in_schema and route.methods
               and route.path_regex.match(path)):
             allowed |= route.methods

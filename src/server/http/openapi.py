@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Mount, Route
+from studyhall.server.http.lazy_routes import LazyRoutes
 from studyhall.server.http.stream_events import ANY_EVENTS, Events, JsonSchema, event_schema
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -124,6 +125,8 @@ def _walk(routes: Iterable[BaseRoute], prefix: str) -> Iterator[tuple[str, Route
             yield prefix + route.path, route
         elif isinstance(route, Mount):
             yield from _walk(route.routes, prefix + route.path)
+        elif isinstance(route, LazyRoutes):  # built now: the document lists every route
+            yield from _walk(route.routes, prefix)
 
 
 def _methods(route: Route) -> set[str]:
