@@ -7,6 +7,7 @@ every hit keeps its line number and every quote stays verbatim.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -21,6 +22,7 @@ from studyhall.core.library.sources.notes.inline import (
     mask_code_spans,
     mask_links,
 )
+from studyhall.core.library.sources.notes.markup_scan import MAX_MARKUP
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -215,10 +217,13 @@ def _inline(
     def flush() -> None:
         if not run:
             return
-        text = mask_code_spans("\n".join(lines[n] for n in run))
+        # A line is read for links, tags and block ids in its first MAX_MARKUP characters
+        # (20,000: a paragraph of ~3,000 words); the rest of a longer one is plain text.
+        scanned = [lines[n][:MAX_MARKUP] for n in run]
+        text = mask_code_spans("\n".join(scanned))
         starts = [0]
-        for n in run[:-1]:
-            starts.append(starts[-1] + len(lines[n]) + 1)
+        for line in scanned[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
         found = find_links(text)
         for link in found:
             links.append(_at_line(link, run, starts))
@@ -240,9 +245,7 @@ def _inline(
 
 
 def _at_line(link: InlineLink, run: list[int], starts: list[int]) -> NoteLink:
-    idx = 0
-    while idx + 1 < len(starts) and starts[idx + 1] <= link.start:
-        idx += 1
+    idx = bisect_right(starts, link.start) - 1  # a walk from the top was ~n² on many lines
     return NoteLink(
         link.kind, link.embed, link.target, link.subpath, link.alias, run[idx], link.raw
     )

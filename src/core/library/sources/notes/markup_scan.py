@@ -19,6 +19,11 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator
 
 Span = tuple[int, int, str]  # (start, end, replacement)
+# Markup is read in the first 20,000 characters of a line or sentence (a paragraph of ~3,000
+# words); past that, text is plain. Every scanner is linear, but its work per character is in
+# Python: the bound keeps a 2 MB single-line note from costing seconds for a few hundred
+# characters of node text (callers clip plain text to 300 characters).
+MAX_MARKUP = 20_000
 
 
 class _Next:

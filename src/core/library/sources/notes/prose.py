@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import partial
 
 from studyhall.core.library.sources.notes import markup_scan as scan
+from studyhall.core.library.sources.notes.markup_scan import MAX_MARKUP
 
 # Each rule with the substrings one of which every match of it contains: ``plain`` runs on every
 # sentence of a vault and most hold little markup, so a rule none of whose substrings is in the
@@ -64,8 +65,6 @@ _ABBREVIATIONS = frozenset(
     ]
 )
 MAX_TEXT = 300
-# A sentence longer than this is read for markup up to here (see ``plain``): ~3,000 words.
-MAX_MARKUP = 20_000
 
 
 def _wiki(target: str, heading: str | None, alias: str | None) -> str:
