@@ -58,3 +58,48 @@ def plain(text: str) -> str:
         out = _PARKED.sub(lambda m: spans[int(m.group(1))], out)
     out = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(out.split()))
     return out.strip()
+
+
+# ``notes/inline.py`` as it was: the Markdown link pattern (its spaces gave back one at a time:
+# ~n² on "[a](" + spaces) and the code-span masking (a scan on from every unclosed run).
+MD_LINK = re.compile(
+    r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"
+    r"\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"
+    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
+)
+_BACKTICKS = re.compile(r"`+")
+
+
+def mask_code_spans(text: str) -> str:
+    out = list(text)
+    pos = 0
+    while True:
+        m = _BACKTICKS.search(text, pos)
+        if m is None:
+            break
+        if m.start() > 0 and _escaped(text, m.start()):
+            pos = m.start() + 1
+            continue
+        close = _find_closing_run(text, m.end(), len(m.group(0)))
+        if close is None:
+            pos = m.end()
+            continue
+        for i in range(m.start(), close):
+            if out[i] != "\n":
+                out[i] = " "
+        pos = close
+    return "".join(out)
+
+
+def _escaped(text: str, i: int) -> bool:
+    slashes = 0
+    while i - slashes - 1 >= 0 and text[i - slashes - 1] == "\\":
+        slashes += 1
+    return slashes % 2 == 1
+
+
+def _find_closing_run(text: str, start: int, length: int) -> int | None:
+    for m in _BACKTICKS.finditer(text, start):
+        if len(m.group(0)) == length:
+            return m.end()
+    return None
