@@ -51,14 +51,6 @@ def _apply(text: str, spans: Iterator[Span]) -> str:
     return "".join(pieces)
 
 
-def _starts(text: str, opener: str) -> Iterator[int]:
-    """Every position of ``opener``; the caller's ``send`` of a match end skips past it."""
-    i = text.find(opener)
-    while i != -1:
-        resume = yield i
-        i = text.find(opener, resume if resume is not None else i + 1)
-
-
 def _scan(text: str, opener: str, match_at: Callable[[int], Span | None]) -> str:
     """``pattern.sub`` for a pattern that starts with the literal ``opener``: try every start
     left to right, and after a match go on where it ends (matches never overlap)."""
@@ -66,16 +58,12 @@ def _scan(text: str, opener: str, match_at: Callable[[int], Span | None]) -> str
         return text
 
     def spans() -> Iterator[Span]:
-        gen = _starts(text, opener)
-        i = next(gen, None)
-        while i is not None:
+        i = text.find(opener)
+        while i != -1:
             span = match_at(i)
             if span is not None:
                 yield span
-            try:
-                i = gen.send(span[1] if span is not None else i + 1)
-            except StopIteration:
-                return
+            i = text.find(opener, span[1] if span is not None else i + 1)
 
     return _apply(text, spans())
 
