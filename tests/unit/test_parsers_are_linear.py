@@ -126,3 +126,17 @@ def test_key_redaction_is_linear_on_hostile_text(text: str) -> None:
     # These patterns were already linear (each attempt stops within its own run); quiet
     # ~0.1 ms per KB, so this guards them against a backtracking edit.
     _within(mask_key_shapes, text, ms_per_kb=5)
+
+
+def test_the_section_of_every_line_is_found_in_linear_time_on_many_headings() -> None:
+    # 5,000 headings, each line's section asked for: a walk over every section per line was
+    # ~n² (5e7 steps, ~5 s for these 100 KB); by bisection, quiet ~10 ms.
+    note = "\n".join(f"## Heading {i}\ntext {i}" for i in range(5_000))
+    doc = parse_note("hostile.md", note)
+
+    def every_section(_: str) -> None:
+        for line in range(len(doc.lines)):
+            doc.section_of(line)
+
+    _within(every_section, note, ms_per_kb=10)
+    assert doc.section_of(len(doc.lines) - 1).heading == "Heading 4999"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from studyhall.core.library.sources.notes.frontmatter import note_meta, split_frontmatter
@@ -95,11 +95,14 @@ class NoteDoc:
     code_lines: frozenset[int] = frozenset()
 
     def section_of(self, line: int) -> Section:
-        found = self.sections[0]
-        for section in self.sections:
-            if section.start <= line:
-                found = section
-        return found
+        """The last section starting at or before ``line`` (the preamble for any line before
+        it); by bisection, as a caller may ask for every block of a note of many headings."""
+        i = bisect_right(self._section_starts, line)
+        return self.sections[i - 1] if i else self.sections[0]
+
+    @cached_property
+    def _section_starts(self) -> list[int]:
+        return [section.start for section in self.sections]
 
 
 def parse_note(path: str, text: str, meta: Mapping[str, Any] | None = None) -> NoteDoc:
