@@ -8,8 +8,8 @@ the backtick rule also backtracks inside one start (~n³). Possessive quantifier
 groups stop backtracking inside one attempt, not the retries at every start, so these are
 small hand scanners instead. Each start costs O(log n): the next closer after a position is
 found by bisection over the closers' positions, which are listed once with linear,
-fixed-width lookaround patterns. The differential property tests check every scanner against
-its old pattern on random markup.
+fixed-width lookaround patterns. ``tests/unit/notes/test_markup_scanners.py`` checks every
+scanner against its old pattern on random markup.
 """
 
 from __future__ import annotations
