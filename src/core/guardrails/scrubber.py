@@ -9,8 +9,10 @@ somebody's address.
 
 from __future__ import annotations
 
+import heapq
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -51,14 +53,37 @@ def detect(text: str, types: Iterable[EntityType] = ENTITY_TYPES) -> list[Candid
 # found here by its content (detection is pure; about 1.75 ms per KB of text otherwise).
 @lru_cache(maxsize=512)
 def _detect(text: str, wanted: frozenset[EntityType]) -> tuple[Candidate, ...]:
-    taken: list[Candidate] = []
-    for kind, find in DETECTORS:
-        if kind not in wanted:
+    return tuple(resolve_overlaps(find(text) for kind, find in DETECTORS if kind in wanted))
+
+
+def resolve_overlaps(groups: Iterable[list[Candidate]]) -> list[Candidate]:
+    """The candidates kept, in text order: each detector's group in turn, and in a group the
+    earlier start, then the longer span; a candidate overlapping one already kept is dropped."""
+    taken: list[Candidate] = []  # no two overlapping, in text order
+    for found in groups:
+        taken = _merge(taken, _free(taken, sorted(found, key=lambda c: (c.start, c.start - c.end))))
+    return taken
+
+
+def _free(taken: list[Candidate], found: list[Candidate]) -> list[Candidate]:
+    """The candidates of one detector (in start order, the longer first) that overlap neither
+    an earlier detector's finding nor one already kept. By bisection over ``taken`` (whose
+    ends rise with its starts, as no two overlap): a scan of every kept finding per candidate
+    was ~n² on text full of names ("Dr. Ab " x 30,000 took over 30 s)."""
+    starts = [t.start for t in taken]
+    kept: list[Candidate] = []
+    for c in found:
+        if c.end <= c.start or (kept and c.start < kept[-1].end):
             continue
-        for c in sorted(find(text), key=lambda c: (c.start, c.start - c.end)):
-            if c.end > c.start and not any(c.start < t.end and t.start < c.end for t in taken):
-                taken.append(c)
-    return tuple(sorted(taken, key=lambda c: c.start))
+        i = bisect_right(starts, c.start)  # taken[i - 1] starts at or before c, taken[i] after
+        if (i and taken[i - 1].end > c.start) or (i < len(taken) and taken[i].start < c.end):
+            continue
+        kept.append(c)
+    return kept
+
+
+def _merge(a: list[Candidate], b: list[Candidate]) -> list[Candidate]:
+    return list(heapq.merge(a, b, key=lambda c: c.start))
 
 
 def _key(kind: EntityType, value: str) -> str:

@@ -7,9 +7,10 @@ every hit keeps its line number and every quote stays verbatim.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any, Literal
 
 from studyhall.core.library.sources.notes.frontmatter import note_meta, split_frontmatter
@@ -21,6 +22,7 @@ from studyhall.core.library.sources.notes.inline import (
     mask_code_spans,
     mask_links,
 )
+from studyhall.core.library.sources.notes.markup_scan import MAX_MARKUP
 
 if TYPE_CHECKING:
     from markdown_it import MarkdownIt
@@ -93,11 +95,14 @@ class NoteDoc:
     code_lines: frozenset[int] = frozenset()
 
     def section_of(self, line: int) -> Section:
-        found = self.sections[0]
-        for section in self.sections:
-            if section.start <= line:
-                found = section
-        return found
+        """The last section starting at or before ``line`` (the preamble for any line before
+        it); by bisection, as a caller may ask for every block of a note of many headings."""
+        i = bisect_right(self._section_starts, line)
+        return self.sections[i - 1] if i else self.sections[0]
+
+    @cached_property
+    def _section_starts(self) -> list[int]:
+        return [section.start for section in self.sections]
 
 
 def parse_note(path: str, text: str, meta: Mapping[str, Any] | None = None) -> NoteDoc:
@@ -215,10 +220,13 @@ def _inline(
     def flush() -> None:
         if not run:
             return
-        text = mask_code_spans("\n".join(lines[n] for n in run))
+        # A line is read for links, tags and block ids in its first MAX_MARKUP characters
+        # (20,000: a paragraph of ~3,000 words); the rest of a longer one is plain text.
+        scanned = [lines[n][:MAX_MARKUP] for n in run]
+        text = mask_code_spans("\n".join(scanned))
         starts = [0]
-        for n in run[:-1]:
-            starts.append(starts[-1] + len(lines[n]) + 1)
+        for line in scanned[:-1]:
+            starts.append(starts[-1] + len(line) + 1)
         found = find_links(text)
         for link in found:
             links.append(_at_line(link, run, starts))
@@ -240,9 +248,7 @@ def _inline(
 
 
 def _at_line(link: InlineLink, run: list[int], starts: list[int]) -> NoteLink:
-    idx = 0
-    while idx + 1 < len(starts) and starts[idx + 1] <= link.start:
-        idx += 1
+    idx = bisect_right(starts, link.start) - 1  # a walk from the top was ~n² on many lines
     return NoteLink(
         link.kind, link.embed, link.target, link.subpath, link.alias, run[idx], link.raw
     )

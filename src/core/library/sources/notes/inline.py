@@ -7,6 +7,7 @@ line. Code spans are masked first (same length, blanks) because a link inside co
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import unquote
@@ -28,10 +29,14 @@ class InlineLink:
 
 _BACKTICKS = re.compile(r"`+")
 _WIKI = re.compile(r"(!?)\[\[((?:[^\[\]\n]|\\\])+?)\]\]")
+# The link text is one pass (a nested "[...]" is one step, so nothing to give back); the spaces
+# around the destination and title are taken whole (``*+``, ``++``: giving some back could only
+# let a title start there, which the look-behind allows when the destination is empty), so a
+# run of spaces after "(" costs one pass, not one per split (that was ~n² on "[a](" + spaces).
 _MD_LINK = re.compile(
     r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"  # [text] (one level of nested brackets)
-    r"\(\s*(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"  # (destination
-    r"(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"  # optional "title")
+    r"\(\s*+(<[^<>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)"  # (destination
+    r"(?:(?:\s++|(?<=\s))(?:\"[^\"\n]*\"|'[^'\n]*'))?+\s*+\)"  # optional "title")
 )
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 # Obsidian tags: after a line start or whitespace; letters, digits, _ - / ; not only digits.
@@ -42,7 +47,10 @@ _BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)\s*$")
 def mask_code_spans(text: str) -> str:
     """Blank out inline code spans (CommonMark: a backtick run closed by a run of the same
     length). An unmatched run is literal text. Escaped backticks do not open a span."""
+    if "`" not in text:
+        return text
     out = list(text)
+    runs = _runs_by_length(text)
     pos = 0
     while True:
         m = _BACKTICKS.search(text, pos)
@@ -52,7 +60,7 @@ def mask_code_spans(text: str) -> str:
             pos = m.start() + 1
             continue
         run = m.group(0)
-        close = _find_closing_run(text, m.end(), len(run))
+        close = _find_closing_run(runs, m.end(), len(run))
         if close is None:
             pos = m.end()
             continue
@@ -70,11 +78,20 @@ def _escaped(text: str, i: int) -> bool:
     return slashes % 2 == 1
 
 
-def _find_closing_run(text: str, start: int, length: int) -> int | None:
-    for m in _BACKTICKS.finditer(text, start):
-        if len(m.group(0)) == length:
-            return m.end()
-    return None
+def _runs_by_length(text: str) -> dict[int, list[int]]:
+    """Where every backtick run starts, by its length (ascending starts)."""
+    starts: dict[int, list[int]] = {}
+    for m in _BACKTICKS.finditer(text):
+        starts.setdefault(m.end() - m.start(), []).append(m.start())
+    return starts
+
+
+def _find_closing_run(runs: dict[int, list[int]], start: int, length: int) -> int | None:
+    # By bisection: scanning on from every opener cost a pass per run length that never
+    # closes (~n^1.5 on "` `` ``` ...").
+    starts = runs.get(length, [])
+    i = bisect_left(starts, start)
+    return starts[i] + length if i < len(starts) else None
 
 
 def find_links(text: str) -> list[InlineLink]:

@@ -7,27 +7,36 @@ removed) is what a node says.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import partial
+
+from studyhall.core.library.sources.notes import markup_scan as scan
+from studyhall.core.library.sources.notes.markup_scan import MAX_MARKUP
 
 # Each rule with the substrings one of which every match of it contains: ``plain`` runs on every
 # sentence of a vault and most hold little markup, so a rule none of whose substrings is in the
 # text so far cannot match and is skipped (same result, a third of the import's parse time).
-_RULES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
-    (("%%",), re.compile(r"%%.*?%%"), ""),  # Obsidian comments
-    (("![[",), re.compile(r"!\[\[[^\]]*\]\]"), ""),  # embeds
-    (("[[",), re.compile(r"\[\[([^\]|#]*)(?:#([^\]|]*))?(?:\\?\|([^\]]*))?\]\]"), "\x00wiki"),
-    (("![",), re.compile(r"!\[[^\]]*\]\([^)]*\)"), ""),  # images
-    (("[^",), re.compile(r"\[\^[^\]]*\]"), ""),  # footnote references
-    (("](",), re.compile(r"\[([^\]]*)\]\([^)]*\)"), r"\1"),  # Markdown links -> their text
-    (("<",), re.compile(r"<[^>\n]+>"), ""),  # inline HTML tags
-    (("**", "__"), re.compile(r"(\*\*|__)(\S(?:.*?\S)?)\1"), r"\2"),
-    (("*",), re.compile(r"(?<![\w*])\*(\S(?:.*?\S)?)\*(?![\w*])"), r"\1"),
-    (("_",), re.compile(r"(?<!\w)_(\S(?:.*?\S)?)_(?!\w)"), r"\1"),
-    (("~~", "=="), re.compile(r"(~~|==)(\S(?:.*?\S)?)\1"), r"\2"),
-    (("^",), re.compile(r"\s\^[A-Za-z0-9-]+\s*$"), ""),  # a trailing block id
-    (("#",), re.compile(r"(?:(?<=\s)|^)#([\w/-]*[^\W\d][\w/-]*)", re.UNICODE), r"\1"),  # tags
-    (("[",), re.compile(r"^\[[ xX]\]\s+"), ""),  # task checkbox
+# The bracket and emphasis rules are linear scanners (``markup_scan``: their old patterns cost
+# ~n² on a line of openers); the patterns left here cost one pass: each start's attempt stops
+# within its own run of characters (a comment at the next ``%%``, a tag at the end of its word).
+_TAG = re.compile(r"(?:(?<=\s)|^)#([\w/-]*[^\W\d][\w/-]*)", re.UNICODE)
+_Rule = Callable[[str], str]
+_RULES: tuple[tuple[tuple[str, ...], _Rule], ...] = (
+    (("%%",), partial(re.compile(r"%%.*?%%").sub, "")),  # Obsidian comments
+    (("![[",), scan.strip_embeds),
+    (("[[",), lambda text: scan.wikilinks(text, _wiki)),
+    (("![",), scan.strip_images),
+    (("[^",), scan.strip_footnotes),
+    (("](",), scan.link_labels),  # Markdown links -> their text
+    (("<",), scan.strip_tags),  # inline HTML tags
+    (("**", "__"), scan.STRONG.sub),
+    (("*",), scan.ITALIC_STAR.sub),
+    (("_",), scan.ITALIC_UNDERSCORE.sub),
+    (("~~", "=="), scan.STRIKE_HIGHLIGHT.sub),
+    (("^",), partial(re.compile(r"\s\^[A-Za-z0-9-]+\s*$").sub, "")),  # a trailing block id
+    (("#",), partial(_TAG.sub, r"\1")),  # tags
+    (("[",), partial(re.compile(r"^\[[ xX]\]\s+").sub, "")),  # task checkbox
 )
-_CODE = re.compile(r"(`+)(.+?)\1")
 _PARKED = re.compile("\x01(\\d+)\x02")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])(?=\s|$)")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -58,8 +67,7 @@ _ABBREVIATIONS = frozenset(
 MAX_TEXT = 300
 
 
-def _wiki(m: re.Match[str]) -> str:
-    target, heading, alias = m.group(1), m.group(2), m.group(3)
+def _wiki(target: str, heading: str | None, alias: str | None) -> str:
     if alias:
         return alias.strip()
     name = target.strip().rsplit("/", 1)[-1]
@@ -70,27 +78,32 @@ def _wiki(m: re.Match[str]) -> str:
 
 
 def plain(text: str) -> str:
-    """What a reader sees: markup removed, links as their label, whitespace collapsed."""
+    """What a reader sees: markup removed, links as their label, whitespace collapsed.
+
+    Markup is read in the first ``MAX_MARKUP`` characters; the rest of a longer text is kept
+    as written (every caller clips the result to a few hundred characters anyway, and the
+    scanners' work per character is what a hostile note could otherwise multiply)."""
     # Code spans first, parked as placeholders: what is inside code is shown as written. The
     # placeholders' control characters mean nothing in a note, so any already there go first
     # (a note holding "\x01" "7" "\x02" must not be read as a parked span).
     if "\x01" in text or "\x02" in text:
         text = text.replace("\x01", "").replace("\x02", "")
+    text, rest = text[:MAX_MARKUP], text[MAX_MARKUP:]
     spans: list[str] = []
 
-    def park(m: re.Match[str]) -> str:
-        spans.append(m.group(2).strip())
+    def park(content: str) -> str:
+        spans.append(content.strip())
         return f"\x01{len(spans) - 1}\x02"
 
-    out = _CODE.sub(park, text) if "`" in text else text
-    for needles, pattern, repl in _RULES:
+    out = scan.code_spans(text, park)
+    for needles, rule in _RULES:
         for needle in needles:
             if needle in out:
-                out = pattern.sub(_wiki if repl == "\x00wiki" else repl, out)
+                out = rule(out)
                 break
     if "\x01" in out:
         out = _PARKED.sub(lambda m: spans[int(m.group(1))], out)
-    out = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join(out.split()))
+    out = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join((out + rest).split()))
     return out.strip()
 
 
