@@ -70,6 +70,32 @@ def _no_tables(p: Path) -> Path:
     return rezip(p, {"collection.anki2": db.read_bytes()})
 
 
+def _schema_not_utf8(p: Path) -> Path:
+    # sqlite's own error message then holds bytes that are not UTF-8 (found by fuzzing)
+    rename = ("update sqlite_master set sql = cast(? as text), name = cast(? as text) "
+              "where name = 'notes'")
+    return altered_deck(p, "pragma writable_schema = on",
+                        (rename, (b"CREATE TABLE notes (id\xff, \xff))", b"n\xff")))
+
+
+def _patch(path: Path, signature: bytes, offset: int, data: bytes) -> Path:
+    """The package with ``data`` written at ``offset`` into its first ``signature`` header."""
+    raw = bytearray(path.read_bytes())
+    at = raw.index(signature) + offset
+    raw[at:at + len(data)] = data
+    path.write_bytes(bytes(raw))
+    return path
+
+
+def _deflate_garbage(p: Path) -> Path:
+    """The collection member's deflate stream overwritten (zlib's own error, not zipfile's)."""
+    deck = write_deck(p)
+    raw = deck.read_bytes()
+    at = raw.index(b"PK\x03\x04")
+    name_len, extra_len = struct.unpack_from("<HH", raw, at + 26)
+    return _patch(deck, b"PK\x03\x04", 30 + name_len + extra_len, b"\xff" * 64)
+
+
 MALFORMED = [
     pytest.param(lambda p: altered_deck(p, _decks_json({"abc": {"name": "Spanish"}})),
                  "deck id that is not a number ('abc')", id="deck-key-not-a-number"),
@@ -95,6 +121,10 @@ MALFORMED = [
                  "not a readable Anki collection", id="not-sqlite"),
     pytest.param(lambda p: rezip(p, {"notes.txt": b"hello", "media": b"{}"}),
                  "holds no Anki collection", id="zip-without-collection"),
+    pytest.param(_schema_not_utf8, "not a readable Anki collection", id="schema-not-utf8"),
+    pytest.param(_deflate_garbage, "is damaged", id="compressed-stream-garbage"),
+    pytest.param(lambda p: _patch(write_deck(p), b"PK\x03\x04", 30, b"X"), "is damaged",
+                 id="header-name-differs"),
     pytest.param(lambda p: _flag_members(write_deck(p), flags=0x1), "is damaged",
                  id="encrypted-zip-member"),
     pytest.param(lambda p: _flag_members(write_deck(p), method=9), "is damaged",

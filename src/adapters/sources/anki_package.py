@@ -17,14 +17,15 @@ collection Anki would not write is refused naming what is wrong) and each note's
 from __future__ import annotations
 
 import json
+import lzma
 import os
 import sqlite3
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import Any
 
 from studyhall.adapters.sources.anki_collection import OLDER_VERSIONS, read_collection
 from studyhall.core.contracts.anki_deck import AnkiDeckFile
@@ -37,10 +38,11 @@ _CHUNK = 1 << 20
 # zstd input is fed this many bytes at a time: its densest block (RLE, 4 bytes for 128 KiB)
 # makes at most 256 / 4 * 128 KiB = 8 MiB of output per piece, so a bomb never sits in memory.
 _ZSTD_PIECE = 256
-# What zipfile raises for a member it cannot read: damaged, encrypted (RuntimeError), packed
-# with a method it lacks (NotImplementedError), or a header pointing nowhere (ValueError).
+# What zipfile raises for a member it cannot read: damaged (its headers, or the compressed
+# stream: zlib / lzma errors), encrypted (RuntimeError), packed with a method it lacks
+# (NotImplementedError), or a header pointing nowhere (ValueError).
 _UNREADABLE = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError,
-               ValueError)
+               ValueError, zlib.error, lzma.LZMAError)
 
 
 class AnkiPackageReader:
@@ -59,7 +61,8 @@ class AnkiPackageReader:
             conn.text_factory = lambda raw: raw.decode("utf-8", "replace")
             try:
                 return read_collection(conn, str(where))
-            except sqlite3.Error as e:
+            except (sqlite3.Error, UnicodeDecodeError) as e:  # (a damaged schema's error
+                # message may itself be bytes that are not UTF-8)
                 raise InvalidInput(
                     f"{where.name} is not a readable Anki collection ({e}). Export the deck "
                     f"again from Anki. {OLDER_VERSIONS}") from None
@@ -84,17 +87,17 @@ class AnkiPackageReader:
                     raise InvalidInput(f"{package.name} holds no Anki collection "
                                        "(collection.anki21b, .anki21 or .anki2). Export the deck "
                                        "again from Anki (File → Export, Anki Deck Package).")
-                with archive.open(member) as source, open(target, "wb") as out:
-                    self._copy(source, out, package.name)
+                self._copy(archive, member, target, package.name)
             yield target
 
-    def _copy(self, source: Any, out: Any, name: str) -> None:
+    def _copy(self, archive: zipfile.ZipFile, member: str, target: Path, name: str) -> None:
         written = 0
         try:
-            while chunk := source.read(_CHUNK):
-                written += len(chunk)
-                self._check_size(written, name)
-                out.write(chunk)
+            with archive.open(member) as source, open(target, "wb") as out:
+                while chunk := source.read(_CHUNK):
+                    written += len(chunk)
+                    self._check_size(written, name)
+                    out.write(chunk)
         except _UNREADABLE as e:
             raise InvalidInput(f"{name} is damaged ({_why(e)}). Export the deck again.") from None
 
