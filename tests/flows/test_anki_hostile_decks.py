@@ -247,3 +247,43 @@ def test_a_zip_member_whose_checksum_is_wrong_is_refused(tmp_path):
     deck.write_bytes(bytes(data))
     with pytest.raises(InvalidInput, match="is damaged"):
         AnkiPackageReader().read(str(deck))
+
+
+def _hostile_deck(path: Path, notes: int) -> Path:
+    """``notes`` notes of repeated openers added to the test deck with SQL (genanki's own
+    patterns take minutes on such fields)."""
+    openers = ["{{c1::" * 10_000, "<img " * 12_000, "[sound:" * 9_000, "[[" * 30_000]
+    note = ("insert into notes (id, guid, mid, mod, usn, tags, flds, sfld, csum, flags, data) "
+            "select ?, ?, mid, mod, usn, '', ?, '', 0, 0, '' from notes limit 1")
+    card = ("insert into cards (id, nid, did, ord, mod, usn, type, queue, due, ivl, factor, "
+            "reps, lapses, left, odue, odid, flags, data) select ?, ?, did, 0, mod, usn, 0, 0, "
+            "0, 0, 0, 0, 0, 0, 0, 0, 0, '' from cards limit 1")
+    changes: list[tuple[str, tuple[object, ...]]] = []
+    for n in range(notes):
+        fields = f"card {n} {openers[n % 4]}\x1f{openers[(n + 1) % 4]} answer {n}"
+        changes += [(note, (10_000 + n, f"g-hostile-{n}", fields)), (card, (20_000 + n, 10_000 + n))]
+    return altered_deck(path, *changes)
+
+
+async def test_health_answers_while_a_hostile_deck_imports(tmp_path):
+    # 120 notes of repeated openers (60 KB fields): the old patterns took ~40 s for ONE such
+    # cloze field, holding the GIL; now the whole read is ~1 s of short calls, and the server
+    # answers between them. The 1 s bound is ~20× a quiet machine's worst answer.
+    import asyncio
+    import time
+
+    deck = _hostile_deck(tmp_path / "hostile.apkg", 120)
+    async with scripted_app(None) as (api, runtime):
+        r = await api.http.post("/api/graph/import", json={"path": str(deck), "embed": False})
+        assert r.status_code == 202, r.text
+        run_id = r.json()["run_id"]
+        slowest = 0.0
+        while runtime.imports.get(run_id).status == "running":
+            started = time.perf_counter()
+            assert (await api.http.get("/api/health")).status_code == 200
+            slowest = max(slowest, time.perf_counter() - started)
+            await asyncio.sleep(0.02)
+        run = await runtime.imports.wait(run_id)
+        assert run.status == "done", run.error
+        assert run.report is not None and run.report.imported == 123  # and the 3 usual
+        assert slowest < 1.0, f"/api/health waited {slowest:.2f}s during the import"

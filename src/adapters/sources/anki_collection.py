@@ -16,7 +16,7 @@ import codecs
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Generator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -74,7 +74,7 @@ class _Values:
         (encoding,) = conn.execute("pragma encoding").fetchone()
         self._codec = _CODECS.get(str(encoding), "utf-8")
 
-    def pieces(self, table: str, column: str, rowid: int, kind: str) -> Iterator[str]:
+    def pieces(self, table: str, column: str, rowid: int, kind: str) -> Generator[str, None, None]:
         """The value as text, a piece at a time (NULL: nothing)."""
         if kind in ("text", "blob"):
             decoder = codecs.getincrementaldecoder(
