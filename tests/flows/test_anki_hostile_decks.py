@@ -210,7 +210,7 @@ def test_a_huge_field_is_cut_and_the_cut_is_in_the_report(huge_deck, capsys):
     assert report["imported"] == 3
     (cut,) = report["cut"]
     assert cut["path"] == "note g-hola"
-    assert f"field 1 holds {HUGE + 24:,} characters: its first 64 KiB were read" in cut["reason"]
+    assert f"field 1 holds {HUGE + 24:,} characters: its first 65,536 were read" in cut["reason"]
     (card,) = [c for c in JsonlLearnerStore(_data_dir() / "learner").flashcards().records
                if c.front.startswith("How big")]
     assert card.back == "This big."  # the field after the huge one is read too
@@ -287,3 +287,14 @@ async def test_health_answers_while_a_hostile_deck_imports(tmp_path):
         assert run.status == "done", run.error
         assert run.report is not None and run.report.imported == 123  # and the 3 usual
         assert slowest < 1.0, f"/api/health waited {slowest:.2f}s during the import"
+
+
+def test_a_note_with_a_million_fields_reads_its_first_128(tmp_path):
+    deck = altered_deck(tmp_path / "fields.apkg", (
+        "update notes set flds = ? where guid = 'g-hola'",
+        ("Many fields?\x1fYes" + "\x1f[sound:x.mp3]" * 1_000_000,)))
+    package = AnkiPackageReader().read(str(deck))
+    (note,) = [n for n in package.notes if n.guid == "g-hola"]
+    assert (note.front, note.back, note.media) == ("Many fields?", "Yes", ("x.mp3",))
+    why = "imported, cut: it has more than 128 fields: the rest were not read"
+    assert package.cut == (("g-hola", why),)

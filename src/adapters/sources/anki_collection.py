@@ -133,8 +133,8 @@ class _Values:
             pieces.close()
         over = [(n, size) for n, size in enumerate(sizes, 1) if size > RAW_FIELD_MAX]
         cut = None if not over else "; ".join(
-            f"field {n} holds {size:,} characters: its first {RAW_FIELD_MAX // 1024} KiB were "
-            f"read (a card keeps {FIELD_MAX:,} characters of text)" for n, size in over)
+            f"field {n} holds {size:,} characters: its first {RAW_FIELD_MAX:,} were read (a "
+            f"card keeps {FIELD_MAX:,} characters of text)" for n, size in over)
         return _Fields(["".join(v) for v in values], cut)
 
 
