@@ -42,8 +42,9 @@ _CODECS = {"UTF-8": "utf-8", "UTF-16le": "utf-16-le", "UTF-16be": "utf-16-be"}
 _KINDS = {"null": "nothing (NULL)", "real": "a fraction", "text": "text", "blob": "bytes"}
 
 
-class MalformedDeck(InvalidInput):
-    """The collection is not what Anki writes (what is wrong is in the message)."""
+def _malformed(name: str, what: str) -> InvalidInput:
+    """A collection Anki would not write: what is wrong, and how the learner repairs it."""
+    return InvalidInput(f"{name} is not a collection Anki writes: {what}. {CHECK_DATABASE}")
 
 
 def _int(column: str) -> str:
@@ -140,7 +141,7 @@ class _Values:
 
 def read_collection(conn: sqlite3.Connection, path: str) -> AnkiDeckFile:
     """Everything the import takes from an open collection. Raises ``InvalidInput`` naming
-    what is wrong (``MalformedDeck`` for a collection Anki would not write)."""
+    what is wrong (and, for a collection Anki would not write, how to repair it)."""
     name = os.path.basename(path)
     tables = {row[0] for row in conn.execute("select name from sqlite_master where type='table'")}
     missing = {"col", "notes", "cards"} - tables
@@ -159,7 +160,7 @@ def read_collection(conn: sqlite3.Connection, path: str) -> AnkiDeckFile:
             f"select rowid, {_int('id')}, typeof(guid), typeof(flds), typeof(tags) from notes "
             "order by id"):
         if nid is None:
-            raise MalformedDeck(f"{name}: a note's id is not a number. {CHECK_DATABASE}")
+            raise _malformed(name, "a note's id is not a number")
         guid = values.head("notes", "guid", rowid, guid_kind, GUID_MAX)[0] or f"note-{nid}"
         own = sorted(cards.get(nid, ()), key=lambda c: c.ord)
         if not own:
@@ -200,30 +201,29 @@ def _decks(conn: sqlite3.Connection, values: _Values, tables: set[str],
            name: str) -> dict[int, str]:
     loaded, parsed = _json_column(conn, values, "decks")
     if not parsed:
-        raise MalformedDeck(f"{name}: its deck list (col.decks) is not readable JSON (or is "
-                            f"over {JSON_MAX >> 20} MiB). {CHECK_DATABASE}")
+        raise _malformed(name, "its deck list (col.decks) is not readable JSON (or is over "
+                         f"{JSON_MAX >> 20} MiB)")
     if loaded is not None and not isinstance(loaded, dict):
-        raise MalformedDeck(f"{name}: its deck list (col.decks) is a JSON "
-                            f"{type(loaded).__name__}, not an object of decks by id. "
-                            f"{CHECK_DATABASE}")
+        raise _malformed(name, f"its deck list (col.decks) is a JSON {type(loaded).__name__}, "
+                         "not an object of decks by id")
     out: dict[int, str] = {}
     for key, deck in (loaded or {}).items():
         if not isinstance(deck, dict):
-            raise MalformedDeck(f"{name}: deck {key[:40]!r} in its deck list (col.decks) is "
-                                f"not a JSON object. {CHECK_DATABASE}")
+            raise _malformed(name, f"deck {key[:40]!r} in its deck list (col.decks) is not a "
+                             "JSON object")
         try:
             deck_id = int(key)
         except ValueError:
-            raise MalformedDeck(f"{name}: its deck list (col.decks) has a deck id that is not "
-                                f"a number ({key[:40]!r}). {CHECK_DATABASE}") from None
+            raise _malformed(name, "its deck list (col.decks) has a deck id that is not a "
+                             f"number ({key[:40]!r})") from None
         out[deck_id] = str(deck.get("name") or "Default")[:DECK_NAME_MAX]
     if not out and "decks" in tables:  # schema 18: a table, names "\x1f"-separated
         # (its name column collates with Anki's own "unicase": never compare or sort on it here)
         for rowid, deck_id, kind, name_kind in conn.execute(
                 f"select rowid, {_int('id')}, typeof(name) from decks"):
             if deck_id is None:
-                raise MalformedDeck(f"{name}: a deck's id (in its decks table) is "
-                                    f"{_KINDS.get(kind, kind)}, not a number. {CHECK_DATABASE}")
+                raise _malformed(name, f"a deck's id (in its decks table) is "
+                                 f"{_KINDS.get(kind, kind)}, not a number")
             text = values.head("decks", "name", rowid, name_kind, DECK_NAME_MAX)[0]
             out[deck_id] = text.replace("\x1f", DECK_SEPARATOR) or "Default"
     return out
@@ -253,9 +253,8 @@ def _cards(conn: sqlite3.Connection, name: str) -> dict[int, list[_Card]]:
         for column in columns:
             if got[column] is None and not (column == "odid" and kinds[column] == "null"):
                 card = f"card {got['id']}" if got["id"] is not None else "a card"
-                raise MalformedDeck(
-                    f"{name}: {card} has {_KINDS.get(kinds[column], kinds[column])} as "
-                    f"{what[column]}, not a number. {CHECK_DATABASE}")
+                raise _malformed(name, f"{card} has {_KINDS.get(kinds[column], kinds[column])} "
+                                       f"as {what[column]}, not a number")
         card_id, nid, did, odid, ord_ = (int(got[c] or 0) for c in columns)
         out.setdefault(nid, []).append(_Card(card_id, nid, odid or did, ord_))
     return out
