@@ -46,6 +46,61 @@ def test_the_scanners_find_what_the_old_patterns_found(text):
             for m in OLD_CLOZE.finditer(text)] == clozes(text)
 
 
+def _old_field_text(raw: str) -> tuple[str, list[str]]:
+    """The field reader before the scanners, verbatim: the reference for normal fields."""
+    import html
+
+    import nh3
+
+    media = [*OLD_IMAGE.findall(raw), *OLD_SOUND.findall(raw)]
+    text = OLD_IMAGE.sub(lambda m: f" [image: {m.group(1)}] ", raw)
+    text = OLD_SOUND.sub(lambda m: f" [sound: {m.group(1)}] ", text)
+    text = re.sub(r"<br\s*/?>|</(?:div|p|li|tr|h[1-6])\s*>", "\n", text, flags=re.IGNORECASE)
+    text = html.unescape(nh3.clean(text, tags=set()))
+    lines = [re.sub(r"[ \t\u00a0]+", " ", line).strip() for line in text.splitlines()]
+    return "\n".join(line for line in lines if line)[:FIELD_MAX], media
+
+
+@settings(max_examples=400, deadline=None)
+@given(small)
+@example("<img src=[sound:a> b]")
+@example("<img src=[sound:a>")
+@example('<img src="a]"> [sound:x.mp3]')
+def test_a_field_reads_as_it_did_before(text):
+    assert field_text(text) == _old_field_text(text)
+
+
+def _old_note(fields: list[str]) -> tuple[str, str, str, tuple[str, ...]] | None:
+    """The note reader before the scanners (front, back, statement, media), verbatim."""
+    read = [_old_field_text(raw) for raw in fields]
+    texts = [text for text, _ in read]
+    media = [name for _, found in read for name in found]
+    first = texts[0] if texts else ""
+    rest = texts[1] if len(texts) > 1 else ""
+    if OLD_CLOZE.search(fields[0]):
+        front = OLD_CLOZE.sub(lambda m: f"[{m.group(2) or '…'}]", first)
+        filled = OLD_CLOZE.sub(lambda m: m.group(1), first)
+        back = "\n".join(t for t in (filled, rest) if t)
+        statement = filled
+    else:
+        front, back = first, rest
+        statement = f"{first} — {rest}" if first and rest else first or rest
+    if not front or not back:
+        if not (front or back):
+            return None
+        front, back = front or back, back or front
+    return front, back, " ".join(statement.split())[:FIELD_MAX], tuple(dict.fromkeys(media))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(small, min_size=1, max_size=4))
+@example(["The {{c1::mitochondrion::organelle}} makes &amp; ATP.", "Extra"])
+def test_a_note_reads_as_it_did_before(fields):
+    note = note_of("g", fields, "", "Deck")
+    got = None if note is None else (note.front, note.back, note.statement, note.media)
+    assert got == _old_note(fields)
+
+
 # Time allowed: a fixed start-up plus a per-KB rate, both ~20× what a quiet machine needs for
 # the largest input (~10 ms for a 1 MB line), so a loaded 2-core box passes; the old patterns
 # needed 44 s for 6 KB of "{{c1::" and 8.5 s for 40 KB of "<img ", hundreds of times this.

@@ -13,6 +13,7 @@ gaps (a NULL field, tag list or deck name) read as empty.
 from __future__ import annotations
 
 import codecs
+import itertools
 import json
 import os
 import sqlite3
@@ -76,11 +77,15 @@ class _Values:
         self._codec = _CODECS.get(str(encoding), "utf-8")
 
     def pieces(self, table: str, column: str, rowid: int, kind: str) -> Generator[str, None, None]:
-        """The value as text, a piece at a time (NULL: nothing)."""
+        """The value as text, a piece at a time (NULL: nothing; a value of one piece, the
+        usual case, in one read)."""
         if kind in ("text", "blob"):
-            decoder = codecs.getincrementaldecoder(
-                self._codec if kind == "text" else "utf-8")(errors="replace")
+            codec = self._codec if kind == "text" else "utf-8"
             with self._conn.blobopen(table, column, rowid, readonly=True) as blob:
+                if len(blob) <= _PIECE:
+                    yield blob.read().decode(codec, "replace")
+                    return
+                decoder = codecs.getincrementaldecoder(codec)(errors="replace")
                 while chunk := blob.read(_PIECE):
                     yield decoder.decode(chunk)
             yield decoder.decode(b"", final=True)
@@ -112,7 +117,11 @@ class _Values:
         sizes = [0]
         pieces = self.pieces("notes", "flds", rowid, kind)
         try:
-            for piece in pieces:
+            first = next(pieces, "")
+            if len(first) <= RAW_FIELD_MAX and first.count("\x1f") < MAX_FIELDS and next(
+                    pieces, None) is None:
+                return _Fields(first.split("\x1f"))  # the usual note: small, read at once
+            for piece in itertools.chain([first], pieces):
                 at = 0
                 while True:
                     sep = piece.find("\x1f", at)
@@ -242,22 +251,28 @@ def _scheduler(conn: sqlite3.Connection, values: _Values, tables: set[str]) -> i
     return version if isinstance(version, int) else 2
 
 
+_CARD_COLUMNS = {"id": "its id", "nid": "its note (nid)", "did": "its deck (did)",
+                 "odid": "its home deck (odid)", "ord": "its template number (ord)"}
+
+
 def _cards(conn: sqlite3.Connection, name: str) -> dict[int, list[_Card]]:
     out: dict[int, list[_Card]] = {}
-    columns = ("id", "nid", "did", "odid", "ord")
-    what = {"id": "its id", "nid": "its note (nid)", "did": "its deck (did)",
-            "odid": "its home deck (odid)", "ord": "its template number (ord)"}
-    for row in conn.execute(f"select {', '.join(_int(c) for c in columns)} from cards"):
-        got = dict(zip(columns, row[0::2], strict=True))
-        kinds = dict(zip(columns, row[1::2], strict=True))
-        for column in columns:
-            if got[column] is None and not (column == "odid" and kinds[column] == "null"):
-                card = f"card {got['id']}" if got["id"] is not None else "a card"
-                raise _malformed(name, f"{card} has {_KINDS.get(kinds[column], kinds[column])} "
-                                       f"as {what[column]}, not a number")
-        card_id, nid, did, odid, ord_ = (int(got[c] or 0) for c in columns)
+    for row in conn.execute(f"select {', '.join(map(_int, _CARD_COLUMNS))} from cards"):
+        card_id, _, nid, _, did, _, odid, odid_kind, ord_, _ = row
+        if card_id is None or nid is None or did is None or ord_ is None or (
+                odid is None and odid_kind != "null"):  # (NULL odid: not in a filtered deck)
+            raise _malformed(name, _wrong_card(row))
         out.setdefault(nid, []).append(_Card(card_id, nid, odid or did, ord_))
     return out
+
+
+def _wrong_card(row: tuple[Any, ...]) -> str:
+    card = f"card {row[0]}" if row[0] is not None else "a card"
+    for (column, what), value, kind in zip(_CARD_COLUMNS.items(), row[0::2], row[1::2],
+                                           strict=True):
+        if value is None and not (column == "odid" and kind == "null"):
+            return f"{card} has {_KINDS.get(kind, kind)} as {what}, not a number"
+    raise AssertionError("the card row has no wrong column")
 
 
 def _reviews(conn: sqlite3.Connection, tables: set[str],

@@ -101,18 +101,22 @@ def _replace(text: str, spans: Sequence[tuple[int, int, str]],
 def field_media(raw: str) -> list[str]:
     """The media files a field mentions: its images, then its sounds."""
     raw = raw[:RAW_FIELD_MAX]
-    return [name for *_, name in images(raw)] + [name for *_, name in sounds(raw)]
+    return [span[2] for span in images(raw)] + [span[2] for span in sounds(raw)]
 
 
 def field_text(raw: str) -> tuple[str, list[str]]:
     """A field's HTML as plain text, and the media files it mentions."""
     import nh3  # here: only an Anki import needs it (html5ever: linear in its input)
 
-    raw = raw[:RAW_FIELD_MAX]
-    found = images(raw)
-    media = [name for *_, name in found] + [name for *_, name in sounds(raw)]
-    text = _replace(raw, found, lambda name: f" [image: {name}] ")
-    text = _replace(text, sounds(text), lambda name: f" [sound: {name}] ")
+    text = raw[:RAW_FIELD_MAX]
+    found = images(text)
+    heard = sounds(text) if _SOUND_OPEN in text else []
+    media = [span[2] for span in found] + [span[2] for span in heard]
+    if found:  # sounds are then found in the text with its images as mentions (as before)
+        text = _replace(text, found, lambda name: f" [image: {name}] ")
+        heard = sounds(text) if _SOUND_OPEN in text else []
+    if heard:
+        text = _replace(text, heard, lambda name: f" [sound: {name}] ")
     text = _BREAK.sub("\n", text)
     text = html.unescape(nh3.clean(text, tags=set()))
     lines = [_SPACES.sub(" ", line).strip() for line in text.splitlines()]
@@ -133,10 +137,11 @@ def note_of(guid: str, fields: Sequence[str], tags: str, deck: str) -> AnkiNote 
     """The note its fields make (``None``: its first two fields are empty). The first field
     is the front and the second the back — or a cloze, with its gaps on the front."""
     fields = list(fields) or [""]
-    texts = [field_text(raw)[0] for raw in fields[:2]]
+    read = [field_text(raw) for raw in fields[:2]]
+    texts = [text for text, _ in read]
     media: dict[str, None] = {}  # in order, each once
-    for raw in fields:
-        for name in field_media(raw):
+    for names in [*(found for _, found in read), *map(field_media, fields[2:])]:
+        for name in names:
             if len(media) < MEDIA_MAX:
                 media.setdefault(name)
     first = texts[0]
