@@ -175,3 +175,27 @@ def modernize(legacy: Path, path: Path) -> Path:
     return rezip(path, {"collection.anki2": members(folder / "dummy.apkg")["collection.anki2"],
                         "collection.anki21b": zstd.compress(modern),
                         "media": zstd.compress(b""), "meta": b"\x08\x03"})
+
+
+def altered_deck(path: Path, *changes: str | tuple[str, Sequence[object]]) -> Path:
+    """``write_deck``'s deck with its collection changed by SQL: each change a statement, or a
+    statement with its parameters (a malformed or hostile collection, made the way one is)."""
+    deck = write_deck(path)
+    files = members(deck)
+    db = path.parent / (path.stem + "-altered.anki2")
+    db.write_bytes(files["collection.anki2"])
+    conn = sqlite3.connect(db)
+    try:
+        for change in changes:
+            statement, parameters = (change, ()) if isinstance(change, str) else change
+            conn.execute(statement, parameters)
+        conn.commit()
+    finally:
+        conn.close()
+    return rezip(deck, {**files, "collection.anki2": db.read_bytes()})
+
+
+def without_constraints(table: str) -> list[str]:
+    """SQL that rebuilds ``table`` without its NOT NULL constraints (a hand-made collection)."""
+    return [f"create table {table}_loose as select * from {table}", f"drop table {table}",
+            f"alter table {table}_loose rename to {table}"]

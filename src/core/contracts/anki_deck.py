@@ -41,6 +41,7 @@ class AnkiDeckFile:
     notes: tuple[AnkiNote, ...]
     skipped: tuple[tuple[str, str], ...] = ()  # (note guid, why): e.g. every field empty
     reviews_left_out: int = 0  # revlog rows that were not answers (reschedules, manual)
+    cut: tuple[tuple[str, str], ...] = ()  # (note guid, what was cut): imported, shortened
 
 
 def deck_levels(deck: str) -> list[str]:

@@ -307,6 +307,13 @@ def _print(report: dict[str, Any], as_json: bool) -> None:
                 print(f"  {item['path']}: {item['reason']}")
             if len(items) > SHOW_SKIPPED:
                 print(f"  … and {len(items) - SHOW_SKIPPED} more (studyhall sources --json)")
+    cut = report.get("cut", [])
+    if cut:
+        print(f"Cut {len(cut)} note(s) (imported, but shortened):")
+        for item in cut[:SHOW_SKIPPED]:
+            print(f"  {item['path']}: {item['reason']}")
+        if len(cut) > SHOW_SKIPPED:
+            print(f"  … and {len(cut) - SHOW_SKIPPED} more (--json lists them all)")
     if report["deleted"]:
         print(
             f"Gone since the last import ({len(report['deleted'])}): "

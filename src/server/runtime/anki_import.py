@@ -73,6 +73,7 @@ class AnkiImporter:
         package = await asyncio.to_thread(self._reader.read, path)
         report = ImportReport(root=package.path, extractor=EXTRACTOR, notes=len(package.notes))
         report.skipped = [SkippedFile(f"note {guid}", why) for guid, why in package.skipped]
+        report.cut = [SkippedFile(f"note {guid}", why) for guid, why in package.cut]
         decks = views_of(package, self._clock.now())
         await self._merge(package, decks, report, tell)
         snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)

@@ -36,6 +36,7 @@ class ImportReport:
     skipped: list[SkippedFile] = field(default_factory=list)
     deleted: list[str] = field(default_factory=list)
     failed: list[SkippedFile] = field(default_factory=list)  # extraction failed; retried next time
+    cut: list[SkippedFile] = field(default_factory=list)  # imported, but shortened (and why)
     links: int = 0
     broken_links: int = 0
     propositions: int = 0  # new nodes
@@ -59,6 +60,7 @@ class ImportReport:
             "unchanged": self.unchanged,
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
             "failed": [{"path": s.path, "reason": s.reason} for s in self.failed],
+            "cut": [{"path": s.path, "reason": s.reason} for s in self.cut],
             "deleted": list(self.deleted),
             "links": self.links,
             "broken_links": self.broken_links,
