@@ -25,14 +25,10 @@ import zlib
 from collections.abc import Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from studyhall.adapters.sources.anki_collection import OLDER_VERSIONS, read_collection
 from studyhall.core.contracts.anki_deck import AnkiDeckFile
 from studyhall.core.errors import InvalidInput, NotFound
-
-if TYPE_CHECKING:  # loaded by the first deck read
-    import sqlite3
 
 MAX_COLLECTION_BYTES = 1 << 30  # 1 GiB of collection: far above any real deck's notes
 COLLECTIONS = ("collection.anki21", "collection.anki2")
