@@ -242,7 +242,9 @@ def build_runtime(services: Services) -> Runtime:
                            settings_store=s.settings_store, clock=s.clock, ids=s.ids,
                            questions=questions)
     # An Anki deck's reviews and cards go to the learner ledgers through their one writer.
-    anki = AnkiImporter(reader=AnkiPackageReader(), graph_store=s.graph_store, clock=s.clock,
+    # The deck reader obeys the one path rule too: never a deck linked into the data folder.
+    deck_reader = AnkiPackageReader(rule=PathRule.guarding(s.config.data_dir))
+    anki = AnkiImporter(reader=deck_reader, graph_store=s.graph_store, clock=s.clock,
                         ids=s.ids, upkeep=upkeep, review=review)
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor, anki=anki)

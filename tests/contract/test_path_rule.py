@@ -82,3 +82,21 @@ def test_open_gives_a_regular_file_and_refuses_a_fifo_without_waiting(tree: tupl
         os.mkfifo(root / "pipe.md")
         got = PathRule.guarding(data).open(str(root), "pipe.md")
         assert isinstance(got, Refused) and got.reason.startswith("a named pipe (FIFO)")
+
+
+def test_a_deck_linked_into_the_data_folder_is_refused_and_a_real_deck_reads(tmp_path: Path):
+    from studyhall.adapters.sources.anki_package import AnkiPackageReader
+    from studyhall.core.errors import InvalidInput
+
+    from tests.support.anki_deck import write_deck
+
+    data, decks = tmp_path / "data", tmp_path / "decks"
+    data.mkdir()
+    decks.mkdir()
+    kept = write_deck(data / "kept.apkg")  # a real deck, but inside the data folder
+    (decks / "linked.apkg").symlink_to(kept)
+    reader = AnkiPackageReader(rule=PathRule.guarding(data))
+    with pytest.raises(InvalidInput, match="data folder"):
+        reader.read(str(decks / "linked.apkg"))
+    real = write_deck(decks / "mine.apkg")
+    assert reader.read(str(real)).notes

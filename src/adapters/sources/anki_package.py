@@ -27,6 +27,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 from studyhall.adapters.sources.anki_collection import OLDER_VERSIONS, read_collection
+from studyhall.adapters.sources.path_rule import ROOT_ONLY, PathRule, Refused
 from studyhall.core.contracts.anki_deck import AnkiDeckFile
 from studyhall.core.errors import InvalidInput, NotFound
 
@@ -45,8 +46,10 @@ _UNREADABLE = (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplement
 
 
 class AnkiPackageReader:
-    def __init__(self, max_collection_bytes: int = MAX_COLLECTION_BYTES) -> None:
+    def __init__(self, max_collection_bytes: int = MAX_COLLECTION_BYTES,
+                 rule: PathRule = ROOT_ONLY) -> None:
         self.max_collection_bytes = max_collection_bytes
+        self.rule = rule  # the app's rule: never a deck linked into the data folder
 
     def read(self, path: str) -> AnkiDeckFile:
         where = Path(os.path.abspath(os.path.expanduser(path)))
@@ -54,6 +57,10 @@ class AnkiPackageReader:
             raise NotFound(f"There is nothing at {where}. Check the path and try again.")
         if not where.is_file():
             raise InvalidInput(f"{where} is not a file: an Anki deck is one .apkg file.")
+        located = self.rule.locate(str(where.parent), where.name)
+        if isinstance(located, Refused):
+            raise InvalidInput(f"{where.name} is not imported: {located.reason}.")
+        where = Path(located)
         import sqlite3  # on the first deck, not at start-up
 
         with self._collection(where) as db, closing(sqlite3.connect(
