@@ -13,18 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from studyhall.core.agents.loop import AgentRun, Saved, Stopped
-from studyhall.core.agents.roster import agent_for
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.turn_events import (
     Finish,
     MessageStart,
     Steer,
     TurnError,
-    TurnEvent,
     UsageReport,
 )
 from studyhall.core.classroom.cut_turns import (
@@ -38,47 +36,31 @@ from studyhall.core.contracts.chat import ChatRecord, Message, Usage, add_usage
 from studyhall.core.errors import ModelAuthError, ModelError, StoreError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.after_turn import TurnOutcome
+from studyhall.server.runtime.agent_roster import AgentRoster
+from studyhall.server.runtime.events import TurnEnded
+from studyhall.server.runtime.turn_board import Turn, TurnBoard
 
 log = logging.getLogger("studyhall.turns")
 
 
-class Turn:
-    """A running turn: its task, its outcome, and the events it emits (read once)."""
-
-    def __init__(self, chat_id: str) -> None:
-        self.chat_id = chat_id
-        self._queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-        self.outcome = TurnOutcome(chat_id, "error", None, ())
-
-    def emit(self, event: TurnEvent) -> None:
-        self._queue.put_nowait(event)
-
-    def close(self) -> None:
-        self._queue.put_nowait(None)
-
-    async def events(self) -> AsyncIterator[TurnEvent]:
-        while (event := await self._queue.get()) is not None:
-            yield event
-
-
 @dataclass(frozen=True)
 class AgentTurnDeps:
+    """What a turn works with: collaborators below the turn runner, never the runner itself."""
+
     model: ChatModel
     ids: Ids
     clock: Clock
     prompt: Callable[[str], str]  # prompt file name -> text
-    save: Callable[[str, Sequence[Message]], ChatRecord]  # persist (upsert) messages
-    claim: Callable[[str, Sequence[Message]], list[Message]]  # steers to deliver now
-    max_steps: Callable[[], int]
-    # Which agent answers (the roster, plus tools other systems register, e.g. job tools).
-    agent_for: Callable[[Sequence[Message]], AgentSpec] = agent_for
+    board: TurnBoard  # saves messages (dropping delivered steers), claims steers
+    roster: AgentRoster  # which agent answers, with the tools the app gives its role
     # Why an agent role cannot be called at all (no key saved), told without calling it.
-    no_key: Callable[[str], str | None] = lambda role: None
+    no_key: Callable[[str], str | None]
 
 
-async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) -> None:
+async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps,
+                         max_steps: int) -> None:
+    """Run the turn, emitting its events on ``turn``; how it ended is left in ``turn.outcome``
+    (for the runner to publish), whatever ends it."""
     chat_id = turn.chat_id
     messages = list(record.messages)
     saved: list[str] = []
@@ -87,12 +69,12 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
     run: AgentRun | None = None
     original: Message | None = None  # the cut-off message this run continues, as recorded
     try:
-        steps_left = deps.max_steps()
+        steps_left = max_steps
         _clear_failure(chat_id, messages, deps)
         while steps_left > 0:
-            steers = deps.claim(chat_id, messages)  # e.g. the prober -> teacher hand-off
+            steers = deps.board.claim(chat_id, messages)  # e.g. the prober -> teacher hand-off
             if steers:
-                deps.save(chat_id, steers)
+                deps.board.save(chat_id, steers)
                 messages.extend(steers)
                 for steer in steers:
                     turn.emit(Steer.of(steer))
@@ -116,7 +98,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
             )
             async for item in run.events():
                 if isinstance(item, Saved):
-                    deps.save(chat_id, [item.message])  # on disk before its event goes out
+                    deps.board.save(chat_id, [item.message])  # on disk before its event goes out
                     if item.message.id not in saved:
                         saved.append(item.message.id)
                 elif isinstance(item, Stopped):
@@ -156,7 +138,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
         _salvage(chat_id, run, saved, messages, deps, failure=error, original=original)
         turn.emit(error)
     finally:
-        turn.outcome = TurnOutcome(chat_id, reason, usage, tuple(saved))
+        turn.outcome = TurnEnded(chat_id, reason, usage, tuple(saved))
 
 
 def _next_message(messages: list[Message], deps: AgentTurnDeps) -> tuple[AgentSpec, Message]:
@@ -165,11 +147,11 @@ def _next_message(messages: list[Message], deps: AgentTurnDeps) -> tuple[AgentSp
     otherwise a new message."""
     if messages and is_cut(messages[-1]):
         restored = resume_point(messages[-1])
-        agent = deps.agent_for([*messages[:-1], restored] if restored.parts else messages[:-1])
+        agent = deps.roster.agent_for([*messages[:-1], restored] if restored.parts else messages[:-1])
         if restored.agent == agent.role:
             return agent, restored
     else:
-        agent = deps.agent_for(messages)
+        agent = deps.roster.agent_for(messages)
     return agent, Message(
         id=deps.ids.new("msg"), role="assistant", agent=agent.role, created_at=deps.clock.now()
     )
@@ -179,7 +161,7 @@ def _clear_failure(chat_id: str, messages: list[Message], deps: AgentTurnDeps) -
     """A retried turn no longer carries the last one's failure on the learner's message."""
     if messages and not is_cut(messages[-1]) and has_failure(messages[-1]):
         messages[-1] = without_failure(messages[-1])
-        deps.save(chat_id, [messages[-1]])
+        deps.board.save(chat_id, [messages[-1]])
 
 
 def _salvage(
@@ -206,7 +188,7 @@ def _salvage(
     if failure is not None:
         message = with_failure(message, failure.data)
     try:
-        deps.save(chat_id, [message])
+        deps.board.save(chat_id, [message])
         messages.append(message)
         if message.role == "assistant" and message.id not in saved:
             saved.append(message.id)
