@@ -139,8 +139,11 @@ class ArtifactDesk:
 
     async def job_finished(self, finished: JobFinished) -> None:
         """A job finished well (session and scope jobs alike): keep what it wrote, before its
-        delivery. A failure is logged by the bus; the start-up catch-up keeps it later."""
-        await self.keep_job(finished.job)
+        delivery. What cannot be kept now is kept by the start-up catch-up."""
+        try:
+            await self.keep_job(finished.job)
+        except StudyhallError as e:  # a bug is the bus's to log (with its traceback)
+            log.error("[job %s] its result was not kept: %s", finished.job.id, e)
 
     async def keep_job(self, job: Job) -> list[Artifact]:
         """Keep what a finished job wrote; what was kept before (or deleted since) is not kept
