@@ -3,17 +3,19 @@
 A turn may run two agents: when the prober files ``probe_done``, the hand-off steer is claimed
 and the teacher answers in the same turn. Whatever ends the turn (done, stopped, a provider
 or store failure), what the learner already saw is saved and the stream ends with ``finish``
-or ``error``; ``turn.outcome`` says how it ended. A failure is saved with the record (on its last
-message, ``core.classroom.cut_turns``) so a reload still says why, and a turn that resumes a
-message a failure or crash cut off continues that message from its last complete point. The events are the loop's own typed values
-(``core.agents.turn_events``), passed on unchanged for the route to encode.
+or ``error``; the last item yielded is ``TurnEnded``, how it ended. A failure is saved with the
+record (on its last message, ``core.classroom.cut_turns``) so a reload still says why, and a
+turn that resumes a message a failure or crash cut off continues that message from its last
+complete point. The events are the loop's own typed values (``core.agents.turn_events``),
+yielded to the turn runner, which passes them on unchanged for the route to encode; nothing
+here calls back into the runner.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from studyhall.core.agents.loop import AgentRun, Saved, Stopped
@@ -23,6 +25,7 @@ from studyhall.core.agents.turn_events import (
     MessageStart,
     Steer,
     TurnError,
+    TurnEvent,
     UsageReport,
 )
 from studyhall.core.classroom.cut_turns import (
@@ -38,7 +41,7 @@ from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.agent_roster import AgentRoster
 from studyhall.server.runtime.events import TurnEnded
-from studyhall.server.runtime.turn_board import Turn, TurnBoard
+from studyhall.server.runtime.turn_board import TurnBoard
 
 log = logging.getLogger("studyhall.turns")
 
@@ -57,11 +60,12 @@ class AgentTurnDeps:
     no_key: Callable[[str], str | None]
 
 
-async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps,
-                         max_steps: int) -> None:
-    """Run the turn, emitting its events on ``turn``; how it ended is left in ``turn.outcome``
-    (for the runner to publish), whatever ends it."""
-    chat_id = turn.chat_id
+async def run_agent_turn(record: ChatRecord, deps: AgentTurnDeps,
+                         max_steps: int) -> AsyncIterator[TurnEvent | TurnEnded]:
+    """Run the turn on ``record``, yielding its events as data and, last, ``TurnEnded``: how
+    it ended, for the runner to publish. A stopped turn yields its ``finish`` and its
+    ``TurnEnded`` before the cancellation goes on."""
+    chat_id = record.id
     messages = list(record.messages)
     saved: list[str] = []
     usage: Usage | None = None
@@ -77,7 +81,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps,
                 deps.board.save(chat_id, steers)
                 messages.extend(steers)
                 for steer in steers:
-                    turn.emit(Steer.of(steer))
+                    yield Steer.of(steer)
             agent, message = _next_message(messages, deps)
             lacking = deps.no_key(agent.role)
             if lacking is not None:
@@ -85,7 +89,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps,
             original = next((m for m in record.messages if m.id == message.id), None)
             if original is not None:
                 messages.pop()  # the cut-off message: this run writes it again
-            turn.emit(MessageStart.of(message))
+            yield MessageStart.of(message)
             run = AgentRun(
                 model=deps.model,
                 agent=agent,
@@ -106,7 +110,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps,
                 else:
                     if isinstance(item, UsageReport):
                         usage = add_usage(usage, item.usage)
-                    turn.emit(item)
+                    yield item
             steps_left -= run.steps
             if run.message.parts:
                 messages.append(run.message)
@@ -115,30 +119,30 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps,
                 break
         if reason == "handoff":  # the steps ran out before the teacher could speak
             reason = "step-limit"
-        turn.emit(Finish.of(reason, messages))
+        yield Finish.of(reason, messages)
     except asyncio.CancelledError:
         reason = "stopped"
         _salvage(chat_id, run, saved, messages, deps, original=original)
-        turn.emit(Finish.of("stopped", messages))
+        yield Finish.of("stopped", messages)
+        yield TurnEnded(chat_id, reason, usage, tuple(saved))
         raise
     except ModelError as e:
         reason = "error"
         log.warning("[chat %s] %s model call failed: %s", chat_id, e.role, type(e).__name__)
         error = TurnError.from_model(e)
         _salvage(chat_id, run, saved, messages, deps, failure=error, original=original)
-        turn.emit(error)
+        yield error
     except StoreError as e:
         reason = "error"
         log.error("[chat %s] could not save the session: %s", chat_id, e)
-        turn.emit(TurnError.from_store(e))
+        yield TurnError.from_store(e)
     except Exception:
         reason = "error"
         log.exception("[chat %s] turn failed", chat_id)
         error = TurnError.internal()
         _salvage(chat_id, run, saved, messages, deps, failure=error, original=original)
-        turn.emit(error)
-    finally:
-        turn.outcome = TurnEnded(chat_id, reason, usage, tuple(saved))
+        yield error
+    yield TurnEnded(chat_id, reason, usage, tuple(saved))
 
 
 def _next_message(messages: list[Message], deps: AgentTurnDeps) -> tuple[AgentSpec, Message]:

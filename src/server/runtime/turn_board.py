@@ -18,17 +18,15 @@ from studyhall.core.contracts.steers import delivered_steer_ids, steer_part
 from studyhall.core.errors import BusyError
 from studyhall.core.ports.storage import ChatStore
 from studyhall.core.ports.system import Clock
-from studyhall.server.runtime.events import TurnEnded
 
 
 class Turn:
-    """A running turn: its task, its outcome, and the events it emits (read once)."""
+    """A running turn: its task and the events it emits (read once)."""
 
     def __init__(self, chat_id: str) -> None:
         self.chat_id = chat_id
         self._queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self.outcome = TurnEnded(chat_id, "error", None, ())
 
     def emit(self, event: TurnEvent) -> None:
         self._queue.put_nowait(event)

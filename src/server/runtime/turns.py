@@ -257,11 +257,16 @@ class TurnRunner:
         return turn
 
     async def _run(self, turn: Turn, record: ChatRecord) -> None:
+        outcome = TurnEnded(turn.chat_id, "error", None, ())  # if the turn dies unannounced
         try:
-            await run_agent_turn(turn, record, self._deps,
-                                 max_steps=self._settings.load().max_steps_per_turn)
+            async for item in run_agent_turn(
+                    record, self._deps, max_steps=self._settings.load().max_steps_per_turn):
+                if isinstance(item, TurnEnded):
+                    outcome = item
+                else:
+                    turn.emit(item)
         finally:
-            self._finish(turn, turn.outcome)
+            self._finish(turn, outcome)
 
     def _finish(self, turn: Turn, outcome: TurnEnded) -> None:
         """After-turn seams (never touching the response), then end the turn — always."""
