@@ -51,7 +51,9 @@ from studyhall.core.agents.job_tools import job_tools
 from studyhall.core.agents.learner_tools import READ_TOOLS, learner_tools
 from studyhall.core.agents.quiz_gate import gated
 from studyhall.core.agents.review_question_writer import ROLE as QUESTION_ROLE
+from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
+from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
 from studyhall.server.config import Config
@@ -61,9 +63,17 @@ from studyhall.server.http.lazy_routes import LazyRoutes, lazy_modules
 from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.activity import ActivityFeed
+from studyhall.server.runtime.agent_roster import ToolWrap
 from studyhall.server.runtime.anki_import import AnkiImporter
 from studyhall.server.runtime.artifact_scope import ScopeResolver
 from studyhall.server.runtime.artifacts import ArtifactDesk
+from studyhall.server.runtime.events import (
+    GraphMerged,
+    JobChanged,
+    JobFinished,
+    TurnEnded,
+    WakeWanted,
+)
 from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
@@ -79,10 +89,12 @@ from studyhall.server.runtime.model_ready import no_key_for_turn, no_model_reaso
 from studyhall.server.runtime.node_finder import NodeFinder
 from studyhall.server.runtime.prompts import load_prompt
 from studyhall.server.runtime.quiz_gating import QuizGating
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.review_questions import ReviewQuestions
 from studyhall.server.runtime.runtime import Runtime, started
 from studyhall.server.runtime.supervisor import Supervisor
+from studyhall.server.runtime.turn_board import TurnBoard
 from studyhall.server.runtime.turns import TurnRunner
 from studyhall.server.services import Services
 
@@ -210,10 +222,10 @@ def build_runtime(services: Services) -> Runtime:
     # 6,500 notes: ratio 0.73 -> 0.81). The event loop answers sooner beside busy threads too.
     sys.setswitchinterval(SWITCH_INTERVAL)
     supervisor = Supervisor()
-    turns = TurnRunner(chat_store=s.chat_store, chat_model=s.chat_model,
-                       settings_store=s.settings_store, clock=s.clock, ids=s.ids,
-                       prompt=load_prompt, supervisor=supervisor,
-                       no_key=lambda role: no_key_for_turn(s, role))
+    # The bus first: every producer gets it in its constructor; who reacts to what is the one
+    # table below, declared once the parts exist.
+    reactions = Reactions(supervisor)
+    board = TurnBoard(chat_store=s.chat_store, clock=s.clock)
     graph = GraphReader(s.graph_store)
     upkeep = GraphUpkeep(graph_store=s.graph_store, reader=graph, embedder=s.embedder,
                          chat_model=s.chat_model, prompt=load_prompt, supervisor=supervisor,
@@ -221,10 +233,8 @@ def build_runtime(services: Services) -> Runtime:
     extraction = ExtractionScheduler(
         chat_store=s.chat_store, graph_store=s.graph_store, settings_store=s.settings_store,
         chat_model=s.chat_model, clock=s.clock, ids=s.ids, prompt=load_prompt,
-        supervisor=supervisor, reader=graph,
-        after_merge=upkeep.schedule,  # new nodes get vectors, clusters and positions
+        supervisor=supervisor, reader=graph, reactions=reactions,
     )
-    turns.hooks.append(extraction.on_turn_end)  # a turn past chunk_tokens starts a run
     notes = NotesImporter(
         vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,
         settings_store=s.settings_store, clock=s.clock, ids=s.ids, upkeep=upkeep,
@@ -254,41 +264,61 @@ def build_runtime(services: Services) -> Runtime:
 
     scopes = ScopeResolver(graph=graph, chats=s.chat_store, sources=s.source_store,
                            index=s.search_index)
-    jobs = JobRunner(job_store=s.job_store, chat_store=s.chat_store, turns=turns,
+    # The job runner queues its steers on the board and asks for a wake turn (``WakeWanted``),
+    # so it needs no turn runner, and the turn runner gets its job tools at construction.
+    jobs = JobRunner(job_store=s.job_store, chat_store=s.chat_store, board=board,
                      model=s.chat_model, clock=s.clock, ids=s.ids, supervisor=supervisor,
+                     reactions=reactions,
                      work=JobWork(sandbox=s.sandbox, prompt=load_prompt, grounding=grounding,
                                   scope_grounding=scopes.grounding))
-    turns.add_tools("teacher", job_tools(jobs.spawn, jobs.capacity))
-    turns.hooks.append(jobs.on_turn_end)  # deliver what the turn carried, wake for the rest
+    desk, learner_tools_for, quiz_gate = _tutor_knows_the_learner(
+        s, review, NodeFinder(upkeep))
+    turns = TurnRunner(board=board, chat_store=s.chat_store, chat_model=s.chat_model,
+                       settings_store=s.settings_store, clock=s.clock, ids=s.ids,
+                       prompt=load_prompt, supervisor=supervisor, reactions=reactions,
+                       tools={"teacher": (*job_tools(jobs.spawn, jobs.capacity),
+                                          *learner_tools_for["teacher"]),
+                              "prober": learner_tools_for["prober"]},
+                       wrap={"quiz": quiz_gate},
+                       no_key=lambda role: no_key_for_turn(s, role))
     activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
-    jobs.on_change = activity.notify
-    desk = _tutor_knows_the_learner(s, turns, review, NodeFinder(upkeep))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
                                  no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))
-    jobs.on_done = artifact_desk.keep_job  # session and scope jobs alike keep what they wrote
+    # Who reacts to what: the one place the parts are joined after they exist. Each handler
+    # is error-contained by the bus; the producer picks when they run (reactions.py).
+    reactions.declare({
+        # Each in its own task once the turn is saved: a turn past chunk_tokens starts an
+        # extraction run; the workbench flips what the turn delivered and wakes for the rest.
+        TurnEnded: (extraction.on_turn_end, jobs.on_turn_end),
+        WakeWanted: (turns.wake,),  # a job's steer waits and no turn will claim it
+        JobChanged: (activity.job_changed,),  # the activity streams re-read
+        # Session and scope jobs alike keep what they wrote, before the delivery.
+        JobFinished: (artifact_desk.job_finished,),
+        GraphMerged: (upkeep.graph_merged,),  # new nodes get vectors, clusters, positions
+    })
     return Runtime(
-        services=s, supervisor=supervisor, turns=turns, graph=graph, upkeep=upkeep,
-        extraction=extraction, imports=imports, jobs=jobs, artifacts=artifact_desk,
-        activity=activity,
+        services=s, supervisor=supervisor, reactions=reactions, turns=turns, graph=graph,
+        upkeep=upkeep, extraction=extraction, imports=imports, jobs=jobs,
+        artifacts=artifact_desk, activity=activity,
         context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                              learner=review),
         review=review,
     )
 
 
-def _tutor_knows_the_learner(s: Services, turns: TurnRunner, review: ReviewService,
-                             finder: NodeFinder) -> LearnerDesk:
+def _tutor_knows_the_learner(
+    s: Services, review: ReviewService, finder: NodeFinder,
+) -> tuple[LearnerDesk, dict[AgentRole, tuple[Tool, ...]], ToolWrap]:
     """The learner model in the session: hard quiz questions gated by prerequisites (every
-    agent's quiz), the learner tools for the teacher, their read-only part for the prober.
-    The desk is returned: kept flashcards join its review queue."""
+    agent's quiz, the returned wrap), the learner tools for the teacher, their read-only part
+    for the prober. The desk is returned too: kept flashcards join its review queue."""
     desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
                        learner_store=s.learner_store, services=s)
     gate = QuizGating(desk.model, finder)
-    turns.wrap_tool("quiz", lambda tool: gated(tool, gate))
-    turns.add_tools("teacher", learner_tools(desk))
-    turns.add_tools("prober", learner_tools(desk, READ_TOOLS))
-    return desk
+    tools: dict[AgentRole, tuple[Tool, ...]] = {
+        "teacher": tuple(learner_tools(desk)), "prober": tuple(learner_tools(desk, READ_TOOLS))}
+    return desk, tools, lambda tool: gated(tool, gate)
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:

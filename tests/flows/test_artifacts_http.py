@@ -11,10 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from studyhall.adapters.store import JsonlArtifactStore
 from studyhall.core.contracts.jobs import Job
 from studyhall.server.app import build_app, build_runtime, build_services
 from studyhall.server.config import load_config
+from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.runtime import Runtime
 
 from tests.support.artifact_graph import NOTES_ANSWER, cards_answer, seed_heap_graph
@@ -182,15 +184,20 @@ async def test_a_kill_mid_job_reruns_it_and_keeps_the_artifact_exactly_once(
 
 
 async def test_a_crash_between_finishing_and_keeping_is_caught_up_at_start(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     s = script(tmp_path, notes_writer=[NOTES_ANSWER])
-    async with scripted_app(s) as (api, runtime):
-        runtime.jobs.on_done = None  # the process "dies" before the keep
-        seed_heap_graph(runtime.services.graph_store)
-        (job,) = (await make(api, ["notes"])).json()["jobs"]
-        await settle(runtime)
-        assert runtime.services.job_store.get(job["job_id"]).status == "done"
-        assert (await api.http.get("/api/artifacts")).json()["artifacts"] == []
+
+    async def dies_first(desk: ArtifactDesk, finished: object) -> None:
+        return None  # the process "dies" before the keep
+
+    with monkeypatch.context() as m:
+        m.setattr(ArtifactDesk, "job_finished", dies_first)  # read when the table is built
+        async with scripted_app(s) as (api, runtime):
+            seed_heap_graph(runtime.services.graph_store)
+            (job,) = (await make(api, ["notes"])).json()["jobs"]
+            await settle(runtime)
+            assert runtime.services.job_store.get(job["job_id"]).status == "done"
+            assert (await api.http.get("/api/artifacts")).json()["artifacts"] == []
     for _ in range(2):
         async with scripted_app(s) as (api, runtime):
             await settle(runtime)

@@ -19,6 +19,8 @@ from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.library.graph.snapshot import graph_snapshot, read_ledgers
 from studyhall.server.runtime.extraction import ExtractionScheduler
+from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
 
 from tests.support.chat_model import FunctionChatModel
@@ -40,11 +42,13 @@ def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2
     else:
         chats, graph = JsonChatStore(tmp_path / "chats"), JsonlGraphStore(tmp_path / "graph")
     chats.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0, messages=tuple(session())))
+    supervisor = Supervisor()
     scheduler = ExtractionScheduler(
         chat_store=chats, graph_store=graph,
         settings_store=InMemorySettingsStore(Settings(chunk_tokens=chunk_tokens)),
         chat_model=model, clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
-        prompt=lambda name: f"prompt {name}", supervisor=Supervisor())
+        prompt=lambda name: f"prompt {name}", supervisor=supervisor,
+        reader=GraphReader(graph), reactions=Reactions(supervisor))
     return scheduler, chats, graph
 
 

@@ -63,9 +63,20 @@ class IndexSide:
                                chunks=4)
 
 
+class NoDecks:
+    """The Anki side: these imports are folders, never a deck."""
+
+    async def run(self, *args: object, **kwargs: object) -> None:
+        raise AssertionError("a folder import reached the Anki importer")
+
+
+NO_DECKS = NoDecks()
+
+
 def _runner(graph: GraphSide, index: IndexSide) -> ImportRunner:
     return ImportRunner(notes=graph, material=index, clock=FixedClock(),  # type: ignore[arg-type]
-                        ids=SequentialIds(), supervisor=Supervisor())
+                        ids=SequentialIds(), supervisor=Supervisor(),
+                        anki=NO_DECKS)  # type: ignore[arg-type]
 
 
 async def test_the_index_is_built_while_the_notes_merge_and_shown_after() -> None:

@@ -19,6 +19,7 @@ from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import NotFound
 from studyhall.core.ports.storage import JobStore
 from studyhall.core.workbench.kinds import job_title
+from studyhall.server.runtime.events import JobChanged
 from studyhall.server.runtime.jobs import JobRunner
 
 RECENT = 20
@@ -145,6 +146,10 @@ class ActivityFeed:
         """Something changed: wake every stream (they re-read and send if it differs)."""
         event, self._event = self._event, asyncio.Event()
         event.set()
+
+    def job_changed(self, changed: JobChanged) -> None:
+        """A job started, spent, finished or settled: the streams re-read."""
+        self.notify()
 
     def close(self) -> None:
         self._closed = True

@@ -1,5 +1,6 @@
-"""What runs after every turn: usage fold, session title (labeler role), and the ``hooks``
-other systems add (the library's extraction trigger, the workbench's delivery).
+"""What runs after every turn: usage fold, session title (labeler role), and ``TurnEnded``
+published for the other systems' reactions (the library's extraction trigger, the workbench's
+delivery; the table is in ``server/app.py``).
 
 Each is error-contained and fire-and-forget (a task of the app's supervisor): a failure logs one
 ``[chat <id>]`` line and never touches the response, the record or the turn registry.
@@ -8,35 +9,21 @@ Each is error-contained and fire-and-forget (a task of the app's supervisor): a 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
 
 from studyhall.core.agents.labeler import PROMPT_NAME as LABELER_PROMPT
 from studyhall.core.agents.labeler import clean_title, title_messages
-from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.models import ModelRequest, TextDelta
 from studyhall.core.contracts.steers import steer_part
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore
 from studyhall.core.ports.system import Clock
+from studyhall.server.runtime.events import TurnEnded
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.turns")
-
-
-@dataclass(frozen=True)
-class TurnOutcome:
-    """What the after-turn hooks get: which chat, how the turn ended, what it cost."""
-
-    chat_id: str
-    reason: str  # stop | awaiting-answer | step-limit | error | stopped
-    usage: Usage | None
-    message_ids: tuple[str, ...]  # the assistant messages this turn wrote
-
-
-TurnHook = Callable[[TurnOutcome], Awaitable[None] | None]
 
 
 class AfterTurn:
@@ -48,27 +35,25 @@ class AfterTurn:
         clock: Clock,
         prompt: Callable[[str], str],
         supervisor: Supervisor,
-        hooks: Sequence[TurnHook] = (),
+        reactions: Reactions,
     ) -> None:
         self._store = chat_store
         self._model = chat_model
         self._clock = clock
         self._prompt = prompt
-        self.hooks: list[TurnHook] = list(hooks)
+        self._reactions = reactions
         self._supervisor = supervisor
         self._titled: set[str] = set()  # chats whose title was tried in this process
 
-    def run(self, outcome: TurnOutcome) -> None:
+    def run(self, outcome: TurnEnded) -> None:
         """Start every seam; returns at once (the turn ends right after)."""
         self._contained(outcome.chat_id, "usage fold", self.fold_usage, outcome)
         self._spawn(outcome.chat_id, "title", lambda: self.name_chat(outcome.chat_id))
-        for hook in self.hooks:
-            self._spawn(outcome.chat_id, getattr(hook, "__name__", "hook"),
-                        functools.partial(_call, hook, outcome))
+        self._reactions.publish(outcome)  # each reaction in its own task, contained
 
     # --- the seams ------------------------------------------------------------------------
 
-    def fold_usage(self, outcome: TurnOutcome) -> None:
+    def fold_usage(self, outcome: TurnEnded) -> None:
         u = outcome.usage
         log.info(
             "[chat %s] turn %s: %d message(s), tokens in=%s out=%s, cost=%s",
@@ -101,7 +86,7 @@ class AfterTurn:
     # --- containment ----------------------------------------------------------------------
 
     def _contained(
-        self, chat_id: str, name: str, fn: Callable[[TurnOutcome], None], outcome: TurnOutcome
+        self, chat_id: str, name: str, fn: Callable[[TurnEnded], None], outcome: TurnEnded
     ) -> None:
         try:
             fn(outcome)
@@ -121,8 +106,3 @@ class AfterTurn:
 
         self._supervisor.spawn(f"{name} {chat_id}", contained())
 
-
-async def _call(hook: TurnHook, outcome: TurnOutcome) -> None:
-    result = hook(outcome)
-    if result is not None:
-        await result

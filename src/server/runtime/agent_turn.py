@@ -3,21 +3,22 @@
 A turn may run two agents: when the prober files ``probe_done``, the hand-off steer is claimed
 and the teacher answers in the same turn. Whatever ends the turn (done, stopped, a provider
 or store failure), what the learner already saw is saved and the stream ends with ``finish``
-or ``error``; ``turn.outcome`` says how it ended. A failure is saved with the record (on its last
-message, ``core.classroom.cut_turns``) so a reload still says why, and a turn that resumes a
-message a failure or crash cut off continues that message from its last complete point. The events are the loop's own typed values
-(``core.agents.turn_events``), passed on unchanged for the route to encode.
+or ``error``; the last item yielded is ``TurnEnded``, how it ended. A failure is saved with the
+record (on its last message, ``core.classroom.cut_turns``) so a reload still says why, and a
+turn that resumes a message a failure or crash cut off continues that message from its last
+complete point. The events are the loop's own typed values (``core.agents.turn_events``),
+yielded to the turn runner, which passes them on unchanged for the route to encode; nothing
+here calls back into the runner.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from studyhall.core.agents.loop import AgentRun, Saved, Stopped
-from studyhall.core.agents.roster import agent_for
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.turn_events import (
     Finish,
@@ -38,48 +39,33 @@ from studyhall.core.contracts.chat import ChatRecord, Message, Usage, add_usage
 from studyhall.core.errors import ModelAuthError, ModelError, StoreError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.after_turn import TurnOutcome
+from studyhall.server.runtime.agent_roster import AgentRoster
+from studyhall.server.runtime.events import TurnEnded
+from studyhall.server.runtime.turn_board import TurnBoard
 
 log = logging.getLogger("studyhall.turns")
 
 
-class Turn:
-    """A running turn: its task, its outcome, and the events it emits (read once)."""
-
-    def __init__(self, chat_id: str) -> None:
-        self.chat_id = chat_id
-        self._queue: asyncio.Queue[TurnEvent | None] = asyncio.Queue()
-        self.task: asyncio.Task[None] | None = None
-        self.outcome = TurnOutcome(chat_id, "error", None, ())
-
-    def emit(self, event: TurnEvent) -> None:
-        self._queue.put_nowait(event)
-
-    def close(self) -> None:
-        self._queue.put_nowait(None)
-
-    async def events(self) -> AsyncIterator[TurnEvent]:
-        while (event := await self._queue.get()) is not None:
-            yield event
-
-
 @dataclass(frozen=True)
 class AgentTurnDeps:
+    """What a turn works with: collaborators below the turn runner, never the runner itself."""
+
     model: ChatModel
     ids: Ids
     clock: Clock
     prompt: Callable[[str], str]  # prompt file name -> text
-    save: Callable[[str, Sequence[Message]], ChatRecord]  # persist (upsert) messages
-    claim: Callable[[str, Sequence[Message]], list[Message]]  # steers to deliver now
-    max_steps: Callable[[], int]
-    # Which agent answers (the roster, plus tools other systems register, e.g. job tools).
-    agent_for: Callable[[Sequence[Message]], AgentSpec] = agent_for
+    board: TurnBoard  # saves messages (dropping delivered steers), claims steers
+    roster: AgentRoster  # which agent answers, with the tools the app gives its role
     # Why an agent role cannot be called at all (no key saved), told without calling it.
-    no_key: Callable[[str], str | None] = lambda role: None
+    no_key: Callable[[str], str | None]
 
 
-async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) -> None:
-    chat_id = turn.chat_id
+async def run_agent_turn(record: ChatRecord, deps: AgentTurnDeps,
+                         max_steps: int) -> AsyncIterator[TurnEvent | TurnEnded]:
+    """Run the turn on ``record``, yielding its events as data and, last, ``TurnEnded``: how
+    it ended, for the runner to publish. A stopped turn yields its ``finish`` and its
+    ``TurnEnded`` before the cancellation goes on."""
+    chat_id = record.id
     messages = list(record.messages)
     saved: list[str] = []
     usage: Usage | None = None
@@ -87,15 +73,15 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
     run: AgentRun | None = None
     original: Message | None = None  # the cut-off message this run continues, as recorded
     try:
-        steps_left = deps.max_steps()
+        steps_left = max_steps
         _clear_failure(chat_id, messages, deps)
         while steps_left > 0:
-            steers = deps.claim(chat_id, messages)  # e.g. the prober -> teacher hand-off
+            steers = deps.board.claim(chat_id, messages)  # e.g. the prober -> teacher hand-off
             if steers:
-                deps.save(chat_id, steers)
+                deps.board.save(chat_id, steers)
                 messages.extend(steers)
                 for steer in steers:
-                    turn.emit(Steer.of(steer))
+                    yield Steer.of(steer)
             agent, message = _next_message(messages, deps)
             lacking = deps.no_key(agent.role)
             if lacking is not None:
@@ -103,7 +89,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
             original = next((m for m in record.messages if m.id == message.id), None)
             if original is not None:
                 messages.pop()  # the cut-off message: this run writes it again
-            turn.emit(MessageStart.of(message))
+            yield MessageStart.of(message)
             run = AgentRun(
                 model=deps.model,
                 agent=agent,
@@ -116,7 +102,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
             )
             async for item in run.events():
                 if isinstance(item, Saved):
-                    deps.save(chat_id, [item.message])  # on disk before its event goes out
+                    deps.board.save(chat_id, [item.message])  # on disk before its event goes out
                     if item.message.id not in saved:
                         saved.append(item.message.id)
                 elif isinstance(item, Stopped):
@@ -124,7 +110,7 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
                 else:
                     if isinstance(item, UsageReport):
                         usage = add_usage(usage, item.usage)
-                    turn.emit(item)
+                    yield item
             steps_left -= run.steps
             if run.message.parts:
                 messages.append(run.message)
@@ -133,30 +119,30 @@ async def run_agent_turn(turn: Turn, record: ChatRecord, deps: AgentTurnDeps) ->
                 break
         if reason == "handoff":  # the steps ran out before the teacher could speak
             reason = "step-limit"
-        turn.emit(Finish.of(reason, messages))
+        yield Finish.of(reason, messages)
     except asyncio.CancelledError:
         reason = "stopped"
         _salvage(chat_id, run, saved, messages, deps, original=original)
-        turn.emit(Finish.of("stopped", messages))
+        yield Finish.of("stopped", messages)
+        yield TurnEnded(chat_id, reason, usage, tuple(saved))
         raise
     except ModelError as e:
         reason = "error"
         log.warning("[chat %s] %s model call failed: %s", chat_id, e.role, type(e).__name__)
         error = TurnError.from_model(e)
         _salvage(chat_id, run, saved, messages, deps, failure=error, original=original)
-        turn.emit(error)
+        yield error
     except StoreError as e:
         reason = "error"
         log.error("[chat %s] could not save the session: %s", chat_id, e)
-        turn.emit(TurnError.from_store(e))
+        yield TurnError.from_store(e)
     except Exception:
         reason = "error"
         log.exception("[chat %s] turn failed", chat_id)
         error = TurnError.internal()
         _salvage(chat_id, run, saved, messages, deps, failure=error, original=original)
-        turn.emit(error)
-    finally:
-        turn.outcome = TurnOutcome(chat_id, reason, usage, tuple(saved))
+        yield error
+    yield TurnEnded(chat_id, reason, usage, tuple(saved))
 
 
 def _next_message(messages: list[Message], deps: AgentTurnDeps) -> tuple[AgentSpec, Message]:
@@ -165,11 +151,11 @@ def _next_message(messages: list[Message], deps: AgentTurnDeps) -> tuple[AgentSp
     otherwise a new message."""
     if messages and is_cut(messages[-1]):
         restored = resume_point(messages[-1])
-        agent = deps.agent_for([*messages[:-1], restored] if restored.parts else messages[:-1])
+        agent = deps.roster.agent_for([*messages[:-1], restored] if restored.parts else messages[:-1])
         if restored.agent == agent.role:
             return agent, restored
     else:
-        agent = deps.agent_for(messages)
+        agent = deps.roster.agent_for(messages)
     return agent, Message(
         id=deps.ids.new("msg"), role="assistant", agent=agent.role, created_at=deps.clock.now()
     )
@@ -179,7 +165,7 @@ def _clear_failure(chat_id: str, messages: list[Message], deps: AgentTurnDeps) -
     """A retried turn no longer carries the last one's failure on the learner's message."""
     if messages and not is_cut(messages[-1]) and has_failure(messages[-1]):
         messages[-1] = without_failure(messages[-1])
-        deps.save(chat_id, [messages[-1]])
+        deps.board.save(chat_id, [messages[-1]])
 
 
 def _salvage(
@@ -206,7 +192,7 @@ def _salvage(
     if failure is not None:
         message = with_failure(message, failure.data)
     try:
-        deps.save(chat_id, [message])
+        deps.board.save(chat_id, [message])
         messages.append(message)
         if message.role == "assistant" and message.id not in saved:
             saved.append(message.id)

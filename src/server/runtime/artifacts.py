@@ -31,6 +31,7 @@ from studyhall.core.ports.system import Clock
 from studyhall.core.workbench.kinds import ARTIFACT_KINDS, MAX_CARDS, MIN_CARDS, SPECS
 from studyhall.core.workbench.markdown import artifact_markdown
 from studyhall.server.runtime.artifact_scope import ScopeResolver, scope_from
+from studyhall.server.runtime.events import JobFinished
 from studyhall.server.runtime.jobs import JobRunner
 
 log = logging.getLogger("studyhall.artifacts")
@@ -136,9 +137,17 @@ class ArtifactDesk:
 
     # --- keeping ------------------------------------------------------------------------------
 
+    async def job_finished(self, finished: JobFinished) -> None:
+        """A job finished well (session and scope jobs alike): keep what it wrote, before its
+        delivery. What cannot be kept now is kept by the start-up catch-up."""
+        try:
+            await self.keep_job(finished.job)
+        except StudyhallError as e:  # a bug is the bus's to log (with its traceback)
+            log.error("[job %s] its result was not kept: %s", finished.job.id, e)
+
     async def keep_job(self, job: Job) -> list[Artifact]:
-        """Keep what a finished job wrote (the job runner's ``on_done``); what was kept before
-        (or deleted since) is not kept again. Returns the artifacts kept now."""
+        """Keep what a finished job wrote; what was kept before (or deleted since) is not kept
+        again. Returns the artifacts kept now."""
         made = await asyncio.to_thread(self._artifacts_of, job)
         if not made:
             return []

@@ -1,6 +1,6 @@
 """The extraction scheduler: when to run the library pipeline, one run per source at a time.
 
-- After a turn (a ``TurnRunner`` hook) it starts a run when the chat's uncovered tokens reach
+- After a turn (its reaction to ``TurnEnded``) it starts a run when the chat's uncovered tokens reach
   ``chunk_tokens``; ``start`` runs one explicitly. A second start for a source with a run in
   flight joins that run (single-flight per source).
 - A run extracts the greedy batches of the oldest uncovered views; each batch merges (and
@@ -9,8 +9,9 @@
   flight writes nothing (its merge has not started: merges never await). Shutdown does the
   same to every run (each is a task of the app's supervisor).
 - The registry keeps every run's progress and outcome for the activity feed.
-- After a run that merged anything, ``after_merge`` runs (the app schedules the graph upkeep:
-  new nodes get vectors, clusters and positions without waiting for the next import).
+- After a run that merged anything, it publishes ``GraphMerged`` (the app's table schedules the
+  graph upkeep: new nodes get vectors, clusters and positions without waiting for the next
+  import).
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ from studyhall.core.library.extraction.tally import plan_usage
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, GraphStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.events import GraphMerged, TurnEnded
 from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.run_book import RunBook
 from studyhall.server.runtime.supervisor import Supervisor
 
@@ -109,8 +112,8 @@ class ExtractionScheduler:
         ids: Ids,
         prompt: Callable[[str], str],
         supervisor: Supervisor,
-        reader: GraphReader | None = None,
-        after_merge: Callable[[], object] | None = None,
+        reader: GraphReader,
+        reactions: Reactions,
     ) -> None:
         self._chats = chat_store
         self._settings = settings_store
@@ -118,8 +121,8 @@ class ExtractionScheduler:
         self._clock = clock
         self._ids = ids
         self._prompt = prompt
-        self.reader = reader or GraphReader(graph_store)
-        self._after_merge = after_merge
+        self.reader = reader
+        self._reactions = reactions
         self._supervisor = supervisor  # runs every run; once it closes, no follow-up starts
         self._pipeline = ExtractionPipeline(
             store=graph_store, base=SharedGraph(graph_store, self.reader.snapshot), clock=clock,
@@ -149,11 +152,9 @@ class ExtractionScheduler:
 
     # --- starting, joining, aborting --------------------------------------------------------
 
-    def on_turn_end(self, outcome: Any) -> None:
-        """The after-turn hook: start a run once enough is uncovered. Never raises."""
-        chat_id = getattr(outcome, "chat_id", None)
-        if not isinstance(chat_id, str):
-            return
+    def on_turn_end(self, ended: TurnEnded) -> None:
+        """A turn ended: start a run once enough is uncovered. Never raises."""
+        chat_id = ended.chat_id
         try:
             if chat_id in self._active:
                 return  # the running run will not see this turn; the next trigger will
@@ -224,16 +225,8 @@ class ExtractionScheduler:
         finally:
             self._settle(run)
             if run.batches_done and not self._supervisor.closing:
-                self._follow_up(run, tag)
-
-    def _follow_up(self, run: ExtractionRun, tag: str) -> None:
-        """The after-merge hook; a side channel too: it never fails the run."""
-        if self._after_merge is None:
-            return
-        try:
-            self._after_merge()
-        except Exception:
-            log.exception("%s the after-merge follow-up failed", tag)
+                # Reactions are contained by the bus: a side channel never fails the run.
+                self._reactions.notify(GraphMerged(run.id, run.source_id))
 
     def _settle(self, run: ExtractionRun) -> None:
         """Close a run's books. Also runs from the task's done callback, because a task

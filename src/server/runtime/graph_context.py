@@ -33,7 +33,7 @@ NEAR_K = 50  # the neighbourhood whose weak and due concepts the steer names
 class GraphContext:
     def __init__(
         self, *, turns: TurnRunner, upkeep: GraphUpkeep, clock: Clock, supervisor: Supervisor,
-        learner: ReviewService | None = None,
+        learner: ReviewService,
     ) -> None:
         self._learner = learner
         self._turns = turns
@@ -81,10 +81,8 @@ class GraphContext:
         )
 
     def _standing(self, snapshot: GraphSnapshot, near: list[str]) -> NearStanding:
-        """The learner's weak, due and gated concepts among ``near`` (none without a learner
-        model, or when it cannot be read: the propositions still go out)."""
-        if self._learner is None:
-            return NearStanding()
+        """The learner's weak, due and gated concepts among ``near`` (none when the learner
+        model cannot be read: the propositions still go out)."""
         try:
             return near_standing(self._learner.model(snapshot), near)
         except StudyhallError as e:

@@ -24,6 +24,7 @@ from studyhall.core.library.graph.snapshot import GraphSnapshot
 from studyhall.core.library.upkeep.vector_cache import Vector, VectorCache
 from studyhall.core.ports.models import ChatModel, Embedder
 from studyhall.core.ports.storage import GraphStore
+from studyhall.server.runtime.events import GraphMerged
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.supervisor import Supervisor
 
@@ -133,6 +134,10 @@ class GraphUpkeep:
         if self._waiting is None or self._waiting.done():
             self._waiting = self._supervisor.spawn("graph upkeep", self._background())
         return self._waiting
+
+    def graph_merged(self, merged: GraphMerged) -> None:
+        """An extraction run merged nodes: they get vectors, clusters and positions now."""
+        self.schedule()
 
     async def _background(self) -> UpkeepReport:
         try:

@@ -101,7 +101,7 @@ class _HeldProgress:
 
 class ImportRunner:
     def __init__(self, *, notes: NotesImporter, material: CourseMaterial, clock: Clock, ids: Ids,
-                 supervisor: Supervisor, anki: AnkiImporter | None = None) -> None:
+                 supervisor: Supervisor, anki: AnkiImporter) -> None:
         self.notes = notes
         self.material = material
         self.anki = anki
@@ -123,7 +123,7 @@ class ImportRunner:
         (notes, transcripts, PDFs, text) into the retrieval index for grounded questions. An
         Anki package goes to the Anki importer alone (a deck is not course material)."""
         tell = progress or (lambda _p: None)
-        if self.anki is not None and is_anki_package(path):
+        if is_anki_package(path):
             return await self.anki.run(path, embed=embed, progress=tell), None
         if not embed:  # all Python: side by side, the two would only take turns on the GIL
             report = await self.notes.run(path, mode=mode, embed=False, progress=tell)

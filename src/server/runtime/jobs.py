@@ -3,8 +3,9 @@
 - ``spawn`` (called by a teacher tool, mid-turn) saves the job and starts its task; the tool
   returns an acknowledgement at once.
 - When the work ends, the outcome (result or error) is saved first — status stays ``running``
-  — then ``reconcile`` delivers it: the job's steer is queued with the turn runner and, when no
-  turn runs and no question waits for the learner, a wake turn claims it. A running turn
+  — then ``reconcile`` delivers it: the job's steer is queued on the turn board and, when no
+  turn runs and no question waits for the learner, ``WakeWanted`` is published (awaited) and
+  the turn runner's wake turn claims it. A running turn
   leaves it for the next claim point (its end starts the wake).
 - Only after the steer is in a persisted record and the turn carrying it has ended does the
   job flip to ``done``/``error``. Every decision is ``core.workbench.delivery`` over the
@@ -13,8 +14,9 @@
   crash, and reconciles finished ones: never delivered twice, never silently lost.
 - A job made from a scope (``spawn_scoped``: an artifact from a source, a topic, the graph...)
   has no chat: nothing to deliver, so its outcome is its status at once; at start-up it is
-  re-run or failed like the others. ``on_done`` hears of every job that finished well (the
-  artifact desk keeps its artifacts).
+  re-run or failed like the others. Every job that finished well is published as
+  ``JobFinished`` and awaited before its delivery (the artifact desk keeps its artifacts);
+  every change as ``JobChanged`` (the activity feed wakes its streams).
 - ``abort`` cancels the job's task — and with it the model call in flight; the job is marked
   aborted and nothing is delivered. Shutdown (the supervisor cancelling every task) marks a
   running job queued again, so the next start runs it (not counted as a crash).
@@ -31,7 +33,7 @@ from studyhall.core.classroom.turn_state import owes_reply, pending_questions
 from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.contracts.jobs import Job, JobKind
 from studyhall.core.contracts.steers import job_steer_id, steer_part
-from studyhall.core.errors import BusyError, Conflict, JobFailed, NotFound, StudyhallError
+from studyhall.core.errors import JobFailed, NotFound, StudyhallError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, JobStore
 from studyhall.core.ports.system import Clock, Ids
@@ -44,28 +46,29 @@ from studyhall.core.workbench.delivery import (
     should_wake,
 )
 from studyhall.core.workbench.steer import job_steer
+from studyhall.server.runtime.events import JobChanged, JobFinished, TurnEnded, WakeWanted
 from studyhall.server.runtime.job_work import MeteredModel, WorkDone
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
-from studyhall.server.runtime.turns import TurnRunner
+from studyhall.server.runtime.turn_board import TurnBoard
 
 log = logging.getLogger("studyhall.jobs")
 
 Work = Callable[[Job, ChatModel], Awaitable[WorkDone]]
-Finished = Callable[[Job], Awaitable[object]]
 MAX_RUNNING_PER_CHAT = 4
 ABORTED = "Stopped before it finished; nothing was delivered."
 UNEXPECTED = "The job failed unexpectedly (a bug); the log file has the details. Ask again."
 
 
 class JobRunner:
-    def __init__(self, *, job_store: JobStore, chat_store: ChatStore, turns: TurnRunner,
+    def __init__(self, *, job_store: JobStore, chat_store: ChatStore, board: TurnBoard,
                  model: ChatModel, work: Work, clock: Clock, ids: Ids, supervisor: Supervisor,
-                 max_running_per_chat: int = MAX_RUNNING_PER_CHAT,
-                 max_restarts: int = MAX_RESTARTS,
-                 on_change: Callable[[], None] | None = None) -> None:
+                 reactions: Reactions, max_running_per_chat: int = MAX_RUNNING_PER_CHAT,
+                 max_restarts: int = MAX_RESTARTS) -> None:
         self._jobs = job_store
         self._chats = chat_store
-        self._turns = turns
+        self._board = board  # whether a turn runs; where a job's steer waits to be claimed
+        self._reactions = reactions
         self._model = model
         self._work = work
         self._clock = clock
@@ -73,11 +76,6 @@ class JobRunner:
         self._supervisor = supervisor
         self._max_running = max_running_per_chat
         self._max_restarts = max_restarts
-        self.on_change = on_change
-        # Called with every job whose work finished well, before its delivery (the artifact
-        # desk keeps what it wrote; idempotent, and caught up at start-up when a crash cut it).
-        self.on_done: Finished | None = None
-        # Test seam: called right before a delivered job flips (raise to simulate a crash).
         self._tasks: dict[str, asyncio.Task[None]] = {}  # running job id -> its task (abort)
         self._chat_of: dict[str, str] = {}
         self._usage: dict[str, Usage | None] = {}
@@ -123,7 +121,7 @@ class JobRunner:
         task = self._supervisor.spawn(f"job {job.id}", self._execute(job.id))
         self._tasks[job.id] = task
         task.add_done_callback(lambda _t: self._forget(job.id))
-        self._changed()
+        self._changed(job.id)
 
     def _forget(self, job_id: str) -> None:
         self._tasks.pop(job_id, None)
@@ -153,13 +151,10 @@ class JobRunner:
             finished = self._finish(job_id, "done", result=done.result, attempts=done.attempts)
         if finished is None:
             return
-        if finished.outcome == "done" and self.on_done is not None:
-            try:
-                await self.on_done(finished)
-            except StudyhallError as e:  # the start-up catch-up keeps it later
-                log.error("[job %s] its result was not kept: %s", job_id, e)
-            except Exception:
-                log.exception("[job %s] keeping its result failed", job_id)
+        if finished.outcome == "done":
+            # Kept before delivery (the artifact desk); a failed keep is logged, and the
+            # start-up catch-up keeps it later.
+            await self._reactions.handle(JobFinished(finished))
         if finished.chat_id is not None:
             self._in_background(finished.chat_id, self.reconcile(finished.chat_id))
 
@@ -182,7 +177,7 @@ class JobRunner:
             log.error("[job %s] could not save its outcome: %s", job_id, e)
             return None
         log.info("[job %s] %s after %d attempt(s)", job_id, outcome, attempts)
-        self._changed()
+        self._changed(job_id)
         return finished
 
     def _cancelled(self, job_id: str) -> None:
@@ -201,11 +196,11 @@ class JobRunner:
             self._jobs.save(job.model_copy(update={**update, "usage": usage, "updated_at": now}))
         except StudyhallError as e:  # left "running": the next start-up re-runs it
             log.error("[job %s] could not record the stop: %s", job_id, e)
-        self._changed()
+        self._changed(job_id)
 
     def _add_usage(self, job_id: str, usage: Usage) -> None:
         self._usage[job_id] = add_usage(self._usage.get(job_id), usage)
-        self._changed()
+        self._changed(job_id)
 
     # --- delivery ---------------------------------------------------------------------------
 
@@ -220,7 +215,7 @@ class JobRunner:
                 for job in jobs:
                     self._settle(job, "error", "Its session no longer exists.")
                 return
-            running = self._turns.running(chat_id)
+            running = self._board.running(chat_id)
             deliver = []
             for job in jobs:
                 action = delivery_action(job, record.messages, turn_running=running)
@@ -233,7 +228,7 @@ class JobRunner:
             for job in deliver:
                 steer = job_steer(job, self._clock.now())
                 if steer.id not in self._queued:
-                    self._turns.queue_steer(chat_id, steer)
+                    self._board.queue_steer(chat_id, steer)
                     self._queued.add(steer.id)
             awaiting = bool(pending_questions(record.messages))
             if should_wake(turn_running=running, awaiting_learner=awaiting):
@@ -242,13 +237,8 @@ class JobRunner:
                 log.info("[chat %s] %d steer(s) wait for the next turn", chat_id, len(deliver))
 
     async def _wake(self, chat_id: str) -> None:
-        try:
-            await self._turns.resume(chat_id)  # claims every queued steer, persists, runs
-            log.info("[chat %s] wake turn started", chat_id)
-        except BusyError:
-            pass  # a turn began meanwhile: its claim points deliver the steers
-        except (Conflict, StudyhallError) as e:
-            log.warning("[chat %s] wake turn not started: %s", chat_id, e)
+        # Awaited: the wake turn has begun (the chat is busy) before the delivery lock is let go.
+        await self._reactions.handle(WakeWanted(chat_id))
 
     def _flip(self, job: Job) -> None:
         current = self._jobs.get(job.id)
@@ -263,13 +253,11 @@ class JobRunner:
         self._jobs.save(job.model_copy(update={
             "status": status, "error": error, "updated_at": now,
             "finished_at": job.finished_at or now}))
-        self._changed()
+        self._changed(job.id)
 
-    async def on_turn_end(self, outcome: Any) -> None:
-        """The turn runner's after-turn hook: flip what that turn delivered, wake for the rest."""
-        chat_id = getattr(outcome, "chat_id", None)
-        if isinstance(chat_id, str):
-            await self.reconcile(chat_id)
+    async def on_turn_end(self, ended: TurnEnded) -> None:
+        """A turn ended: flip what that turn delivered, wake for the rest."""
+        await self.reconcile(ended.chat_id)
 
     # --- start-up, abort ---------------------------------------------------------------------
 
@@ -313,7 +301,7 @@ class JobRunner:
         """A delivered steer the teacher never answered (the process died in its wake turn)
         still gets its wake turn."""
         record = self._chats.get(chat_id)
-        if record is None or not record.messages or self._turns.running(chat_id):
+        if record is None or not record.messages or self._board.running(chat_id):
             return
         marker = steer_part(record.messages[-1])
         if marker is not None and marker.kind == "job" and owes_reply(record.messages) \
@@ -351,12 +339,8 @@ class JobRunner:
 
         self._supervisor.spawn(f"deliver {chat_id}", contained())
 
-    def _changed(self) -> None:
-        if self.on_change is not None:
-            try:
-                self.on_change()
-            except Exception:
-                log.exception("activity notification failed")
+    def _changed(self, job_id: str) -> None:
+        self._reactions.notify(JobChanged(job_id))
 
     def live_usage(self, job_id: str) -> Usage | None:
         return self._usage.get(job_id)

@@ -53,14 +53,14 @@ FRONT_MAX, BACK_MAX, QUOTE_MAX = 4000, 8000, 4000  # a longer side is cut (the r
 class ReviewService:
     def __init__(self, *, graph: GraphReader, learner_store: LearnerStore,
                  settings_store: SettingsStore, clock: Clock, ids: Ids,
-                 zone: tzinfo | None = None, questions: ReviewQuestions | None = None) -> None:
+                 questions: ReviewQuestions, zone: tzinfo | None = None) -> None:
         self._graph = graph
         self._store = learner_store
         self._settings = settings_store
         self._clock = clock
         self._ids = ids
         self._zone = zone
-        self._questions = questions  # the model's stored questions (None: model-free only)
+        self._questions = questions  # the model's stored questions (none yet: model-free)
         self._overlay = LearnerOverlay()
         self._weights: tuple[tuple[SnapshotNode, ...], TermWeights] | None = None
         self._lock = threading.Lock()  # the caches above; reads come from worker threads
@@ -72,7 +72,7 @@ class ReviewService:
         """The learner's state now, over ``base`` (the app's graph read when not given)."""
         snapshot = base if base is not None else self._graph.snapshot()
         learner = self._evidence()
-        stored = self._questions.stored() if self._questions is not None else None
+        stored = self._questions.stored()
         return LearnerModel(snapshot, learner, self.now(), self.limits(),
                             weights=lambda: self._term_weights(snapshot), questions=stored)
 
@@ -118,8 +118,7 @@ class ReviewService:
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
         """With a model, start writing stored questions for the shown cards that lack one, in
         the background (on the event loop; returns at once)."""
-        if self._questions is not None:
-            self._questions.want(cards)
+        self._questions.want(cards)
 
     def grade(self, node_id: str, grade: str,
               prompt_kind: PromptKind | None = None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.turns import TurnRunner
@@ -48,6 +49,7 @@ class Runtime:
 
     services: Services
     supervisor: Supervisor  # owns every background task
+    reactions: Reactions  # who reacts to which event: the one table, declared in server/app.py
     turns: TurnRunner  # Classroom: the turn pipeline
     graph: GraphReader  # Library: the one incremental graph read
     upkeep: GraphUpkeep  # embeddings, clusters, layout after the graph grew

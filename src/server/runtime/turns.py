@@ -4,7 +4,7 @@ Order, on every path:
   begin (single-flight per chat: a second request gets ``BusyError`` -> 409)
   -> claim queued steers exactly once -> persist the learner input BEFORE any model call
   -> run the agent(s), persisting each completed part before its event goes out
-  -> after-turn seams, each error-contained (usage fold, title, ``hooks``)
+  -> after-turn seams, each error-contained (usage fold, title, ``TurnEnded`` published)
   -> end turn (finally).
 A turn runs in its own task and keeps going if the client disconnects: the record gets every
 part, and the next request sees 409 until it ends.
@@ -14,17 +14,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from studyhall.core.agents.quiz_request import quiz_aware
-from studyhall.core.agents.roster import agent_for
-from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.turn_events import Finish, MessageStart, Steer, ToolResult
 from studyhall.core.agents.turn_events import TextDelta as TurnTextDelta
-from studyhall.core.classroom.steers import claim_steers, pending_handoff
 from studyhall.core.classroom.turn_state import close_dangling, owes_reply, pending_client_calls
 from studyhall.core.contracts.chat import (
     MAX_MESSAGE_CHARS,
@@ -37,21 +32,25 @@ from studyhall.core.contracts.chat import (
     ToolCallPart,
 )
 from studyhall.core.contracts.models import AS_WRITTEN_PART
-from studyhall.core.contracts.steers import delivered_steer_ids, steer_part
 from studyhall.core.errors import (
     BusyError,
     Conflict,
     InvalidInput,
     NotFound,
+    StudyhallError,
 )
 from studyhall.core.guardrails.intent import route
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.after_turn import AfterTurn, TurnHook, TurnOutcome
-from studyhall.server.runtime.agent_turn import AgentTurnDeps, Turn, run_agent_turn
+from studyhall.server.runtime.after_turn import AfterTurn
+from studyhall.server.runtime.agent_roster import AgentRoster, ToolWrap
+from studyhall.server.runtime.agent_turn import AgentTurnDeps, run_agent_turn
 from studyhall.server.runtime.answers import answer_output
+from studyhall.server.runtime.events import TurnEnded, WakeWanted
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
+from studyhall.server.runtime.turn_board import Turn, TurnBoard
 
 log = logging.getLogger("studyhall.turns")
 
@@ -61,6 +60,7 @@ class TurnRunner:
     def __init__(
         self,
         *,
+        board: TurnBoard,
         chat_store: ChatStore,
         chat_model: ChatModel,
         settings_store: SettingsStore,
@@ -68,9 +68,12 @@ class TurnRunner:
         ids: Ids,
         prompt: Callable[[str], str],
         supervisor: Supervisor,
-        hooks: Sequence[TurnHook] = (),
-        no_key: Callable[[str], str | None] = lambda role: None,
+        reactions: Reactions,
+        tools: Mapping[AgentRole, Sequence[Tool]],
+        wrap: Mapping[str, ToolWrap],
+        no_key: Callable[[str], str | None],
     ) -> None:
+        self._board = board
         self._store = chat_store
         self._model = chat_model
         self._supervisor = supervisor
@@ -78,23 +81,18 @@ class TurnRunner:
         self._clock = clock
         self._ids = ids
         self._prompt = prompt
-        # What runs after each turn; ``hooks`` is where the library's trigger plugs in.
+        # What runs after each turn; its end is published as ``TurnEnded`` for other systems.
         self.after_turn = AfterTurn(
             chat_store=chat_store, chat_model=chat_model, clock=clock, prompt=prompt,
-            supervisor=supervisor, hooks=hooks,
+            supervisor=supervisor, reactions=reactions,
         )
-        self.hooks: list[TurnHook] = self.after_turn.hooks
+        # Tools other systems give an agent role (the workbench's job tools and the learner
+        # tools for the teacher) and wrap by name (the learner model's gate around ``quiz``).
+        self._roster = AgentRoster(tools=tools, wrap=wrap)
         self._deps = AgentTurnDeps(
-            model=chat_model, ids=ids, clock=clock, prompt=prompt, save=self._save,
-            claim=self._claim, max_steps=lambda: settings_store.load().max_steps_per_turn,
-            agent_for=self._agent_for, no_key=no_key,
+            model=chat_model, ids=ids, clock=clock, prompt=prompt, board=board,
+            roster=self._roster, no_key=no_key,
         )
-        self._turns: dict[str, Turn] = {}
-        self._queued: dict[str, list[Message]] = {}
-        # Tools other systems give an agent role (the workbench's job tools for the teacher).
-        self._extra_tools: dict[str, tuple[Tool, ...]] = {}
-        # Tools another system wraps by name, for every agent that has them (quiz gating).
-        self._wrappers: dict[str, Callable[[Tool], Tool]] = {}
 
     # --- public API -------------------------------------------------------------------------
 
@@ -115,33 +113,12 @@ class TurnRunner:
         self._store.create(record)
         return record
 
-    def add_tools(self, role: AgentRole, tools: Sequence[Tool]) -> None:
-        """Give the ``role`` agent more tools from the next turn on (e.g. the job tools)."""
-        self._extra_tools[role] = (*self._extra_tools.get(role, ()), *tools)
-
-    def wrap_tool(self, name: str, wrap: Callable[[Tool], Tool]) -> None:
-        """Every agent's ``name`` tool becomes ``wrap(tool)`` from the next turn on (e.g. the
-        learner model's prerequisite gate around ``quiz``)."""
-        self._wrappers[name] = wrap
-
-    def _agent_for(self, messages: Sequence[Message]) -> AgentSpec:
-        spec = quiz_aware(agent_for(messages))  # "quiz me" -> this agent quizzes now
-        extra = self._extra_tools.get(spec.role)
-        if extra:
-            spec = replace(spec, tools=(*spec.tools, *extra))
-        if self._wrappers:
-            spec = replace(spec, tools=tuple(
-                self._wrappers[t.name](t) if t.name in self._wrappers else t for t in spec.tools))
-        return spec
-
     def running(self, chat_id: str) -> bool:
-        return chat_id in self._turns
+        return self._board.running(chat_id)
 
     def queue_steer(self, chat_id: str, message: Message) -> None:
         """Queue a steer for the chat's next turn (claimed once; a delivered id is dropped)."""
-        if steer_part(message) is None:
-            raise ValueError("queue_steer takes a steer message (one with a SteerPart)")
-        self._queued.setdefault(chat_id, []).append(message)
+        self._board.queue_steer(chat_id, message)
 
     async def send_message(self, chat_id: str, text: str, message_id: str | None = None,
                            as_written: bool = False) -> Turn:
@@ -206,7 +183,7 @@ class TurnRunner:
             raise
         if pending_client_calls(updated):  # the other questions of that step still wait
             turn.emit(Finish.of("awaiting-answer", record.messages))
-            self._finish(turn, TurnOutcome(chat_id, "awaiting-answer", None, ()))
+            self._finish(turn, TurnEnded(chat_id, "awaiting-answer", None, ()))
             return turn
         return self._start(turn, record)
 
@@ -227,9 +204,20 @@ class TurnRunner:
             raise
         return self._start(turn, record)
 
+    async def wake(self, wanted: WakeWanted) -> None:
+        """Steers wait and nothing else will claim them: a turn on the record as it stands.
+        A turn begun meanwhile claims them itself; a chat with nothing owed stays as it is."""
+        try:
+            await self.resume(wanted.chat_id)  # claims every queued steer, persists, runs
+            log.info("[chat %s] wake turn started", wanted.chat_id)
+        except BusyError:
+            pass  # a turn began meanwhile: its claim points deliver the steers
+        except StudyhallError as e:
+            log.warning("[chat %s] wake turn not started: %s", wanted.chat_id, e)
+
     async def stop(self, chat_id: str) -> bool:
         """Stop the running turn (what was streamed so far is kept). False if none runs."""
-        turn = self._turns.get(chat_id)
+        turn = self._board.get(chat_id)
         if turn is None or turn.task is None:
             return False
         turn.task.cancel()
@@ -239,14 +227,10 @@ class TurnRunner:
     # --- the turn ---------------------------------------------------------------------------
 
     def _begin(self, chat_id: str) -> Turn:
-        if chat_id in self._turns:
-            raise BusyError("A turn is already running in this session; wait for it to finish.")
-        turn = Turn(chat_id)
-        self._turns[chat_id] = turn
-        return turn
+        return self._board.begin(chat_id)
 
     def _end(self, chat_id: str) -> None:
-        self._turns.pop(chat_id, None)
+        self._board.end(chat_id)
 
     def _redirect(self, turn: Turn, record: ChatRecord, reply: str) -> Turn:
         """The router's canned reply, persisted as the agent's message and streamed; no
@@ -254,7 +238,7 @@ class TurnRunner:
         try:
             message = Message(
                 id=self._ids.new("msg"), role="assistant",
-                agent=self._agent_for(record.messages).role,
+                agent=self._roster.agent_for(record.messages).role,
                 parts=(TextPart(text=reply),), created_at=self._clock.now(),
             )
             record = self._save(turn.chat_id, [message])
@@ -273,12 +257,18 @@ class TurnRunner:
         return turn
 
     async def _run(self, turn: Turn, record: ChatRecord) -> None:
+        outcome = TurnEnded(turn.chat_id, "error", None, ())  # if the turn dies unannounced
         try:
-            await run_agent_turn(turn, record, self._deps)
+            async for item in run_agent_turn(
+                    record, self._deps, max_steps=self._settings.load().max_steps_per_turn):
+                if isinstance(item, TurnEnded):
+                    outcome = item
+                else:
+                    turn.emit(item)
         finally:
-            self._finish(turn, turn.outcome)
+            self._finish(turn, outcome)
 
-    def _finish(self, turn: Turn, outcome: TurnOutcome) -> None:
+    def _finish(self, turn: Turn, outcome: TurnEnded) -> None:
         """After-turn seams (never touching the response), then end the turn — always."""
         try:
             self.after_turn.run(outcome)
@@ -295,24 +285,10 @@ class TurnRunner:
         return record
 
     def _save(self, chat_id: str, messages: Sequence[Message]) -> ChatRecord:
-        record = self._store.save_messages(chat_id, messages, self._clock.now())
-        if self._queued.get(chat_id):  # a queued steer leaves the queue once it is on disk
-            delivered = delivered_steer_ids(record.messages)
-            self._queued[chat_id] = [
-                m for m in self._queued[chat_id] if _steer_id(m) not in delivered
-            ]
-        return record
+        return self._board.save(chat_id, messages)
 
     def _claim(self, chat_id: str, messages: Sequence[Message]) -> list[Message]:
-        """Steers to deliver now: the derived hand-off, then queued ones; each id once."""
-        handoff = pending_handoff(chat_id, messages, self._clock.now())
-        queued = self._queued.get(chat_id, [])
-        return claim_steers(messages, [*([handoff] if handoff else []), *queued])
-
-
-def _steer_id(message: Message) -> str | None:
-    marker = steer_part(message)
-    return marker.steer_id if marker else None
+        return self._board.claim(chat_id, messages)
 
 
 def _find_call(record: ChatRecord, tool_call_id: str) -> tuple[Message, ToolCallPart]:

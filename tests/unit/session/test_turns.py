@@ -18,9 +18,11 @@ from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.contracts.steers import job_steer_id, steer_message
 from studyhall.core.errors import BusyError, Conflict, InvalidInput, NotFound, StoreError
-from studyhall.server.runtime.after_turn import TurnOutcome
+from studyhall.server.runtime.events import TurnEnded
 from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
+from studyhall.server.runtime.turn_board import TurnBoard
 from studyhall.server.runtime.turns import TurnRunner
 
 from tests.support.chat_model import FunctionChatModel
@@ -37,10 +39,14 @@ class Harness:
         self.store = store or InMemoryChatStore()
         self.model = model
         self.supervisor = Supervisor()
+        self.reactions = Reactions(self.supervisor)
+        clock = FixedClock()
         self.runner = TurnRunner(
+            board=TurnBoard(chat_store=self.store, clock=clock),
             chat_store=self.store, chat_model=model,
-            settings_store=InMemorySettingsStore(settings), clock=FixedClock(),
+            settings_store=InMemorySettingsStore(settings), clock=clock,
             ids=SequentialIds(), prompt=load_prompt, supervisor=self.supervisor,
+            reactions=self.reactions, tools={}, wrap={}, no_key=lambda role: None,
         )
 
     def chat(self, *messages: Message) -> str:
@@ -160,15 +166,15 @@ async def test_seams_are_contained_and_hooks_see_the_outcome(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     h = Harness(scripted(prober=[say("Hi")], labeler=[RuntimeError("down")]))
-    seen: list[TurnOutcome] = []
+    seen: list[TurnEnded] = []
 
-    async def record_outcome(outcome: TurnOutcome) -> None:
+    async def record_outcome(outcome: TurnEnded) -> None:
         seen.append(outcome)
 
-    def broken(outcome: TurnOutcome) -> None:
+    def broken(outcome: TurnEnded) -> None:
         raise ValueError("extraction exploded")
 
-    h.runner.hooks.extend([record_outcome, broken])
+    h.reactions.declare({TurnEnded: (record_outcome, broken)})
     chat = h.chat()
     with caplog.at_level(logging.WARNING, "studyhall.turns"):
         events = await h.events(await h.runner.send_message(chat, "hi"))

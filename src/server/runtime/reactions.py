@@ -1,0 +1,114 @@
+"""The one dispatcher of the runtime's events: producers publish, the table reacts.
+
+``server/app.py`` builds the bus first, hands it to every producer's constructor, and gives it
+the one handler table (``declare``, once) after the parts exist. A producer picks when its
+reactions run, as the moment it publishes needs:
+
+- ``publish(event)``: each handler starts in its own task of the app's supervisor and the
+  producer goes on at once (a turn's end never waits for extraction or delivery);
+- ``notify(event)``: each handler is called now, in table order (cheap synchronous work, e.g.
+  waking the activity streams);
+- ``await handle(event)``: each handler is called and awaited in table order before the
+  producer goes on (a finished job's artifacts are kept before it is delivered; a wake turn
+  has begun before the delivery lock is let go).
+
+Every handler is error-contained: a failure logs one ``<subject> <handler> failed: <Type>:
+<message>`` line on the event's own logger (``[chat <id>]``, ``[job <id>]``) and never reaches
+the producer or the other handlers. Cancellation is not a failure: it passes through.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+from studyhall.core.errors import StudyhallError
+from studyhall.server.runtime.events import Event
+from studyhall.server.runtime.supervisor import Supervisor
+
+# A handler takes the event it is listed under; what it returns is awaited by ``handle`` and
+# ``publish`` when it is awaitable, and ignored otherwise.
+Handler = Callable[[Any], object]
+Table = Mapping[type[Event], Sequence[Handler]]
+
+
+class Reactions:
+    def __init__(self, supervisor: Supervisor) -> None:
+        self._supervisor = supervisor
+        self._table: Mapping[type[Event], tuple[Handler, ...]] | None = None
+
+    def declare(self, table: Table) -> None:
+        """Who reacts to what, given once (by the composition root) and never changed."""
+        if self._table is not None:
+            raise RuntimeError("the reactions table is declared once, in server/app.py")
+        self._table = MappingProxyType({kind: tuple(fns) for kind, fns in table.items()})
+
+    @property
+    def table(self) -> Mapping[type[Event], tuple[Handler, ...]]:
+        """The declared table (read-only; empty until declared)."""
+        return self._table if self._table is not None else MappingProxyType({})
+
+    def handlers(self, kind: type[Event]) -> tuple[Handler, ...]:
+        return self.table.get(kind, ())
+
+    # --- publishing ---------------------------------------------------------------------------
+
+    def publish(self, event: Event) -> None:
+        """Start every reaction in the background (one supervised task each); returns at once."""
+        for handler in self.handlers(type(event)):
+            self._spawn(event, handler)
+
+    def notify(self, event: Event) -> None:
+        """Run every (synchronous) reaction now, in order."""
+        for handler in self.handlers(type(event)):
+            try:
+                handler(event)
+            except Exception as e:  # noqa: BLE001 — a reaction never fails its producer
+                _failed(event, handler, e)
+
+    async def handle(self, event: Event) -> None:
+        """Run and await every reaction, in order, before returning."""
+        for handler in self.handlers(type(event)):
+            try:
+                result = handler(event)
+                if inspect.isawaitable(result):
+                    await result
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 — a reaction never fails its producer
+                _failed(event, handler, e)
+
+    def _spawn(self, event: Event, handler: Handler) -> None:
+        # The handler is called inside the task: a task cancelled before it starts (shutdown)
+        # leaves no coroutine that was never awaited.
+        async def contained() -> None:
+            try:
+                result = handler(event)
+                if inspect.isawaitable(result):
+                    await _awaited(result)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 — a reaction never fails its producer
+                _failed(event, handler, e)
+
+        key = event.subject.strip("[]").split(" ")[-1]
+        self._supervisor.spawn(f"{_name(handler)} {key}", contained())
+
+
+async def _awaited(result: Awaitable[object]) -> None:
+    await result
+
+
+def _name(handler: Handler) -> str:
+    return getattr(handler, "__name__", "reaction")
+
+
+def _failed(event: Event, handler: Handler, error: Exception) -> None:
+    # A bug (not one of the app's own errors) keeps its traceback for the log file.
+    logging.getLogger(event.LOG).warning(
+        "%s %s failed: %s: %s", event.subject, _name(handler), type(error).__name__, error,
+        exc_info=not isinstance(error, StudyhallError))
