@@ -45,14 +45,16 @@ from studyhall.adapters.store import (
     JsonSourceStore,
 )
 from studyhall.adapters.system import RandomIds, SystemClock
-from studyhall.core.agents.grounding import Grounding
 from studyhall.core.agents.job_tools import job_tools
 from studyhall.core.agents.learner_tools import READ_TOOLS, learner_tools
 from studyhall.core.agents.quiz_gate import gated
+from studyhall.core.agents.reranker import ModelReranker
 from studyhall.core.agents.review_question_writer import ROLE as QUESTION_ROLE
+from studyhall.core.agents.rewriter import ModelRewriter
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
+from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
 from studyhall.server.http import (
     activity,
@@ -78,11 +80,11 @@ from studyhall.server.runtime.activity import ActivityFeed
 from studyhall.server.runtime.anki_import import AnkiImporter
 from studyhall.server.runtime.artifact_scope import ScopeResolver
 from studyhall.server.runtime.artifacts import ArtifactDesk
+from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.grounding import gather_grounding
 from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.imports import NotesImporter
 from studyhall.server.runtime.job_work import JobWork
@@ -238,20 +240,25 @@ def build_runtime(services: Services) -> Runtime:
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor, anki=anki)
 
-    async def grounding(chat_id: str, query: str) -> Grounding:
-        return await gather_grounding(s, graph, chat_id, query)
-
+    # The one retriever: Ask's model grades the passages and rewrites a follow-up; every other
+    # search (the tutor's tool, a sub-agent's grounding, the eval) asks it for no model step.
+    retriever = Retriever(index=s.search_index, embedder=s.embedder, scorer=s.passage_scorer,
+                          grader=ModelReranker(s.chat_model),
+                          rewriter=ModelRewriter(s.chat_model))
+    ask_desk = AskDesk(retriever=retriever, model=s.chat_model, index=s.search_index,
+                       store=s.ask_store, clock=s.clock, ids=s.ids, graph=graph,
+                       chats=s.chat_store)
     scopes = ScopeResolver(graph=graph, chats=s.chat_store, sources=s.source_store,
                            index=s.search_index)
     jobs = JobRunner(job_store=s.job_store, chat_store=s.chat_store, turns=turns,
                      model=s.chat_model, clock=s.clock, ids=s.ids, supervisor=supervisor,
-                     work=JobWork(sandbox=s.sandbox, prompt=load_prompt, grounding=grounding,
-                                  scope_grounding=scopes.grounding))
+                     work=JobWork(sandbox=s.sandbox, prompt=load_prompt,
+                                  grounding=ask_desk.grounding, scope_grounding=scopes.grounding))
     turns.add_tools("teacher", job_tools(jobs.spawn, jobs.capacity))
     turns.hooks.append(jobs.on_turn_end)  # deliver what the turn carried, wake for the rest
     activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
     jobs.on_change = activity.notify
-    desk = _tutor_knows_the_learner(s, turns, review, NodeFinder(upkeep))
+    desk = _tutor_knows_the_learner(s, turns, review, NodeFinder(upkeep), ask_desk)
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
                                  no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))
@@ -262,17 +269,17 @@ def build_runtime(services: Services) -> Runtime:
         activity=activity,
         context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                              learner=review),
-        review=review,
+        review=review, ask=ask_desk,
     )
 
 
 def _tutor_knows_the_learner(s: Services, turns: TurnRunner, review: ReviewService,
-                             finder: NodeFinder) -> LearnerDesk:
+                             finder: NodeFinder, ask_desk: AskDesk) -> LearnerDesk:
     """The learner model in the session: hard quiz questions gated by prerequisites (every
     agent's quiz), the learner tools for the teacher, their read-only part for the prober.
     The desk is returned: kept flashcards join its review queue."""
     desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
-                       learner_store=s.learner_store, services=s)
+                       learner_store=s.learner_store, material=ask_desk)
     gate = QuizGating(desk.model, finder)
     turns.wrap_tool("quiz", lambda tool: gated(tool, gate))
     turns.add_tools("teacher", learner_tools(desk))
@@ -307,7 +314,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         *imports.routes(services, runtime),
         *sources.routes(services, runtime),
         *source_quiz.routes(services, runtime),
-        *ask.routes(services),
+        *ask.routes(runtime.ask),
         *settings.routes(services),
         *demo_frames.routes(services),
         *activity.routes(services, runtime),
