@@ -51,7 +51,7 @@ async def main(nodes: int) -> None:
     print(f"{nodes} nodes; cold graph read {time.perf_counter() - started:.2f} s")
     finder = NodeFinder(runtime.upkeep)
     desk = LearnerDesk(review=runtime.review, finder=finder, chat_store=services.chat_store,
-                       learner_store=services.learner_store, services=services)
+                       learner_store=services.learner_store, material=runtime.ask)
     tools = {t.name: t for t in learner_tools(desk)}
     quiz = gated(quiz_tool(tagged=False), QuizGating(desk.model, finder))
     ctx = ToolContext(chat_id=runtime.turns.create_chat("topic 3").id, messages=())

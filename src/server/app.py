@@ -46,16 +46,18 @@ from studyhall.adapters.store import (
     JsonSourceStore,
 )
 from studyhall.adapters.system import RandomIds, SystemClock
-from studyhall.core.agents.grounding import Grounding
 from studyhall.core.agents.job_tools import job_tools
 from studyhall.core.agents.learner_tools import READ_TOOLS, learner_tools
 from studyhall.core.agents.quiz_gate import gated
+from studyhall.core.agents.reranker import ModelReranker
 from studyhall.core.agents.review_question_writer import ROLE as QUESTION_ROLE
+from studyhall.core.agents.rewriter import ModelRewriter
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
+from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
 from studyhall.server.http import errors, health
 from studyhall.server.http.fallback import fallback_route
@@ -67,6 +69,7 @@ from studyhall.server.runtime.agent_roster import ToolWrap
 from studyhall.server.runtime.anki_import import AnkiImporter
 from studyhall.server.runtime.artifact_scope import ScopeResolver
 from studyhall.server.runtime.artifacts import ArtifactDesk
+from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.events import (
     GraphMerged,
     JobChanged,
@@ -78,7 +81,6 @@ from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.grounding import gather_grounding
 from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.imports import NotesImporter
 from studyhall.server.runtime.job_work import JobWork
@@ -259,9 +261,14 @@ def build_runtime(services: Services) -> Runtime:
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor, anki=anki)
 
-    async def grounding(chat_id: str, query: str) -> Grounding:
-        return await gather_grounding(s, graph, chat_id, query)
-
+    # The one retriever: Ask's model grades the passages and rewrites a follow-up; every other
+    # search (the tutor's tool, a sub-agent's grounding, the eval) asks it for no model step.
+    retriever = Retriever(index=s.search_index, embedder=s.embedder, scorer=s.passage_scorer,
+                          grader=ModelReranker(s.chat_model),
+                          rewriter=ModelRewriter(s.chat_model))
+    ask_desk = AskDesk(retriever=retriever, model=s.chat_model, index=s.search_index,
+                       store=s.ask_store, clock=s.clock, ids=s.ids, graph=graph,
+                       chats=s.chat_store)
     scopes = ScopeResolver(graph=graph, chats=s.chat_store, sources=s.source_store,
                            index=s.search_index)
     # The job runner queues its steers on the board and asks for a wake turn (``WakeWanted``),
@@ -269,10 +276,10 @@ def build_runtime(services: Services) -> Runtime:
     jobs = JobRunner(job_store=s.job_store, chat_store=s.chat_store, board=board,
                      model=s.chat_model, clock=s.clock, ids=s.ids, supervisor=supervisor,
                      reactions=reactions,
-                     work=JobWork(sandbox=s.sandbox, prompt=load_prompt, grounding=grounding,
-                                  scope_grounding=scopes.grounding))
+                     work=JobWork(sandbox=s.sandbox, prompt=load_prompt,
+                                  grounding=ask_desk.grounding, scope_grounding=scopes.grounding))
     desk, learner_tools_for, quiz_gate = _tutor_knows_the_learner(
-        s, review, NodeFinder(upkeep))
+        s, review, NodeFinder(upkeep), ask_desk)
     turns = TurnRunner(board=board, chat_store=s.chat_store, chat_model=s.chat_model,
                        settings_store=s.settings_store, clock=s.clock, ids=s.ids,
                        prompt=load_prompt, supervisor=supervisor, reactions=reactions,
@@ -303,18 +310,18 @@ def build_runtime(services: Services) -> Runtime:
         artifacts=artifact_desk, activity=activity,
         context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                              learner=review),
-        review=review,
+        review=review, ask=ask_desk,
     )
 
 
 def _tutor_knows_the_learner(
-    s: Services, review: ReviewService, finder: NodeFinder,
+    s: Services, review: ReviewService, finder: NodeFinder, ask_desk: AskDesk,
 ) -> tuple[LearnerDesk, dict[AgentRole, tuple[Tool, ...]], ToolWrap]:
     """The learner model in the session: hard quiz questions gated by prerequisites (every
     agent's quiz, the returned wrap), the learner tools for the teacher, their read-only part
     for the prober. The desk is returned too: kept flashcards join its review queue."""
     desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
-                       learner_store=s.learner_store, services=s)
+                       learner_store=s.learner_store, material=ask_desk)
     gate = QuizGating(desk.model, finder)
     tools: dict[AgentRole, tuple[Tool, ...]] = {
         "teacher": tuple(learner_tools(desk)), "prober": tuple(learner_tools(desk, READ_TOOLS))}
@@ -352,7 +359,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/graph",), lambda: imports.routes(services, runtime)),
         LazyRoutes(("/api/sources",), lambda: sources.routes(services, runtime)),
         LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(services, runtime)),
-        LazyRoutes(("/api/ask",), lambda: ask.routes(services)),  # /api/ask and /api/asks
+        LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
         LazyRoutes(("/api/settings",), lambda: settings.routes(services)),
         LazyRoutes(("/api/frames",), lambda: demo_frames.routes(services)),
         LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(services, runtime)),

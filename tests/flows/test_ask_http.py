@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.asking import ask_events
 
 from tests.support.course import OverlapScorer, vtt
 from tests.support.embedder import HashEmbedder
@@ -39,7 +38,8 @@ async def _ask(script: dict[str, Any] | None, tmp_path: Path, body: dict[str, An
         events = parse_sse(r.text) if r.headers.get("content-type", "").startswith("text/event-stream") else []
         if compare_without_model:
             # The same question through the no-model path, in the same app and index.
-            plain = [e async for e in ask_events(services, body["question"], use_model=False)]
+            plain = [(e.name, e.model_dump(mode="json", exclude_unset=True))
+                     async for e in runtime.ask.answer(body["question"], use_model=False)]
             return r, events, plain
         return r, events
 

@@ -3,6 +3,7 @@ retrieval with coverage cases, "this" questions and navigation."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -123,7 +124,7 @@ async def test_a_failing_embedder_falls_back_to_words(retriever: Retriever):
         async def embed(self, texts):  # type: ignore[no-untyped-def]
             raise ModelNotConfigured("no key for the embedding model", role=None)
 
-    retriever.embedder = Broken()  # type: ignore[assignment]
+    retriever = replace(retriever, embedder=Broken())  # type: ignore[arg-type]
     hits = await retriever.search("reference counting cycles")
     assert hits and "dense" not in hits[0].signals
     assert hits[0].chunk.path == "lectures/gc.vtt"

@@ -9,7 +9,6 @@ from pathlib import Path
 from studyhall.core.library.sources.material_import import material_source_id
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.asking import ask_events
 
 from tests.support.course import OverlapScorer
 from tests.support.embedder import HashEmbedder
@@ -20,11 +19,11 @@ QUESTION = "Why do zebras have stripes?"
 NOTE = "zoo/Zebras.md"
 
 
-async def _cited_paths(services) -> list[str]:  # type: ignore[no-untyped-def]
-    events = [e async for e in ask_events(services, QUESTION, use_model=False)]
-    name, sources = events[0]
-    assert name == "sources"
-    return [s["path"] for s in sources["sources"]]
+async def _cited_paths(runtime) -> list[str]:  # type: ignore[no-untyped-def]
+    events = [e async for e in runtime.ask.answer(QUESTION, use_model=False)]
+    sources = events[0]
+    assert sources.name == "sources"
+    return [s.path for s in sources.sources]
 
 
 async def test_a_deleted_note_is_no_longer_cited(tmp_path: Path) -> None:
@@ -37,7 +36,7 @@ async def test_a_deleted_note_is_no_longer_cited(tmp_path: Path) -> None:
         assert services.search_index is not None
 
         await runtime.imports.run(str(vault))
-        assert NOTE in await _cited_paths(services)
+        assert NOTE in await _cited_paths(runtime)
         zebra = material_source_id("note", "Vault", NOTE)
         assert services.search_index.chunks(zebra)
 
@@ -47,7 +46,7 @@ async def test_a_deleted_note_is_no_longer_cited(tmp_path: Path) -> None:
         assert material is not None and material["removed"] == 1
 
         assert services.search_index.chunks(zebra) == []
-        assert NOTE not in await _cited_paths(services)
+        assert NOTE not in await _cited_paths(runtime)
         # Reported once: the next import has nothing more to take out.
         _, material = await runtime.imports.run(str(vault))
         assert material is not None and material["removed"] == 0

@@ -39,7 +39,7 @@ def imported_graph():
 def desk(runtime, services) -> LearnerDesk:
     return LearnerDesk(review=runtime.review, finder=NodeFinder(runtime.upkeep),
                        chat_store=services.chat_store, learner_store=services.learner_store,
-                       services=services)
+                       material=runtime.ask)
 
 
 async def queue(api) -> list[dict]:

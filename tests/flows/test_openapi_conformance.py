@@ -9,7 +9,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-from studyhall.server.http.stream_events import ACTIVITY_EVENTS, ASK_EVENTS, TURN_EVENTS
+from studyhall.core.contracts.ask_stream import ASK_STREAM
+from studyhall.server.http.stream_events import ACTIVITY_EVENTS, TURN_EVENTS, model_events
 
 from tests.support.server import api_client, make_config
 from tests.support.session_api import parse_sse
@@ -115,7 +116,7 @@ def test_a_turn_streams_the_events_its_schema_documents(client, document):
 
 def test_ask_and_activity_stream_the_events_their_schemas_document(client):
     ask = client.post("/api/ask", json={"question": "What is a heap?"})
-    assert check_events(ask.text, ASK_EVENTS)[0] == "sources"
+    assert check_events(ask.text, model_events(ASK_STREAM))[0] == "sources"
     activity = client.get("/api/activity/stream", params={"limit": 1})
     assert activity.headers["cache-control"] == "no-store"
     assert check_events(activity.text, ACTIVITY_EVENTS) == ["activity"]

@@ -19,7 +19,6 @@ from studyhall.adapters.sources.material import FileMaterialReader
 from studyhall.adapters.sources.path_rule import PROTECTED, PathRule
 from studyhall.core.contracts.material import SkippedFile
 from studyhall.server.app import build_services
-from studyhall.server.runtime.asking import ask_events
 
 from tests.support.course import OverlapScorer
 from tests.support.embedder import HashEmbedder
@@ -77,9 +76,10 @@ def every_answer(services, client, secrets: tuple[str, ...]) -> str:  # type: ig
         texts.append(client.get(f"/api/sources/{source['id']}/media").text)
 
     async def ask() -> str:
-        events = [e async for e in ask_events(services, " ".join(secrets) + " api key openai",
-                                              use_model=False)]
-        return json.dumps([e.data for e in events])
+        desk = client.app.state.runtime.ask
+        events = [e async for e in desk.answer(" ".join(secrets) + " api key openai",
+                                               use_model=False)]
+        return json.dumps([e.model_dump(mode="json") for e in events])
 
     texts.append(asyncio.run(ask()))
     return "\n".join(texts)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from studyhall.core.agents.citations import MarkerFilter, check_markers
+from studyhall.core.contracts.ask_stream import AskPassage
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.models import ModelRequest, ProviderMessage
 from studyhall.core.contracts.search import Chunk
@@ -55,14 +55,14 @@ question. Answer it from general knowledge, briefly and clearly. Do not cite any
 source numbers, no pages, no timestamps, no course references."""
 
 
-def source_view(n: int, chunk: Chunk) -> dict[str, Any]:
+def source_view(n: int, chunk: Chunk) -> AskPassage:
     """What the ``sources`` event carries per citable passage (the UI deep-links with ``link``)."""
     text = chunk.text if len(chunk.text) <= SNIPPET_CHARS else chunk.text[:SNIPPET_CHARS].rsplit(" ", 1)[0] + " …"
-    return {
-        "n": n, "chunk_id": chunk.id, "source_id": chunk.source_id, "path": chunk.path,
-        "link": chunk.link, "anchor": chunk.anchor, "kind": chunk.kind, "title": chunk.title,
-        "heading": chunk.heading, "start": chunk.start, "page": chunk.page, "text": text,
-    }
+    return AskPassage(
+        n=n, chunk_id=chunk.id, source_id=chunk.source_id, path=chunk.path, link=chunk.link,
+        anchor=chunk.anchor, kind=chunk.kind, title=chunk.title, heading=chunk.heading,
+        start=chunk.start, page=chunk.page, text=text,
+    )
 
 
 def citable(retrieval: Retrieval) -> list[Chunk]:

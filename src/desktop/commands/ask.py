@@ -17,9 +17,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the command's module stays light: argparse only at start-up
+    from studyhall.core.contracts.ask_stream import AskSources
     from studyhall.core.contracts.asking import AskRequest
     from studyhall.core.library.retrieval.chunking import Position
-    from studyhall.server.services import Services
+    from studyhall.server.runtime.ask import AskDesk
 
 CASE_TEXT = {
     "MATCH": "your material answers this",
@@ -79,56 +80,63 @@ def _request(args: argparse.Namespace) -> AskRequest:
 
 async def _collect(args: argparse.Namespace, request: AskRequest, live: bool) -> dict[str, Any]:
     from studyhall.desktop.app_runtime import app_runtime
-    from studyhall.server.runtime.asking import position_of
 
     async with app_runtime() as runtime:
-        position = position_of(runtime.services, request)
-        return await _answer(args, live, runtime.services, position)
+        position = runtime.ask.position(request)
+        return await _answer(args, live, runtime.ask, position)
 
 
-async def _answer(args: argparse.Namespace, live: bool, services: Services,
+async def _answer(args: argparse.Namespace, live: bool, desk: AskDesk,
                   position: Position | None) -> dict[str, Any]:
-    from studyhall.server.runtime.asking import ask_events
+    from studyhall.core.contracts.ask_stream import (
+        AskFinish,
+        AskNavigate,
+        AskSources,
+        AskSuggest,
+        AskTextDelta,
+    )
+    from studyhall.core.contracts.stream import StreamError
 
     out: dict[str, Any] = {"question": args.question, "answer": None, "citations": [],
                            "suggest": [], "navigate": None, "notices": []}
     text: list[str] = []
-    async for name, data in ask_events(services, args.question, position, use_model=not args.no_model):
-        if name == "sources":
-            out["case"] = data["case"]
-            out["citations"] = [{k: s[k] for k in ("n", "link", "title", "text")} for s in data["sources"]]
-            out["notices"] = data.get("notices", [])
-            out["rewritten"] = data.get("rewritten")
+    async for event in desk.answer(args.question, position, use_model=not args.no_model):
+        if isinstance(event, AskSources):
+            out["case"] = event.case
+            out["citations"] = [{"n": s.n, "link": s.link, "title": s.title, "text": s.text}
+                                for s in event.sources]
+            out["notices"] = [n.model_dump() for n in event.notices]
+            out["rewritten"] = event.rewritten
             if live:
-                _print_sources(data)
-        elif name == "suggest":
-            out["suggest"] = [m["link"] for m in data["moments"]]
-        elif name == "navigate":
-            out["navigate"] = data["link"]
-        elif name == "text-delta":
-            text.append(data["text"])
+                _print_sources(event)
+        elif isinstance(event, AskSuggest):
+            out["suggest"] = [m.link for m in event.moments]
+        elif isinstance(event, AskNavigate):
+            out["navigate"] = event.link
+        elif isinstance(event, AskTextDelta):
+            text.append(event.text)
             if live:
-                sys.stdout.write(data["text"])
+                sys.stdout.write(event.text)
                 sys.stdout.flush()
-        elif name == "finish":
-            out["ranked"] = data["ranked"]
-            out["answer"] = "".join(text) if data.get("answered") else None
-            out["removed_markers"] = data.get("removed_markers", 0)
-            out["model_note"] = None if data.get("answered") else data.get("reason")
-        elif name == "error":
-            out["error"] = data["message"]
+        elif isinstance(event, AskFinish):
+            out["ranked"] = event.ranked
+            out["answer"] = "".join(text) if event.answered else None
+            out["removed_markers"] = event.removed_markers or 0
+            out["model_note"] = None if event.answered else event.reason
+        elif isinstance(event, StreamError):
+            out["error"] = event.message
     return out
 
 
-def _print_sources(data: dict[str, Any]) -> None:
-    for notice in data.get("notices", []):
-        print(f"Note: {notice['message']}", file=sys.stderr)
-    if data.get("rewritten"):
-        print(f"(also searched as: {data['rewritten']})")
-    print(f"{data['case']}: {CASE_TEXT.get(data['case'], '')}")
-    for s in data["sources"]:
-        snippet = " ".join(s["text"].split())
-        print(f"  [{s['n']}] {s['link']}\n      {snippet[:300]}")
+def _print_sources(event: AskSources) -> None:
+    for notice in event.notices:
+        print(f"Note: {notice.message}", file=sys.stderr)
+    if event.rewritten:
+        print(f"(also searched as: {event.rewritten})")
+    print(f"{event.case}: {CASE_TEXT.get(event.case, '')}")
+    for s in event.sources:
+        snippet = " ".join(s.text.split())
+        print(f"  [{s.n}] {s.link}\n      {snippet[:300]}")
     print()
 
 

@@ -44,24 +44,21 @@ async def _evaluate(args: argparse.Namespace, questions: list[Any], sets: list[s
         distinct_links,
         metrics,
     )
-    from studyhall.server.runtime.asking import retriever_for
-
-    services = runtime.services
+    ask = runtime.ask
     if args.material is not None:
         report = await runtime.imports.material.run(str(args.material))
         print(f"imported {len(report.imported)}, unchanged {len(report.unchanged)}, "
               f"skipped {len(report.skipped)}", file=sys.stderr)
-    if services.search_index.size() == 0:
+    if ask.passages() == 0:
         print("studyhall: nothing is imported yet. Run `studyhall import PATH` first "
               "(or pass --material DIR).", file=sys.stderr)
         return 1
-    retriever = retriever_for(services, grade=False)
-    _, reindex = retriever.dense_model()
+    reindex = ask.search_notice()
     if reindex is not None:  # the numbers would measure words only: say so before them
         print(f"studyhall: note: {reindex.message}", file=sys.stderr)
     outcomes = []
     for q in questions:
-        r = await retriever.retrieve(q.question)
+        r = await ask.search(q.question)  # no model grades: the calibrated-score path
         outcome = EvalOutcome(q, r.case, distinct_links([h.chunk for h in r.hits]))
         outcomes.append(outcome)
         if args.json:

@@ -2,7 +2,7 @@
 
 Routes added by any module appear automatically. A handler may add detail with ``@describe``
 (request/response pydantic models, query parameters, its success status, extra status codes,
-the events of a stream); otherwise its docstring is used. Every operation lists every status it
+the events of a stream — written out, or its typed event models); otherwise its docstring is used. Every operation lists every status it
 can answer with: the errors any route may give (401 no token, 403 a foreign origin on a write,
 404 an unknown path id, 400/413 a bad or oversized body, 500) besides its own, each with the
 ``{"error", "message"}`` body. Models nested in a request or response schema live under
@@ -13,14 +13,21 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from starlette.routing import BaseRoute, Mount, Route
+from studyhall.core.contracts.stream import WireEvent
 from studyhall.server.http.lazy_routes import LazyRoutes
-from studyhall.server.http.stream_events import ANY_EVENTS, Events, JsonSchema, event_schema
+from studyhall.server.http.stream_events import (
+    ANY_EVENTS,
+    Events,
+    JsonSchema,
+    event_schema,
+    model_events,
+)
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PARAM = re.compile(r"{([^}:]+)(?::[^}]+)?}")
@@ -54,7 +61,9 @@ class _Detail:
     request: type[BaseModel] | None = None
     response: type[BaseModel] | None = None
     responses: Mapping[int, str] = field(default_factory=dict)
-    events: Events | None = None  # not None: the operation answers with text/event-stream
+    # Not None: the operation answers with text/event-stream (its events' models: their
+    # schemas are made with the document, not at import).
+    events: Events | tuple[type[WireEvent], ...] | None = None
     status: int = 200
     query: tuple[Query, ...] = ()
     media: str | None = None  # a success body that is not JSON (e.g. "text/html")
@@ -66,17 +75,22 @@ def describe(
     request: type[BaseModel] | None = None,
     response: type[BaseModel] | None = None,
     responses: dict[int, str] | None = None,
-    stream: bool | Events = False,
+    stream: bool | Events | Sequence[type[WireEvent]] = False,
     status: int = 200,
     query: Iterable[Query] = (),
     media: str | None = None,
 ) -> Callable[[F], F]:
     """Attach OpenAPI detail to a handler. ``stream``: it answers with ``text/event-stream``
-    (given the stream's events by name, each event's data is documented); ``status``: its
-    success status; ``responses``: the other statuses it answers with, and why."""
-    events: Events | None = None
-    if stream is not False:
-        events = ANY_EVENTS if stream is True else stream
+    (given the stream's events by name, or its typed event models, each event's data is
+    documented); ``status``: its success status; ``responses``: the other statuses it answers
+    with, and why."""
+    events: Events | tuple[type[WireEvent], ...] | None = None
+    if stream is True:
+        events = ANY_EVENTS
+    elif isinstance(stream, dict):
+        events = stream
+    elif stream is not False:
+        events = tuple(stream)
     detail = _Detail(summary, request, response, responses or {}, events, status, tuple(query),
                      media)
 
@@ -180,7 +194,8 @@ def _operation(route: Route, handler: Callable[..., Any], method: str, path: str
         }
     ok: dict[str, Any] = {"description": "OK"}
     if detail.events is not None:
-        ok["content"] = {"text/event-stream": {"schema": event_schema(detail.events)}}
+        events = detail.events if isinstance(detail.events, dict) else model_events(detail.events)
+        ok["content"] = {"text/event-stream": {"schema": event_schema(events)}}
     elif detail.media is not None:
         ok["content"] = {detail.media: {"schema": {"type": "string"}}}
     elif detail.response is not None:

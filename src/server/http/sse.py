@@ -1,10 +1,11 @@
-"""Server-Sent Events for every stream: runtime modules yield events as data (a ``name`` and a
-JSON-able ``data``), routes hand them to ``event_stream``, and only this module writes the wire.
+"""Server-Sent Events for every stream: runtime modules yield events — typed ``WireEvent``
+models (``core/contracts/stream.py``; Ask's) or a ``name`` and a JSON-able ``data`` — routes hand
+them to ``event_stream``, and only this module writes the wire.
 
 The response sends a ``: ping`` comment after ``PING_SECONDS`` of quiet, closes the event
 source when the client goes away (a turn behind it runs on), answers HEAD without streaming,
 and is never cached. Once the status line is out a failure can only be said as the stream's
-last event: ``error`` with the usual ``{"error", "message"}``.
+last event: ``error``, the one ``StreamError`` shape (``{"error", "message"}``).
 
 Our own small response rather than sse-starlette 3.7: measured in bench/sse.py's harness, its
 task group and per-send cancel scope doubled the first-byte overhead and cost 2.5x per event;
@@ -22,6 +23,7 @@ from typing import Any, Protocol
 import orjson
 from starlette.responses import Response, StreamingResponse
 from starlette.types import Message, Receive, Scope, Send
+from studyhall.core.contracts.stream import StreamError, WireEvent
 from studyhall.core.errors import StudyhallError
 from studyhall.server.http.errors import INTERNAL_MESSAGE, error_body
 
@@ -45,10 +47,20 @@ class StreamEvent(Protocol):
 
 def encode(name: str, data: Mapping[str, Any]) -> bytes:
     """One event on the wire: ``event: <name>``, one compact JSON ``data:`` line, a blank line."""
-    return b"event: " + name.encode() + b"\ndata: " + _json(data) + b"\n\n"
+    return _frame(name, _json(data))
 
 
-def event_stream(events: AsyncIterable[StreamEvent], *, ping: float = PING_SECONDS) -> Response:
+def encode_event(event: WireEvent) -> bytes:
+    """A typed event on the wire, its data as its model serializes it (once)."""
+    return _frame(event.name, event.wire())
+
+
+def _frame(name: str, data: bytes) -> bytes:
+    return b"event: " + name.encode() + b"\ndata: " + data + b"\n\n"
+
+
+def event_stream(events: AsyncIterable[StreamEvent | WireEvent], *,
+                 ping: float = PING_SECONDS) -> Response:
     """The events as a ``text/event-stream`` response."""
     return _EventStreamResponse(_frames(events), ping=ping)
 
@@ -119,15 +131,18 @@ class _EventStreamResponse(StreamingResponse):
                 task.cancel()
 
 
-async def _frames(events: AsyncIterable[StreamEvent]) -> AsyncGenerator[bytes, None]:
+async def _frames(events: AsyncIterable[StreamEvent | WireEvent]) -> AsyncGenerator[bytes, None]:
     try:
         async for event in events:
-            yield encode(event.name, event.data)
+            if isinstance(event, WireEvent):
+                yield encode_event(event)
+            else:
+                yield encode(event.name, event.data)
     except StudyhallError as e:
-        yield encode("error", error_body(e))
+        yield encode_event(StreamError.model_validate(error_body(e)))
     except Exception:
         log.exception("[http] a stream failed")
-        yield encode("error", {"error": "internal", "message": INTERNAL_MESSAGE})
+        yield encode_event(StreamError(error="internal", message=INTERNAL_MESSAGE))
     finally:
         close = getattr(events, "aclose", None)
         if close is not None:

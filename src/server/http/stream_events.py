@@ -2,14 +2,19 @@
 and the JSON Schema of its ``data``. The OpenAPI document describes each stream's events with
 them (``openapi.py``), and the tests hold real streams to them.
 
-A stream may always end with the generic ``error`` event of ``sse.py`` (``{"error",
-"message"}``) when something fails after the status line went out; a turn's own ``error`` has
-``kind``/``message``/``action`` instead, so ``error`` accepts both.
+A stream of typed events (Ask's: ``core/contracts/ask_stream.py``) is described from its models
+(``model_events``), the same classes the encoder writes; the others are written out here.
+A stream may always end with the generic ``error`` event of ``sse.py`` (``StreamError``:
+``{"error", "message"}``) when something fails after the status line went out; a turn's own
+``error`` has ``kind``/``message``/``action`` instead, so ``error`` accepts both.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
+
+from studyhall.core.contracts.stream import WireEvent
 
 JsonSchema = dict[str, Any]
 Events = dict[str, JsonSchema]
@@ -50,26 +55,6 @@ TURN_EVENTS: Events = {
     "error": ERROR,
 }
 
-_MOMENT = _obj({"link": _STR, "source_id": _STR, "path": _STR})
-_CASE = {"enum": ["MATCH", "RELATED", "NO_MATCH", "IN_SOURCE", "IN_MOMENT"]}
-
-ASK_EVENTS: Events = {
-    "sources": _obj({"case": _CASE, "graded": {"type": "boolean"},
-                     "sources": {"type": "array", "items": _obj({"n": {"type": "integer"},
-                                                                 "link": _STR, "text": _STR})},
-                     "rewritten": _OPT_STR,
-                     "notices": {"type": "array", "items": _obj({"kind": _STR,
-                                                                 "message": _STR})}}),
-    "navigate": _MOMENT,
-    "suggest": _obj({"moments": {"type": "array", "items": _MOMENT}}),
-    "text-delta": _obj({"text": _STR}),
-    "finish": _obj({"case": _CASE, "ranked": {"type": "array", "items": _STR},
-                    "answered": {"type": "boolean"}},
-                   {"cited": {"type": "array", "items": {"type": "integer"}},
-                    "removed_markers": {"type": "integer"}, "reason": _STR}),
-    "error": ERROR,
-}
-
 ACTIVITY_EVENTS: Events = {
     "activity": _obj({"running": {"type": "array", "items": {"type": "object"}},
                       "recent": {"type": "array", "items": {"type": "object"}},
@@ -78,6 +63,29 @@ ACTIVITY_EVENTS: Events = {
 }
 
 ANY_EVENTS: Events = {}  # a stream that documents no event names: any name, JSON data
+
+
+def model_events(stream: Iterable[type[WireEvent]]) -> Events:
+    """Each typed event's name and the JSON Schema of its data, from its model: self-contained
+    (the models nested in it written in place), so a reader resolves nothing. Built when the
+    document is, not at import."""
+    out: Events = {}
+    for event in stream:
+        schema = event.model_json_schema()
+        defs = schema.pop("$defs", {})
+        out[event.name] = _inlined(schema, defs)
+    return out
+
+
+def _inlined(value: Any, defs: dict[str, JsonSchema]) -> Any:
+    if isinstance(value, dict):
+        ref = value.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            return _inlined(defs[ref.removeprefix("#/$defs/")], defs)  # no model nests itself
+        return {k: _inlined(v, defs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_inlined(v, defs) for v in value]
+    return value
 
 
 def event_schema(events: Events) -> JsonSchema:

@@ -1,6 +1,6 @@
 """``LearnerDesk``: the runtime's answers to the tutor's learner tools (``core/agents/
 learner_tools.py``) — the learner model through ``ReviewService``, past sessions through the
-chat store, imported material through Grounded Ask's retrieval, graph lookups through
+chat store, imported material through Ask's one retriever (``AskDesk``), graph lookups through
 ``NodeFinder``. Single-learner app: "this learner's data" is this data dir's.
 
 Every read and every derivation runs off the event loop (stores are files, a cold graph read
@@ -24,10 +24,9 @@ from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.library.learner import insight
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.ports.storage import ChatStore, LearnerStore
-from studyhall.server.runtime.asking import retriever_for
+from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.node_finder import NEAR_AT, NodeFinder
 from studyhall.server.runtime.review import ReviewService
-from studyhall.server.services import Services
 
 HISTORY_SESSIONS = 200  # the most recently active sessions a history search reads
 OBSERVATIONS_PER_SESSION = 3  # of one concept: more would let talk outweigh measurement
@@ -39,12 +38,12 @@ MODEL_FRESH_S = 2.0
 
 class LearnerDesk:
     def __init__(self, *, review: ReviewService, finder: NodeFinder, chat_store: ChatStore,
-                 learner_store: LearnerStore, services: Services) -> None:
+                 learner_store: LearnerStore, material: AskDesk) -> None:
         self._review = review
         self._finder = finder
         self._chats = chat_store
         self._learner = learner_store
-        self._services = services
+        self._material = material
         self._read: tuple[float, LearnerModel] | None = None
         self._lock = threading.Lock()
 
@@ -125,12 +124,10 @@ class LearnerDesk:
         return records
 
     async def material(self, query: str, limit: int) -> Any:
-        index = self._services.search_index
-        if await asyncio.to_thread(index.size) == 0:
+        retrieval = await self._material.look_up(query)
+        if retrieval is None:
             return {"case": "NO_MATERIAL", "count": 0, "passages": "",
                     "note": "The learner has imported no material (notes, transcripts, PDFs)."}
-        retrieval = await retriever_for(self._services, grade=False, rewrite=False) \
-            .retrieve(query)
         cited = [] if retrieval.case == "NO_MATCH" else list(retrieval.cited[:limit])
         passages = [Passage(n, h.chunk.link, h.chunk.title, clip_passage(h.chunk.text),
                             h.chunk.source_id) for n, h in enumerate(cited, start=1)]

@@ -18,6 +18,7 @@ from typing import Protocol, runtime_checkable
 
 from studyhall.server.runtime.activity import ActivityFeed
 from studyhall.server.runtime.artifacts import ArtifactDesk
+from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
@@ -60,6 +61,7 @@ class Runtime:
     artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)
     activity: ActivityFeed  # running and recent work, live (shutdown: its streams end)
     review: ReviewService  # the learner model: review queue, grades, mastery, statistics
+    ask: AskDesk  # Ask: grounded questions over imported material, its history, its retriever
     # Set once shutdown has begun: ``stop`` runs once, whoever calls it first.
     stopping: asyncio.Event = field(default_factory=asyncio.Event, compare=False, repr=False)
 

@@ -18,6 +18,7 @@ from studyhall.core.agents.quiz_writer import write_quiz
 from studyhall.core.classroom.grading import grade_quiz
 from studyhall.core.classroom.passage_quiz import ClozeQuestion, cloze_quiz
 from studyhall.core.classroom.shuffle import choice_order
+from studyhall.core.contracts.ask_stream import AskMoment
 from studyhall.core.contracts.learner import SourceQuizAnswered
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import InvalidInput, ModelError, NotFound
@@ -26,7 +27,6 @@ from studyhall.core.library.retrieval.chunking import Position
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.asking import moment_view
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.review import ReviewService
 
@@ -144,4 +144,4 @@ def _shown(quiz_id: str, index: int, question: ClozeQuestion, passage: Chunk) ->
     choices = question.args["choices"]
     order = choice_order(quiz_id, index, len(choices))
     return {"prompt": question.args["prompt"], "choices": [choices[i] for i in order],
-            "passage": moment_view(passage)}
+            "passage": AskMoment.of(passage).model_dump()}

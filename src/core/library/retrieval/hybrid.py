@@ -3,6 +3,11 @@ a local late-interaction rerank of the best few, an optional model reranker that
 the coverage case that says what may be cited. With a model, a follow-up question is also
 searched as a standalone rewrite (``rewriting.py`` decides when); with none, never.
 
+One ``Retriever`` serves every caller at once (Ask, the tutor's material tool, a sub-agent's
+grounding, the eval): what one question learns — its grader failed — lives in that call
+(``_Grading``), never on the retriever. ``use_model=False`` runs the same pipeline without
+the model's two steps (grading, rewriting).
+
 Why z-score fusion and not RRF: on the dev set it keeps how far apart the scores are (a passage
 far ahead on one signal stays ahead), where RRF keeps only ranks — measured in
 ``eval/retrieval/v1/README.md``. Every step runs in code on every question; the model never
@@ -150,6 +155,16 @@ def _grade_notice(error: ModelError) -> str:
 
 
 @dataclass
+class _Grading:
+    """One question's grading: the grader until it fails, then why it failed (the calibrated
+    scores decide the rest of that question)."""
+
+    grader: Reranker | None
+    error: str | None = None
+    notice: str | None = None  # what the learner is told when grading failed
+
+
+@dataclass(frozen=True)
 class Retriever:
     """The retrieval pipeline over ports: ``scorer`` is the local reranker, ``grader`` a model
     that grades, ``rewriter`` a model that makes follow-up questions standalone."""
@@ -161,8 +176,6 @@ class Retriever:
     rewriter: QueryRewriter | None = None
     calibration: Calibration = field(default=CALIBRATION)
     limit: int = 10
-    grade_error: str | None = None
-    grade_notice: str | None = None  # what the learner is told when grading failed
 
     def dense_model(self) -> tuple[str | None, Notice | None]:
         """The model whose query vectors may be compared with the index's (``None``: words
@@ -226,9 +239,10 @@ class Retriever:
             order = interleave(order, [h.chunk.id for h in hits])
         return [by_id[i] for i in order]
 
-    async def rewritten(self, query: str, history: Sequence[Turn], here: Chunk | None) -> Rewrite:
+    async def rewritten(self, query: str, history: Sequence[Turn], here: Chunk | None,
+                        *, use_model: bool = True) -> Rewrite:
         """The query as searched: rewritten only when the rule asks and a model answers well."""
-        if self.rewriter is None:
+        if self.rewriter is None or not use_model:
             return Rewrite(query)
         reason = rewrite_reason(query, history=history, on_screen=here is not None,
                                 spelling=self.index.likely_typos)
@@ -242,18 +256,19 @@ class Retriever:
             return Rewrite(query, reason=reason, error=str(e))
         return Rewrite(query, text, reason)
 
-    async def _decide(self, question: str, hits: list[Hit]) -> tuple[Case, list[Hit], tuple[Hit, ...], bool]:
-        if self.grader is not None and hits:
+    async def _decide(self, question: str, hits: list[Hit],
+                      grading: _Grading) -> tuple[Case, list[Hit], tuple[Hit, ...], bool]:
+        if grading.grader is not None and hits:
             head = hits[:GRADE_DEPTH]
             try:
-                judged = await self.grader.rerank(question, [h.chunk for h in head])
+                judged = await grading.grader.rerank(question, [h.chunk for h in head])
             except ModelError as e:
                 # No model (or it failed): the calibrated scores decide instead.
                 if not isinstance(e, ModelNotConfigured):
-                    self.grade_error = str(e)
-                    self.grade_notice = _grade_notice(e)
-                self.grader = None
-                return await self._decide(question, hits)
+                    grading.error = str(e)
+                    grading.notice = _grade_notice(e)
+                grading.grader = None
+                return await self._decide(question, hits, grading)
             graded = [replace(h, grade=j.grade) for h, j in zip(head, judged)]
             hits = graded + hits[GRADE_DEPTH:]
             decision = decide_by_grades([h.grade for h in graded])
@@ -261,48 +276,51 @@ class Retriever:
         decision = decide_by_scores([h.signals for h in hits], self.calibration)
         return decision.case, hits, tuple(hits[i] for i in decision.cited), False
 
-    def _notices(self) -> tuple[Notice, ...]:
+    def _notices(self, grading: _Grading) -> tuple[Notice, ...]:
         _, reindex = self.dense_model()
         out = [reindex] if reindex is not None else []
-        if self.grade_notice is not None:
-            out.append(Notice("grader", self.grade_notice))
+        if grading.notice is not None:
+            out.append(Notice("grader", grading.notice))
         return tuple(out)
 
     async def retrieve(self, question: str, position: Position | None = None,
-                       history: Sequence[Turn] = ()) -> Retrieval:
+                       history: Sequence[Turn] = (), *, use_model: bool = True) -> Retrieval:
+        """``use_model=False``: no model grades or rewrites (the calibrated scores decide)."""
+        grading = _Grading(self.grader if use_model else None)
         navigate = wants_navigation(question)
         query = navigation_target(question) if navigate else question
         here = chunk_at(self.index.chunks(position.source_id), position) if position is not None else None
         if position is not None and here is not None and not navigate and is_about_here(question):
-            return await self._moment(question, here, position)
-        searched = await self.rewritten(query, history, here)
+            return await self._moment(question, here, position, grading)
+        searched = await self.rewritten(query, history, here, use_model=use_model)
         if position is not None:
-            inside = await self._inside(question, searched, position, here, navigate)
+            inside = await self._inside(question, searched, position, here, navigate, grading)
             if inside is not None:
                 return inside
         hits = await self.search_all(searched.queries)
-        case, hits, cited, graded = await self._decide(searched.for_grading, hits)
+        case, hits, cited, graded = await self._decide(searched.for_grading, hits, grading)
         chunks = [h.chunk for h in cited]
         return Retrieval(
             question, case, tuple(hits), cited, suggest=() if navigate else suggestions(chunks),
             navigate=chunks[0] if navigate and chunks and chunks[0].anchor else None, graded=graded,
-            grade_error=self.grade_error, rewrite=searched, notices=self._notices(),
+            grade_error=grading.error, rewrite=searched, notices=self._notices(grading),
         )
 
-    async def _moment(self, question: str, here: Chunk, position: Position) -> Retrieval:
+    async def _moment(self, question: str, here: Chunk, position: Position,
+                      grading: _Grading) -> Retrieval:
         """IN_MOMENT: a "this" question at a position is about what is on screen."""
         # Look for other moments about what is on screen, to suggest (never to jump to).
         related = await self.search(f"{question} {here.text}", source_id=position.source_id)
         others = suggestions([h.chunk for h in related], current=here)
         hit = Hit(here, 0.0, {})
         return Retrieval(question, "IN_MOMENT", (hit,), (hit,), suggest=others, moment=here,
-                         notices=self._notices())
+                         notices=self._notices(grading))
 
     async def _inside(self, question: str, searched: Rewrite, position: Position, here: Chunk | None,
-                      navigate: bool) -> Retrieval | None:
+                      navigate: bool, grading: _Grading) -> Retrieval | None:
         """IN_SOURCE when the source the learner is in answers; None sends the search wider."""
         hits = await self.search_all(searched.queries, source_id=position.source_id)
-        case, hits, cited, graded = await self._decide(searched.for_grading, hits)
+        case, hits, cited, graded = await self._decide(searched.for_grading, hits, grading)
         if case == "NO_MATCH":
             return None  # the source does not cover it: fall back to everything
         chunks = [h.chunk for h in cited]
@@ -310,6 +328,6 @@ class Retriever:
             question, "IN_SOURCE", tuple(hits), cited,
             suggest=() if navigate else suggestions(chunks, current=here),
             navigate=chunks[0] if navigate and chunks and chunks[0].anchor else None,
-            moment=here, graded=graded, grade_error=self.grade_error, rewrite=searched,
-            notices=self._notices(),
+            moment=here, graded=graded, grade_error=grading.error, rewrite=searched,
+            notices=self._notices(grading),
         )

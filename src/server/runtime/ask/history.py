@@ -15,17 +15,19 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from studyhall.core.agents.loop import CHECKPOINT_CHARS
+from studyhall.core.contracts.ask_stream import AskEvent, AskFinish, AskSources, AskTextDelta
 from studyhall.core.contracts.asking import AskRequest
 from studyhall.core.contracts.asks import CUT_OFF, STOPPED, AskExchange
+from studyhall.core.contracts.stream import StreamError
 from studyhall.core.errors import StudyhallError
 from studyhall.core.ports.storage import AskStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.asking import AskEvent
 
 log = logging.getLogger("studyhall.ask")
 
+
 class _Heard:
-    """What the stream said so far, folded into one exchange."""
+    """What the stream said so far, folded into one exchange (the events' own fields)."""
 
     def __init__(self) -> None:
         self.case: str | None = None
@@ -38,19 +40,19 @@ class _Heard:
         self.reason: str | None = STOPPED
 
     def hear(self, event: AskEvent) -> None:
-        if event.name == "sources":
-            self.case = event.data.get("case")
-            self.sources = list(event.data.get("sources", []))
-        elif event.name == "text-delta":
-            self.parts.append(str(event.data.get("text", "")))
-        elif event.name == "finish":
+        if isinstance(event, AskSources):
+            self.case = event.case
+            self.sources = [s.model_dump() for s in event.sources]
+        elif isinstance(event, AskTextDelta):
+            self.parts.append(event.text)
+        elif isinstance(event, AskFinish):
             self.ended, self.cut_off = True, False
-            self.answered = bool(event.data.get("answered"))
-            self.reason = None if self.answered else str(event.data.get("reason") or "no answer")
-            self.passages = list(event.data.get("passages", []))
-        elif event.name == "error":
+            self.answered = event.answered
+            self.reason = None if self.answered else (event.reason or "no answer")
+            self.passages = [p.model_dump() for p in event.passages or ()]
+        elif isinstance(event, StreamError):
             self.ended = True
-            self.reason = str(event.data.get("message") or "the model failed")
+            self.reason = event.message or "the model failed"
 
 
 class _Recorder:
@@ -98,10 +100,10 @@ async def recorded(events: AsyncIterator[AskEvent], request: AskRequest, store: 
     try:
         async for event in events:
             heard.hear(event)
-            if event.name == "sources":
+            if isinstance(event, AskSources):
                 recorder.write(heard, final=False)  # the question and its passages, first
-            elif event.name == "text-delta":
-                unsaved += len(str(event.data.get("text", "")))
+            elif isinstance(event, AskTextDelta):
+                unsaved += len(event.text)
             if heard.ended and not written:
                 recorder.write(heard, final=True)  # before the finish (or error) goes out
                 written = True

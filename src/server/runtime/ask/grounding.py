@@ -3,12 +3,15 @@ chosen ideas' evidence quotes), their imported material (the search index) and t
 job was asked from (its transcript). Any may be empty; none failing fails a job — a sub-agent
 without grounding still answers, from general knowledge. Writers quote this material, and a
 card whose quote is not in it is dropped, so a session's own words must be in it.
+
+``AskDesk.grounding`` is the way in: the material comes through its one retriever.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
 
 from studyhall.core.agents.grounding import (
     GraphFact,
@@ -19,9 +22,9 @@ from studyhall.core.agents.grounding import (
     select_facts,
 )
 from studyhall.core.agents.scope_grounding import evidence_passages, transcript_passages
-from studyhall.server.runtime.asking import retriever_for
+from studyhall.core.library.retrieval.hybrid import Retrieval
+from studyhall.core.ports.storage import ChatStore
 from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.jobs")
 
@@ -31,8 +34,10 @@ MAX_TRANSCRIPT = 4  # stretches of the session the job was asked from
 
 
 async def gather_grounding(
-    services: Services, reader: GraphReader, chat_id: str, query: str
+    reader: GraphReader, chats: ChatStore,
+    look_up: Callable[[str], Awaitable[Retrieval | None]], chat_id: str, query: str,
 ) -> Grounding:
+    """``look_up``: the material's model-free retrieval (``None``: nothing is imported)."""
     facts: tuple[GraphFact, ...] = ()
     evidence: tuple[Passage, ...] = ()
     try:
@@ -46,23 +51,21 @@ async def gather_grounding(
         log.warning("[chat %s] graph grounding skipped: %s: %s", chat_id, type(e).__name__, e)
     transcript: tuple[Passage, ...] = ()
     try:
-        record = await asyncio.to_thread(services.chat_store.get, chat_id)
+        record = await asyncio.to_thread(chats.get, chat_id)
         if record is not None:
             transcript = transcript_passages(record.messages[-40:], chat_id, 1, MAX_TRANSCRIPT)
     except Exception as e:  # noqa: BLE001 — as above
         log.warning("[chat %s] transcript grounding skipped: %s: %s", chat_id,
                     type(e).__name__, e)
     passages: tuple[Passage, ...] = ()
-    index = services.search_index
     if query.strip():
         try:
-            if await asyncio.to_thread(index.size) > 0:
-                retrieval = await retriever_for(services, grade=False).retrieve(query)
-                if retrieval.case != "NO_MATCH":
-                    passages = tuple(
-                        Passage(n, h.chunk.link, h.chunk.title, clip_passage(h.chunk.text),
-                                h.chunk.source_id)
-                        for n, h in enumerate(retrieval.cited[:MAX_PASSAGES], start=1))
+            retrieval = await look_up(query)
+            if retrieval is not None and retrieval.case != "NO_MATCH":
+                passages = tuple(
+                    Passage(n, h.chunk.link, h.chunk.title, clip_passage(h.chunk.text),
+                            h.chunk.source_id)
+                    for n, h in enumerate(retrieval.cited[:MAX_PASSAGES], start=1))
         except Exception as e:  # noqa: BLE001 — as above
             log.warning("[chat %s] source grounding skipped: %s: %s", chat_id, type(e).__name__, e)
     extra = (*passages, *transcript, *evidence)
