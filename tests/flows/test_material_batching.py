@@ -76,20 +76,28 @@ async def test_the_next_window_is_read_while_one_embeds_and_a_stop_drops_it(
     assert len(index.source_ids()) == 6 and embedder.calls == 3
 
     # A failure while a window embeds: the run stops with it, the window's embedding is
-    # cancelled, and nothing of that window is written.
+    # cancelled, and nothing of that window is written. (The index's own disk failing stops the
+    # run; one file failing to read would only skip that file.)
     (root / "file6.txt").write_text("A new file about idea six.\n")
     (root / "file7.txt").write_text("Another new file about idea seven.\n")
     held, writes = HashEmbedder(gate=asyncio.Event()), FileSearchIndex(tmp_path / "index")
     importer = _importer(tmp_path, held, writes)
     importer.off_loop = asyncio.to_thread
-    reading = importer.reader.read
+    reading, hash_of = importer.reader.read, writes.source_hash
+    gone = False
 
-    def broken(root_dir: str, rel: str):  # type: ignore[no-untyped-def]
-        if rel == "file7.txt":
-            raise OSError("the disk went away")
+    def reader(root_dir: str, rel: str):  # type: ignore[no-untyped-def]
+        nonlocal gone
+        gone = gone or rel == "file7.txt"
         return reading(root_dir, rel)
 
-    monkeypatch.setattr(importer.reader, "read", broken)
+    def broken_index(source_id: str):  # type: ignore[no-untyped-def]
+        if gone:  # the index is asked about file7, just read
+            raise OSError("the disk went away")
+        return hash_of(source_id)
+
+    monkeypatch.setattr(importer.reader, "read", reader)
+    monkeypatch.setattr(writes, "source_hash", broken_index)
     monkeypatch.setattr(material_import, "WINDOW_CHUNKS", 1)
     with pytest.raises(OSError, match="went away"):
         await asyncio.wait_for(importer.run(str(root)), 10)

@@ -13,33 +13,9 @@ from studyhall.core.library.extraction.structural_extractor import extract_struc
 from studyhall.core.library.sources.notes import parse_note
 from studyhall.core.library.sources.notes.views import note_views
 
+from tests.support.structural_note import NOTE
+
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
-NOTE = """---
-aliases: [Mito]
----
-Mitochondria are the **powerhouse** of the cell. They have their own DNA.
-
-# Mitochondria
-
-Mitochondria produce ATP via [[Krebs cycle|the Krebs cycle]] and oxidative
-  phosphorylation. Short one.
-
-1. Glycolysis happens in the cytoplasm.
-   - It yields two pyruvate molecules.
-2. The Krebs cycle runs in the matrix.
-3. The electron transport chain pumps protons.
-
-> A quoted statement is long enough.
-> Its second line stands alone.
-
-## Structure
-- The inner membrane folds into cristae. ^cristae
-- [[Just a link]]
-
-```
-Code lines are never statements here.
-```
-"""
 
 
 def extract(text: str = NOTE, path: str = "bio/Mitochondria.md"):

@@ -30,7 +30,7 @@ from studyhall.core.library.sources.notes.document import Block
 from studyhall.core.library.sources.notes.views import note_views
 
 from tests.support.hostile_vault import many_headings
-from tests.unit.notes.test_structural_extractor import NOTE
+from tests.support.structural_note import NOTE
 
 T = TypeVar("T")
 AT = datetime(2026, 1, 1, tzinfo=UTC)
