@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 import httpx
 import pytest
-from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.fakes import FixedClock
 
 from tests.support.embedder import HashEmbedder
 from tests.support.live_server import start_server

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemoryArtifactStore
+from studyhall.adapters.fakes import InMemoryArtifactStore
 from studyhall.adapters.store import JsonlArtifactStore
 from studyhall.core.contracts.artifacts import (
     Artifact,

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemoryAskStore
+from studyhall.adapters.fakes import InMemoryAskStore
 from studyhall.adapters.store import JsonAskStore
 from studyhall.core.contracts.asks import CUT_OFF, STOPPED, AskExchange
 from studyhall.core.errors import StoreError

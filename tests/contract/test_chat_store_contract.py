@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemoryChatStore
+from studyhall.adapters.fakes import InMemoryChatStore
 from studyhall.adapters.store import JsonChatStore
 from studyhall.core.contracts.chat import ChatRecord, Message
 from studyhall.core.errors import NotFound, StoreError

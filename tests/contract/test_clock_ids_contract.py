@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from studyhall.adapters.memory import FixedClock, SequentialIds
+from studyhall.adapters.fakes import FixedClock, SequentialIds
 from studyhall.adapters.store.shape_guard import is_safe_id
 from studyhall.adapters.system import RandomIds, SystemClock
 from studyhall.core.ports.system import Clock, Ids

@@ -11,7 +11,7 @@ import pytest
 from studyhall.adapters.embed.litellm_embedder import LitellmEmbedder
 from studyhall.adapters.embed.minilm import MODEL_ID, MiniLMEmbedder
 from studyhall.adapters.embed.select import SettingsEmbedder
-from studyhall.adapters.memory import InMemoryGraphStore, InMemorySecretStore, InMemorySettingsStore
+from studyhall.adapters.fakes import InMemoryGraphStore, InMemorySecretStore, InMemorySettingsStore
 from studyhall.adapters.store import JsonlGraphStore
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import ModelAuthError, ModelNetworkDisabled, ModelNotConfigured

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemoryGraphStore
+from studyhall.adapters.fakes import InMemoryGraphStore
 from studyhall.adapters.store import JsonlGraphStore
 from studyhall.core.contracts.graph import Cluster, EdgeAdded, Position, PropositionCreated
 from studyhall.core.errors import StoreError

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemoryJobStore
+from studyhall.adapters.fakes import InMemoryJobStore
 from studyhall.adapters.store import JsonJobStore
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import StoreError

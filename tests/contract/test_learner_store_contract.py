@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemoryLearnerStore
+from studyhall.adapters.fakes import InMemoryLearnerStore
 from studyhall.adapters.store import JsonlLearnerStore
 from studyhall.core.contracts.learner import (
     FlashcardKept,

@@ -9,9 +9,9 @@ import socket
 from typing import Any
 
 import pytest
+from studyhall.adapters.fakes.secrets import InMemorySecretStore
+from studyhall.adapters.fakes.settings import InMemorySettingsStore
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
-from studyhall.adapters.memory.secrets import InMemorySecretStore
-from studyhall.adapters.memory.settings import InMemorySettingsStore
 from studyhall.core.contracts.models import ModelRequest, TextDelta
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import (

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from studyhall.adapters.fakes.secrets import InMemorySecretStore
+from studyhall.adapters.fakes.settings import InMemorySettingsStore
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
-from studyhall.adapters.memory.secrets import InMemorySecretStore
-from studyhall.adapters.memory.settings import InMemorySettingsStore
 from studyhall.core.contracts.models import ModelRequest, TextDelta
 from studyhall.core.errors import ModelNotConfigured, ModelScriptInvalid
 

@@ -14,7 +14,7 @@ import keyring.backend
 import pytest
 from keyring.backends import chainer, fail
 from studyhall.adapters import secrets as secrets_module
-from studyhall.adapters.memory import InMemorySecretStore
+from studyhall.adapters.fakes import InMemorySecretStore
 from studyhall.adapters.secrets import (
     FileSecretStore,
     KeyringSecretStore,

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemorySettingsStore
+from studyhall.adapters.fakes import InMemorySettingsStore
 from studyhall.adapters.store import JsonSettingsStore
 from studyhall.core.contracts.settings import MODEL_ROLES, RoleModel, Settings
 from studyhall.core.errors import StoreError

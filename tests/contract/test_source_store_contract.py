@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemorySourceStore
+from studyhall.adapters.fakes import InMemorySourceStore
 from studyhall.adapters.store import JsonSourceStore
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import NotFound, StoreError

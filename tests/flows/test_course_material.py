@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, InMemorySourceStore
+from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, InMemorySourceStore
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.sources.material import FileMaterialReader
 from studyhall.core.library.retrieval.chunking import Position

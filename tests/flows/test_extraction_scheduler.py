@@ -6,7 +6,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from studyhall.adapters.memory import (
+from studyhall.adapters.fakes import (
     FixedClock,
     InMemoryChatStore,
     InMemoryGraphStore,

@@ -8,7 +8,7 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
-from studyhall.adapters.memory import InMemoryGraphStore
+from studyhall.adapters.fakes import InMemoryGraphStore
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.graph_reader import GraphReader

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from datetime import UTC, datetime
 
-from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.fakes import FixedClock
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.learner_desk import LearnerDesk

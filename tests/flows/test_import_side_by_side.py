@@ -10,7 +10,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from studyhall.adapters.memory import FixedClock, SequentialIds
+from studyhall.adapters.fakes import FixedClock, SequentialIds
 from studyhall.core.errors import StudyhallError
 from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.imports import ImportProgress, ImportReport

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, InMemorySourceStore
+from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, InMemorySourceStore
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.sources.material import FileMaterialReader
 from studyhall.core.library.retrieval.indexing import embed_text

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from studyhall.adapters.fakes import FixedClock, InMemorySourceStore
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.llm.transcriber import LitellmTranscriber
-from studyhall.adapters.memory import FixedClock, InMemorySourceStore
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.sources import material as material_module
 from studyhall.adapters.sources.material import FileMaterialReader

@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from studyhall.adapters.memory import InMemorySecretStore, InMemorySettingsStore
+from studyhall.adapters.fakes import InMemorySecretStore, InMemorySettingsStore
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config

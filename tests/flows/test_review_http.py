@@ -10,7 +10,7 @@ from itertools import pairwise
 
 import fsrs
 import pytest
-from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.fakes import FixedClock
 from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.desktop.cli import main
 from studyhall.server.app import build_services

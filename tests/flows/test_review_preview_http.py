@@ -8,7 +8,7 @@ import dataclasses
 from datetime import UTC, datetime, timedelta
 
 import fsrs
-from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.fakes import FixedClock
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 

@@ -10,7 +10,7 @@ import json
 from datetime import UTC, datetime
 
 import pytest
-from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.fakes import FixedClock
 from studyhall.core.contracts.settings import RoleModel
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config

@@ -8,10 +8,10 @@ import itertools
 import wave
 from pathlib import Path
 
+from studyhall.adapters.fakes import FixedClock, InMemorySourceStore
 from studyhall.adapters.llm.audio_chunks import AudioChunk, transcribe_in_chunks
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.llm.transcriber import LitellmTranscriber
-from studyhall.adapters.memory import FixedClock, InMemorySourceStore
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.sources.material import FileMaterialReader
 from studyhall.core.contracts.material import Segment

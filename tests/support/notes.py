@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.fakes import FixedClock
 from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import JsonlGraphStore, JsonSettingsStore, JsonSourceStore
 from studyhall.adapters.system import RandomIds

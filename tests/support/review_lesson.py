@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import httpx
-from studyhall.adapters.memory import FixedClock
+from studyhall.adapters.fakes import FixedClock
 
 from tests.support.live_server import LiveServer
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from studyhall.adapters.memory import InMemoryGraphStore
+from studyhall.adapters.fakes import InMemoryGraphStore
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import chat_views
 from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorOutput

@@ -4,7 +4,7 @@ the session it was learned in."""
 
 from __future__ import annotations
 
-from studyhall.adapters.memory import InMemoryGraphStore
+from studyhall.adapters.fakes import InMemoryGraphStore
 from studyhall.core.library.graph.links import node_links
 from studyhall.core.library.graph.snapshot import graph_snapshot
 

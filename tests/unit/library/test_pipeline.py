@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, SequentialIds
+from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, SequentialIds
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor, render_batch
 from studyhall.core.errors import ModelOutputInvalid

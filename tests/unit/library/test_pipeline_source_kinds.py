@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, SequentialIds
+from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, SequentialIds
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.contracts.chat import Usage

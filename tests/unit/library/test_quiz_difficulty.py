@@ -4,7 +4,7 @@ it: a hard question answered right says more than an easy one, and the explanati
 
 from __future__ import annotations
 
-from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, SequentialIds
+from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, SequentialIds
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.contracts.chat import ToolCallPart

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any, TypeVar
 
-from studyhall.adapters.memory import FixedClock, InMemoryGraphStore, SequentialIds
+from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, SequentialIds
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.merge_base import TrackedGraph
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline

@@ -7,7 +7,7 @@ import logging
 from typing import Any
 
 import pytest
-from studyhall.adapters.memory import (
+from studyhall.adapters.fakes import (
     FixedClock,
     InMemoryChatStore,
     InMemorySettingsStore,

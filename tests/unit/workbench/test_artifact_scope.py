@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from studyhall.adapters.memory import InMemoryChatStore, InMemoryGraphStore, InMemorySourceStore
+from studyhall.adapters.fakes import InMemoryChatStore, InMemoryGraphStore, InMemorySourceStore
 from studyhall.core.agents.scope_grounding import MAX_SCOPE_FACTS
 from studyhall.core.contracts.artifacts import Scope
 from studyhall.core.contracts.chat import ChatRecord

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studyhall.adapters.memory.ledger import MemoryLedger
+from studyhall.adapters.fakes.ledger import MemoryLedger
 from studyhall.adapters.store.learner import LearnerLedgerMethods
 from studyhall.core.contracts.learner import (
     FlashcardKept,

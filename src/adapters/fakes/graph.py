@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Mapping, Sequence
 
-from studyhall.adapters.memory.ledger import MemoryLedger
+from studyhall.adapters.fakes.ledger import MemoryLedger
 from studyhall.adapters.store.derived_files import (
     Vectors,
     check_clusters,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from studyhall.adapters.memory.ledger import MemoryLedger
+from studyhall.adapters.fakes.ledger import MemoryLedger
 from studyhall.adapters.store.artifacts import ArtifactLedgerMethods
 from studyhall.core.contracts.artifacts import Artifact, ArtifactRemoved
 
