@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from studyhall.server.app import build_services
 from tests.support.course import OverlapScorer
 from tests.support.embedder import HashEmbedder
 from tests.support.server import api_client, make_config
+from tests.support.server import imported_over_http as imported
 
 SECRET = "sk-test-NEVER-LEAVES-THE-KEY-STORE-0123456789"
 NOTE = "# Garbage collection\n\nMark and sweep marks every object the roots reach.\n"
@@ -42,18 +42,6 @@ def app(data: Path | None = None):  # type: ignore[no-untyped-def]
     services.secret_store.set("openai", SECRET)
     assert SECRET in (config.data_dir / "secrets.json").read_text()
     return services, api_client(services)
-
-
-def imported(client, path: Path) -> dict:  # type: ignore[no-untyped-def]
-    run_id = client.post("/api/graph/import", json={"path": str(path)}).json()["run_id"]
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        run = client.get(f"/api/graph/import/{run_id}").json()
-        if run["status"] != "running":
-            assert run["status"] == "done", run
-            return run
-        time.sleep(0.05)
-    raise AssertionError("the import did not finish")
 
 
 PLANTED = "planted-keys.md"  # a note-shaped copy of the key, planted in the data folder

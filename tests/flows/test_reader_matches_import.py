@@ -5,7 +5,6 @@ UTF-8, over the 2 MB limit) is refused by the reader too, with the import's own 
 from __future__ import annotations
 
 import os
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,18 +14,7 @@ from studyhall.server.app import build_services
 
 from tests.support.embedder import HashEmbedder
 from tests.support.server import api_client, make_config
-
-
-def finish(client, path: Path) -> dict:  # type: ignore[no-untyped-def]
-    run_id = client.post("/api/graph/import", json={"path": str(path)}).json()["run_id"]
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        run = client.get(f"/api/graph/import/{run_id}").json()
-        if run["status"] != "running":
-            assert run["status"] == "done", run
-            return run
-        time.sleep(0.05)
-    raise AssertionError("the import did not finish")
+from tests.support.server import imported_over_http as finish
 
 
 @pytest.mark.skipif(os.name == "nt", reason="':' and '\\' cannot be in a Windows file name")

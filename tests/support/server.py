@@ -115,3 +115,16 @@ def get(info: RunningServer, path: str, token: str | None = None) -> tuple[int, 
         return response.status, json.loads(body)
     except ValueError:
         return response.status, body
+
+
+def imported_over_http(client: Any, path: Path) -> dict[str, Any]:
+    """Import ``path`` through the HTTP API and wait for the run: its record, which must be done."""
+    run_id = client.post("/api/graph/import", json={"path": str(path)}).json()["run_id"]
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        run = client.get(f"/api/graph/import/{run_id}").json()
+        if run["status"] != "running":
+            assert run["status"] == "done", run
+            return run
+        time.sleep(0.05)
+    raise AssertionError("the import did not finish")
