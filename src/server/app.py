@@ -23,6 +23,8 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from studyhall.adapters.embed.onnx_minilm import OnnxMiniLMEmbedder
 from studyhall.adapters.embed.select import SettingsEmbedder, local_embedder
+from studyhall.adapters.export.genanki_deck import GenankiDeckWriter
+from studyhall.adapters.export.markdown_folder import MarkdownFolderWriter
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
@@ -204,6 +206,9 @@ def build_services(config: Config) -> Services:
             local if isinstance(local, OnnxMiniLMEmbedder) else MiniLMEncoder()),
         vault_reader=FileVaultReader(rule=files),
         sandbox=sandbox,
+        # Exports write each file whole (genanki loads on the first deck written).
+        deck_writer=GenankiDeckWriter(),
+        vault_writer=MarkdownFolderWriter(),
         on_startup=(preload,),
         # A one-time model export in flight is killed, not waited for (~10 s in torch).
         on_shutdown=(sandbox.aclose, embedder.aclose),

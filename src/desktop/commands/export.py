@@ -31,7 +31,6 @@ def register(subparsers: Any) -> None:
 def export_anki(args: argparse.Namespace) -> int:
     from studyhall.core.library.graph.snapshot import graph_snapshot
     from studyhall.desktop.app_runtime import app_runtime
-    from studyhall.server.runtime.anki_package import write_apkg
     from studyhall.server.runtime.study_export import anki_export
 
     output: Path = args.output
@@ -46,7 +45,7 @@ def export_anki(args: argparse.Namespace) -> int:
             notes, deck = anki_export(runtime.review, services.source_store,
                                       graph_snapshot(services.graph_store), args.scope)
             # An unwritable folder is an OSError: ``failures.report`` says which path.
-            return write_apkg(notes, deck, output), deck
+            return services.deck_writer.write(notes, deck, str(output)), deck
 
     count, deck = asyncio.run(run())
     print(f"Wrote {count} notes to {output} (deck {deck!r}). Import it in Anki: File → "
@@ -57,14 +56,14 @@ def export_anki(args: argparse.Namespace) -> int:
 def export_markdown(args: argparse.Namespace) -> int:
     from studyhall.core.library.graph.snapshot import graph_snapshot
     from studyhall.desktop.app_runtime import app_runtime
-    from studyhall.server.runtime.markdown_export import write_vault
+    from studyhall.server.runtime.study_export import markdown_export
 
     async def run() -> Any:
         async with app_runtime() as runtime:
             services = runtime.services
-            return write_vault(runtime.review, services.source_store,
-                               graph_snapshot(services.graph_store), args.dir,
-                               force=args.force)
+            return markdown_export(runtime.review, services.source_store,
+                                   graph_snapshot(services.graph_store), services.vault_writer,
+                                   str(args.dir), force=args.force)
 
     report = asyncio.run(run())
     print(f"{report.notes} notes in {args.dir}: {report.written} written, "

@@ -14,7 +14,6 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.scope_text import SCOPE_HELP
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.anki_package import apkg_bytes
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.study_export import anki_export
 from studyhall.server.services import Services
@@ -44,7 +43,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         def build() -> tuple[bytes, str]:
             notes, deck = anki_export(runtime.review, services.source_store,
                                       runtime.graph.snapshot(), scope)
-            return apkg_bytes(notes, deck), deck
+            return services.deck_writer.package(notes, deck), deck
 
         body, deck = await asyncio.to_thread(build)
         return Response(body, media_type=APKG, headers={

@@ -1,6 +1,7 @@
 """What an export reads: the graph with the learner's evidence in it, the scope's nodes, and how
 each source is shown (its path and a ``file://`` link for imported notes). Shared by
-``studyhall export`` and ``GET /api/export/anki`` so both give the same deck."""
+``studyhall export`` and ``GET /api/export/anki`` so both give the same deck. The files are
+written by the ``DeckWriter`` / ``VaultWriter`` ports (``adapters/export``), never here."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from studyhall.core.contracts.artifacts import Scope
 from studyhall.core.contracts.scope_text import parse_scope, scope_text
 from studyhall.core.library.export.anki_notes import AnkiNote, SourceRef, anki_notes
 from studyhall.core.library.export.scope import nodes_in
+from studyhall.core.library.export.vault import TopicState, VaultReport, vault_notes
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.ports.exports import VaultWriter
 from studyhall.core.ports.storage import SourceStore
 from studyhall.server.runtime.review import ReviewService
 
@@ -55,3 +58,25 @@ def anki_export(review: ReviewService, sources: SourceStore, base: GraphSnapshot
     nodes = nodes_in(snapshot, scope)
     refs = source_refs(sources, (s for n in nodes for s in n.sources))
     return anki_notes(snapshot, nodes, refs), deck_name(snapshot, scope, refs)
+
+
+def topic_states(review: ReviewService, snapshot: GraphSnapshot) -> dict[str, TopicState]:
+    model = review.model(snapshot)
+    out = {}
+    for node in snapshot.nodes:
+        card = model.card(node.id)
+        out[node.id] = TopicState(model.score(node.id).value, node.state,
+                                  card.due if card.reviews else None)
+    return out
+
+
+def markdown_export(review: ReviewService, sources: SourceStore, base: GraphSnapshot | None,
+                    writer: VaultWriter, folder: str, *, force: bool = False) -> VaultReport:
+    """The graph's vault notes written into ``folder`` by ``writer`` (``InvalidInput`` for a
+    folder that holds the learner's own notes, unless ``force``)."""
+    if not force:
+        writer.refuse_unsafe(folder, (s.root for s in sources.list()))
+    snapshot = review.graph_snapshot(base)
+    titles = {sid: ref.title for sid, ref in
+              source_refs(sources, (s for n in snapshot.nodes for s in n.sources)).items()}
+    return writer.write(folder, vault_notes(snapshot, topic_states(review, snapshot), titles))

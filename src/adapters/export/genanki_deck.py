@@ -1,4 +1,5 @@
-"""The ``.apkg`` writer: an export's Anki notes as a real Anki package, made with ``genanki``.
+"""``GenankiDeckWriter``: the ``DeckWriter`` port — an export's Anki notes as a real Anki package,
+made with ``genanki`` (imported on the first write, not at start-up).
 
 One note type (Front / Back / Source) with a fixed model id; each note's GUID is derived from
 its node id, so importing a re-export into Anki updates the learner's notes (and keeps their
@@ -11,15 +12,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import sqlite3
 import tempfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from studyhall.adapters.export.partial_files import replace_with, sweep_partials
 from studyhall.core.library.export.anki_notes import AnkiNote
-from studyhall.server.runtime.partial_files import replace_with, sweep_partials
 
 # Fixed for good: Anki recognises the note type by this id (a new id would be a new note type
 # beside the learner's old one on every export).
@@ -84,6 +84,16 @@ def write_apkg(notes: Sequence[AnkiNote], deck_name: str, target: Path) -> int:
     return len(notes)
 
 
+class GenankiDeckWriter:
+    """The ``DeckWriter`` port on disk."""
+
+    def write(self, notes: Sequence[AnkiNote], deck_name: str, target: str) -> int:
+        return write_apkg(notes, deck_name, Path(target))
+
+    def package(self, notes: Sequence[AnkiNote], deck_name: str) -> bytes:
+        return apkg_bytes(notes, deck_name)
+
+
 def apkg_bytes(notes: Sequence[AnkiNote], deck_name: str) -> bytes:
     """The package as bytes (the HTTP download), written through the same temporary file."""
     with tempfile.TemporaryDirectory(prefix="studyhall-apkg-") as tmp:
@@ -96,6 +106,7 @@ def _write_zip(package: Any, out: Path) -> None:
     """``genanki.Package.write_to_file`` without its leaked temporary database: the collection
     is built in our own temporary folder and the zip is flushed to disk before the rename."""
     import itertools
+    import sqlite3  # here, not at import: the app builds this writer at start-up
     import time
 
     with tempfile.TemporaryDirectory(prefix="studyhall-anki-") as tmp:
