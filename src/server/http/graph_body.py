@@ -113,7 +113,3 @@ def _tail(cluster: str | None, position: Position | None, gate: Gate | None) -> 
         tail["blocked_by"] = [{"id": i, "score": s} for i, s in gate.blocking]
     return b"," + _encode(tail)[1:]
 
-
-def snapshot_to_json(snapshot: GraphSnapshot) -> bytes:
-    """The ``GET /api/graph`` body of one snapshot, from scratch."""
-    return GraphBody().render(snapshot)

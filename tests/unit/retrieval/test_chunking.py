@@ -7,10 +7,16 @@ from studyhall.core.library.retrieval.chunking import (
     Position,
     chunk_at,
     chunk_material,
-    chunk_note,
+    markdown_segments,
     slugify,
     split_sentences,
 )
+
+
+def chunk_note(source_id: str, path: str, title: str, text: str) -> list:
+    """A Markdown note as the text reader hands it to the chunker (``adapters/sources/text.py``)."""
+    return chunk_material(source_id, MaterialFile(path, "note", title, markdown_segments(text),
+                                                  len(text), "h"))
 
 
 def _transcript(n: int, words: int = 12, step: float = 5.0) -> MaterialFile:

@@ -170,11 +170,6 @@ def markdown_segments(text: str) -> tuple[Segment, ...]:
     return tuple(Segment(body, heading=h) for h, body in markdown_sections(text))
 
 
-def chunk_note(source_id: str, path: str, title: str, text: str) -> list[Chunk]:
-    """A Markdown note (or Markdown course text) chunked by headings and paragraphs."""
-    return _build(source_id, path, "note", title, _heading_segments(markdown_segments(text)))
-
-
 def _build(
     source_id: str, path: str, kind: MaterialKind, title: str,
     pieces: Sequence[tuple[str, Segment]],
