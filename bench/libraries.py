@@ -180,7 +180,7 @@ def _graph(nodes: int) -> Any:
 
 def body_section(snapshot: Any) -> None:
     import orjson
-    from studyhall.core.library.graph.export import snapshot_to_dict
+    from studyhall.core.library.graph.interchange import snapshot_to_dict
     from studyhall.server.http.graph_body import GraphBody
 
     data = snapshot_to_dict(snapshot)
@@ -201,7 +201,7 @@ def body_section(snapshot: Any) -> None:
 
 def graphml_section(snapshot: Any) -> None:
     import networkx as nx
-    from studyhall.core.library.graph.export import snapshot_to_graphml
+    from studyhall.core.library.graph.interchange import snapshot_to_graphml
 
     def with_networkx() -> str:
         graph: Any = nx.MultiDiGraph(id="studyhall")

@@ -13,7 +13,7 @@ from typing import Any
 
 from studyhall.adapters.store import JsonAskStore
 from studyhall.core.contracts.asks import CUT_OFF, STOPPED, AskThread
-from studyhall.core.contracts.models import ModelEvent, ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelEvent, ModelRequest, StreamedText
 from studyhall.core.errors import ModelStreamCut
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
@@ -45,13 +45,13 @@ class Answerer:
                 yield event
             return
         for _ in range(self.hold_after):
-            yield TextDelta(text="y" * 100)
+            yield StreamedText(text="y" * 100)
         self.held.set()
         await self.release.wait()
         if self.fail:
             raise ModelStreamCut("The answer broke off: the provider closed the stream.",
                                  role="answerer")
-        yield TextDelta(text=" [1].")
+        yield StreamedText(text=" [1].")
 
 
 def _app(tmp_path: Path, answerer_for):  # type: ignore[no-untyped-def]

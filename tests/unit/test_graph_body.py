@@ -10,7 +10,7 @@ from datetime import timedelta, timezone
 
 import orjson
 from studyhall.core.contracts.graph import Cluster, Position
-from studyhall.core.library.graph.export import snapshot_to_dict
+from studyhall.core.library.graph.interchange import snapshot_to_dict
 from studyhall.core.library.graph.snapshot import GraphFold, GraphSnapshot, Ledgers
 from studyhall.core.library.graph.view import SnapshotEdge
 from studyhall.server.http.graph_body import GraphBody

@@ -46,7 +46,7 @@ ON_FIRST_REQUEST = (
         "activity", "artifacts", "ask", "chats", "demo_frames", "exports", "graph",
         "graph_search", "imports", "review", "settings", "source_quiz", "sources")),
     "studyhall.server.http.sse", "studyhall.server.runtime.source_library",
-    "studyhall.server.runtime.source_quiz", "studyhall.core.library.graph.export",
+    "studyhall.server.runtime.source_quiz", "studyhall.core.library.graph.interchange",
     "studyhall.core.contracts.source_quiz", "xml.sax", "orjson",
 )
 

@@ -97,7 +97,7 @@ class AgentRun:
                 tools=self._agent.tool_specs(),
             )
             async for event in self._model.stream(request):
-                if isinstance(event, provider.TextDelta):
+                if isinstance(event, provider.StreamedText):
                     if event.text:
                         self._text.append(event.text)
                         yield TextDelta(message_id, event.text)

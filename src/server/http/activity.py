@@ -14,6 +14,7 @@ from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
+from studyhall.core.contracts.turn_stream import ACTIVITY_STREAM
 from studyhall.core.errors import NotFound
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
@@ -21,7 +22,6 @@ from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.http.sse import event_stream
-from studyhall.server.http.stream_events import ACTIVITY_EVENTS
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
 
@@ -48,7 +48,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         """Running and recent jobs, extraction runs and imports, with tokens and cost."""
         return JSONResponse(feed.snapshot())
 
-    @describe(summary="Live activity (SSE)", stream=ACTIVITY_EVENTS,
+    @describe(summary="Live activity (SSE)", stream=ACTIVITY_STREAM,
               query=[Query("limit", {"type": "integer", "minimum": 1, "maximum": 10_000},
                            description="end the stream after this many events")])
     async def stream_activity(request: Request) -> Response:

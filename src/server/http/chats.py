@@ -15,12 +15,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.chat import MAX_MESSAGE_CHARS, MAX_TOPIC_CHARS
 from studyhall.core.contracts.text_patterns import NOT_BLANK  # all-whitespace text is empty
+from studyhall.core.contracts.turn_stream import TURN_STREAM
 from studyhall.core.errors import NotFound
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
 from studyhall.server.http.sse import event_stream
-from studyhall.server.http.stream_events import TURN_EVENTS
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.turns import TurnRunner
 from studyhall.server.runtime.views import chat_view
@@ -79,7 +79,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
             raise NotFound(f"No session {chat_id!r}.")
         return JSONResponse(chat_view(record, running=runner.running(chat_id)))
 
-    @describe(summary="Send a message (SSE turn)", request=NewMessage, stream=TURN_EVENTS,
+    @describe(summary="Send a message (SSE turn)", request=NewMessage, stream=TURN_STREAM,
               responses={400: "Bad message", 404: "No such session", 409: "A turn is running"})
     async def post_message(request: Request) -> Response:
         """Persist the learner's message and stream the turn that answers it."""
@@ -89,7 +89,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         return event_stream(turn.events())
 
     @describe(summary="Answer a pending question (SSE continuation)", request=Answer,
-              stream=TURN_EVENTS,
+              stream=TURN_STREAM,
               responses={400: "Bad answer", 404: "No such question", 409: "Busy or answered"})
     async def post_answer(request: Request) -> Response:
         """Grade and persist the answer, then stream the continuation turn."""
@@ -97,7 +97,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         turn = await runner.answer(request.path_params["chat_id"], body.tool_call_id, body.answer)
         return event_stream(turn.events())
 
-    @describe(summary="Retry: run the owed turn (SSE)", stream=TURN_EVENTS,
+    @describe(summary="Retry: run the owed turn (SSE)", stream=TURN_STREAM,
               responses={404: "No such session", 409: "Busy, or nothing to continue"})
     async def post_continue(request: Request) -> Response:
         """Run a turn on the record as it stands, e.g. after a provider error was fixed."""

@@ -154,12 +154,12 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     return [
         # Node states include the learner ledgers (review grades, observations), as
         # GET /api/mastery does.
-        Route("/api/graph", _graph_route(runtime.review.graph_snapshot), methods=["GET"],
+        Route("/api/graph", _graph_route(runtime.review.graph_with_evidence), methods=["GET"],
               name="get_graph"),
-        Route("/api/graph/map", _map_route(runtime.review.graph_snapshot), methods=["GET"],
+        Route("/api/graph/map", _map_route(runtime.review.graph_with_evidence), methods=["GET"],
               name="get_graph_map"),
         Route("/api/graph/nodes/{node_id:path}",
-              detail_route(runtime.review.graph_snapshot,
+              detail_route(runtime.review.graph_with_evidence,
                            lambda: {c.id for c in services.chat_store.list()}),
               methods=["GET"], name="get_graph_node"),
         Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 import orjson
 from studyhall.core.contracts.graph import Position
-from studyhall.core.library.graph.export import cluster_dicts, edge_dicts, gates_of, node_head
+from studyhall.core.library.graph.interchange import cluster_dicts, edge_dicts, gates_of, node_head
 from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge, SnapshotNode
 from studyhall.core.library.learner.mastery import Gate
 

@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.api_keys import clean_key_name
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.contracts.servers import (
     SERVER_ADDRESS_PATTERN,
     ServerAddress,
@@ -341,6 +341,6 @@ def routes(services: Services) -> list[BaseRoute]:
 async def _collect(services: Services, request: ModelRequest) -> str:
     parts: list[str] = []
     async for event in services.chat_model.stream(request):
-        if isinstance(event, TextDelta):
+        if isinstance(event, StreamedText):
             parts.append(event.text)
     return "".join(parts).strip()

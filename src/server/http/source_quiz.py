@@ -9,7 +9,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.source_quiz import SourceQuizAnswer, SourceQuizRequest
-from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.openapi import describe
 from studyhall.server.runtime.runtime import Runtime
@@ -32,7 +32,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         ``passages``, ``up_to``, ``questions`` [{``prompt``, ``choices`` (in the order shown),
         ``passage`` (where it was written from)}]."""
         body = await read_model(request, SourceQuizRequest)
-        where = Position(request.path_params["source_id"], t=body.t, page=body.page, at=body.at)
+        where = SourcePlace(request.path_params["source_id"], t=body.t, page=body.page, at=body.at)
         return JSONResponse(await quizzes.open(where))
 
     @describe(summary="Answer a Quiz me quiz: graded, and recorded on the graph",

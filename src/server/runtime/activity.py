@@ -16,6 +16,8 @@ from typing import Any, ClassVar, Protocol
 
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.jobs import Job
+from studyhall.core.contracts.stream import WireEvent
+from studyhall.core.contracts.turn_stream import ActivityChanged
 from studyhall.core.errors import NotFound
 from studyhall.core.ports.storage import JobStore
 from studyhall.core.workbench.kinds import job_title
@@ -81,6 +83,9 @@ class ActivityUpdate:
 
     name: ClassVar[str] = "activity"
     data: dict[str, Any]
+
+    def wire_event(self) -> WireEvent:
+        return ActivityChanged.model_validate(self.data)
 
 
 class ActivityFeed:

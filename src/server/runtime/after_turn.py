@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from studyhall.core.agents.labeler import PROMPT_NAME as LABELER_PROMPT
 from studyhall.core.agents.labeler import clean_title, title_messages
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.contracts.steers import steer_part
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore
@@ -77,7 +77,7 @@ class AfterTurn:
         request = ModelRequest(
             role="labeler", messages=tuple(title_messages(base, record.topic, record.messages))
         )
-        text = [e.text async for e in self._model.stream(request) if isinstance(e, TextDelta)]
+        text = [e.text async for e in self._model.stream(request) if isinstance(e, StreamedText)]
         title = clean_title("".join(text))
         if title:
             self._store.set_title(chat_id, title, self._clock.now())

@@ -106,7 +106,7 @@ class ReviewService:
         """``GET /api/stats``: mastery over time, reviews due per day, retention vs target."""
         return stats_json(self.model(base))
 
-    def graph_snapshot(self, base: GraphSnapshot | None = None) -> GraphSnapshot:
+    def graph_with_evidence(self, base: GraphSnapshot | None = None) -> GraphSnapshot:
         """The graph with the learner ledgers' evidence in its nodes' states and scores."""
         snapshot = base if base is not None else self._graph.snapshot()
         learner = self._evidence()

@@ -16,14 +16,14 @@ from typing import Any
 
 from studyhall.core.agents.quiz_writer import write_quiz
 from studyhall.core.classroom.grading import grade_quiz
-from studyhall.core.classroom.passage_quiz import ClozeQuestion, cloze_quiz
 from studyhall.core.classroom.shuffle import choice_order
+from studyhall.core.classroom.source_quiz_cloze import ClozeQuestion, cloze_quiz
 from studyhall.core.contracts.ask_stream import AskMoment
 from studyhall.core.contracts.learner import SourceQuizAnswered
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import InvalidInput, ModelError, NotFound
 from studyhall.core.library.learner.passage_support import supported_nodes
-from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import Clock, Ids
@@ -43,7 +43,7 @@ class OpenQuiz:
     passages: tuple[Chunk, ...]  # the passage each question was written from
 
 
-def read_so_far(chunks: list[Chunk], position: Position) -> list[Chunk]:
+def read_so_far(chunks: list[Chunk], position: SourcePlace) -> list[Chunk]:
     """The passages up to the learner's place, in reading order (at least the first
     ``COUNT``: at the very start there is little else to ask about)."""
     end = len(chunks)
@@ -57,7 +57,7 @@ def read_so_far(chunks: list[Chunk], position: Position) -> list[Chunk]:
     return chunks[:max(end, COUNT)]
 
 
-def _up_to(position: Position, last: Chunk) -> str:
+def _up_to(position: SourcePlace, last: Chunk) -> str:
     """Where the questions stop, in words: the learner's second, page or heading."""
     if position.t is not None:
         s = int(position.t)
@@ -79,7 +79,7 @@ class SourceQuizzes:
         self._open: OrderedDict[str, OpenQuiz] = OrderedDict()
         self._lock = threading.Lock()
 
-    async def open(self, position: Position) -> dict[str, Any]:
+    async def open(self, position: SourcePlace) -> dict[str, Any]:
         """A new quiz on the source up to ``position``: its questions with the choices in the
         order shown (answers are displayed indices), never the correct ones."""
         chunks = self._index.chunks(position.source_id)

@@ -54,7 +54,7 @@ def anki_export(review: ReviewService, sources: SourceStore, base: GraphSnapshot
     """The notes of the scope and the deck they go in (``InvalidInput`` / ``NotFound`` for a
     bad scope)."""
     scope = parse_scope(scope_text)
-    snapshot = review.graph_snapshot(base)
+    snapshot = review.graph_with_evidence(base)
     nodes = nodes_in(snapshot, scope)
     refs = source_refs(sources, (s for n in nodes for s in n.sources))
     return anki_notes(snapshot, nodes, refs), deck_name(snapshot, scope, refs)
@@ -76,7 +76,7 @@ def markdown_export(review: ReviewService, sources: SourceStore, base: GraphSnap
     folder that holds the learner's own notes, unless ``force``)."""
     if not force:
         writer.refuse_unsafe(folder, (s.root for s in sources.list()))
-    snapshot = review.graph_snapshot(base)
+    snapshot = review.graph_with_evidence(base)
     titles = {sid: ref.title for sid, ref in
               source_refs(sources, (s for n in snapshot.nodes for s in n.sources)).items()}
     return writer.write(folder, vault_notes(snapshot, topic_states(review, snapshot), titles))

@@ -65,5 +65,11 @@ def chat_view(record: ChatRecord, *, running: bool) -> dict[str, Any]:
         "usage": usage.model_dump(mode="json") if usage else None,
         "turn_running": running,
         # Why the last turn failed, kept with the record: a reload still shows it.
-        "failure": None if running else failure(messages),
+        "failure": None if running else _as_stream_error(failure(messages)),
     }
+
+
+def _as_stream_error(why: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The failure as the turn's ``error`` event said it (the one ``StreamError`` shape, whose
+    ``error`` is the failure's kind), so a reload shows what the stream showed."""
+    return None if why is None else {"error": why.get("kind", "internal"), **why}

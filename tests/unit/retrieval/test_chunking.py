@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from studyhall.core.contracts.material import MaterialFile, Segment
 from studyhall.core.library.retrieval.chunking import (
-    Position,
+    SourcePlace,
     chunk_at,
     chunk_material,
     markdown_segments,
@@ -85,6 +85,6 @@ def test_slugs_and_sentences():
 def test_chunk_at_finds_the_window_on_screen():
     chunks = chunk_material("src", _transcript(40))
     second = chunks[1]
-    assert chunk_at(chunks, Position("src", t=second.start + 1)) == second
-    assert chunk_at(chunks, Position("src", t=0)) == chunks[0]
-    assert chunk_at(chunks, Position("other", t=5)) is None
+    assert chunk_at(chunks, SourcePlace("src", t=second.start + 1)) == second
+    assert chunk_at(chunks, SourcePlace("src", t=0)) == chunks[0]
+    assert chunk_at(chunks, SourcePlace("other", t=5)) is None

@@ -186,7 +186,7 @@ def _build(
 
 
 @dataclass(frozen=True)
-class Position:
+class SourcePlace:
     """Where the learner is inside a source: a moment (seconds) or a page."""
 
     source_id: str
@@ -195,7 +195,7 @@ class Position:
     at: str | None = None  # a note's heading slug
 
 
-def chunk_at(chunks: Sequence[Chunk], position: Position) -> Chunk | None:
+def chunk_at(chunks: Sequence[Chunk], position: SourcePlace) -> Chunk | None:
     """The chunk under the learner's position (the latest one starting at or before ``t``)."""
     mine = [c for c in chunks if c.source_id == position.source_id]
     if position.t is not None:

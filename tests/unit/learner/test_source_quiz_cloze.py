@@ -4,8 +4,8 @@ terms, their distractors other passages' terms — readable and gradable as a ``
 from __future__ import annotations
 
 from studyhall.core.classroom.grading import grade_quiz
-from studyhall.core.classroom.passage_quiz import cloze_quiz
 from studyhall.core.classroom.shuffle import choice_order
+from studyhall.core.classroom.source_quiz_cloze import cloze_quiz
 
 PASSAGES = [
     "Glycolysis splits one glucose into two pyruvate and nets two ATP in the cytosol.",

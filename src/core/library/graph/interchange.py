@@ -1,4 +1,5 @@
-"""The derived graph as data: the JSON shape of ``GET /api/graph`` and ``graph export``, and
+"""The derived graph in interchange formats (named so it is not taken for the learner-facing
+exports of ``core/library/export/``): the JSON shape of ``GET /api/graph`` and ``graph export``, and
 GraphML (valid XML 1.0: text escaped, characters XML cannot carry removed)."""
 
 from __future__ import annotations
