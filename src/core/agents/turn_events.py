@@ -47,7 +47,7 @@ class MessageStart:
         return {"message_id": self.message_id, "role": self.role, "agent": self.agent}
 
     def wire_event(self) -> WireEvent:
-        return MessageStarted.model_construct(**self.data)
+        return MessageStarted.model_validate(self.data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,8 +63,7 @@ class TextDelta:
         return {"message_id": self.message_id, "text": self.text}
 
     def wire_event(self) -> WireEvent:
-        # The hot path (one per streamed piece): built without validating what mypy checked.
-        return TextStreamed.model_construct(message_id=self.message_id, text=self.text)
+        return TextStreamed(message_id=self.message_id, text=self.text)
 
 
 @dataclass(frozen=True, slots=True)
