@@ -356,21 +356,23 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
     imports) loads on the first request under them, so start-up imports what /api/health needs
     (``http/lazy_routes.py``; a route outside its prefixes fails the group's first load)."""
     return [
-        *health.routes(services),
+        *health.routes(services.config),
         LazyRoutes(("/api/chats",), lambda: chats.routes(services, runtime)),
         LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
                    lambda: graph.routes(services, runtime)),
-        LazyRoutes(("/api/graph",), lambda: graph_search.routes(services, runtime)),
-        LazyRoutes(("/api/graph",), lambda: imports.routes(services, runtime)),
+        LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.upkeep)),
+        LazyRoutes(("/api/graph",), lambda: imports.routes(runtime.imports)),
         LazyRoutes(("/api/sources",), lambda: sources.routes(services, runtime)),
         LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(services, runtime)),
         LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
-        LazyRoutes(("/api/settings",), lambda: settings.routes(services)),
-        LazyRoutes(("/api/frames",), lambda: demo_frames.routes(services)),
-        LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(services, runtime)),
-        LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(services, runtime)),
+        LazyRoutes(("/api/settings",), lambda: settings.routes(
+            services.settings_store, services.secret_store, services.chat_model, services.config)),
+        LazyRoutes(("/api/frames",), lambda: demo_frames.routes(services.job_store)),
+        LazyRoutes(("/api/activity", "/api/jobs"),
+                   lambda: activity.routes(runtime.activity, services.job_store)),
+        LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.artifacts)),
         LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
-                   lambda: review.routes(services, runtime)),
+                   lambda: review.routes(runtime.review)),
         LazyRoutes(("/api/export",), lambda: exports.routes(services, runtime)),
     ]
 

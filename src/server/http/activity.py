@@ -16,14 +16,14 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.turn_stream import ACTIVITY_STREAM
 from studyhall.core.errors import NotFound
+from studyhall.core.ports.storage import JobStore
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.http.sse import event_stream
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.activity import ActivityFeed
 
 
 class AbortRequest(BodyModel):
@@ -40,9 +40,7 @@ def _limit(request: Request) -> int | None:
     return whole_number(query(request, "limit").get("limit"), "limit", least=1, most=10_000)
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    feed = runtime.activity
-    store = services.job_store
+def routes(feed: ActivityFeed, store: JobStore) -> list[BaseRoute]:
 
     async def get_activity(request: Request) -> Response:
         """Running and recent jobs, extraction runs and imports, with tokens and cost."""

@@ -20,9 +20,7 @@ from studyhall.core.contracts.artifacts import MAX_SELECTION
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.artifacts import ARTIFACT_KINDS, MAX_CARDS, MIN_CARDS
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.artifacts import ARTIFACT_KINDS, MAX_CARDS, MIN_CARDS, ArtifactDesk
 
 Kind = Literal[ARTIFACT_KINDS]  # type: ignore[valid-type]  # the workbench's kinds, as an enum
 
@@ -87,8 +85,7 @@ class ArtifactFull(ArtifactItem):
     markdown: str
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    desk = runtime.artifacts
+def routes(desk: ArtifactDesk) -> list[BaseRoute]:
 
     @describe(summary="Make study artifacts from a scope (background jobs)", request=MakeRequest,
               response=MakeResult, status=202,

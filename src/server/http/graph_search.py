@@ -28,8 +28,7 @@ from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 
 log = logging.getLogger("studyhall.http")
 
@@ -80,8 +79,7 @@ def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
     return out
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    upkeep = runtime.upkeep
+def routes(upkeep: GraphUpkeep) -> list[BaseRoute]:
 
     @describe(summary="Find propositions by meaning (and by their words)", query=[
         Query("q", {"type": "string", **NOT_BLANK, "maxLength": MAX_QUERY}, required=True,

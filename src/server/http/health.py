@@ -5,12 +5,12 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
+from studyhall.server.config import Config
 from studyhall.server.http.openapi import openapi_document
-from studyhall.server.services import Services
 
 
-def routes(services: Services) -> list[BaseRoute]:
-    version = services.config.version
+def routes(config: Config) -> list[BaseRoute]:
+    version = config.version
 
     async def health(request: Request) -> JSONResponse:
         """Liveness check: the server answers and says its version."""

@@ -21,9 +21,7 @@ from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.import_runs import ImportRun
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.import_runs import ImportRun, ImportRunner
 
 
 class ImportRequest(BodyModel):
@@ -42,8 +40,7 @@ IMPORT_HINT = ('Send {"path": "/folder/of/notes"} (optional "mode": "auto" | "mo
                '"structural", "embed": true | false).')
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    runner = runtime.imports
+def routes(runner: ImportRunner) -> list[BaseRoute]:
 
     def find(request: Request) -> ImportRun:
         run = runner.get(request.path_params["run_id"])

@@ -23,9 +23,7 @@ from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.review import MAX_QUEUE
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.review import MAX_QUEUE, ReviewService
 
 GradeName = Literal["again", "hard", "good", "easy"]
 
@@ -107,8 +105,7 @@ def _limit(raw: str | None) -> int:
     return whole_number(raw, "limit", least=1, most=MAX_QUEUE, default=20)
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    review = runtime.review
+def routes(review: ReviewService) -> list[BaseRoute]:
 
     @describe(summary="Today's review queue", response=ReviewQueue,
               responses={400: "limit is not a number from 1 to 1000",
