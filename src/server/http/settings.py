@@ -54,7 +54,11 @@ from studyhall.core.guardrails.policy import is_local, scrubs
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.model_ready import env_key_names, env_key_providers, missing_key
+from studyhall.server.runtime.classroom.model_ready import (
+    env_key_names,
+    env_key_providers,
+    missing_key,
+)
 from studyhall.server.services import Services
 
 EFFORTS: tuple[Effort, ...] = get_args(Effort)

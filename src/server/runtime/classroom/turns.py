@@ -43,14 +43,14 @@ from studyhall.core.guardrails.intent import route
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.after_turn import AfterTurn
-from studyhall.server.runtime.agent_roster import AgentRoster, ToolWrap
-from studyhall.server.runtime.agent_turn import AgentTurnDeps, run_agent_turn
-from studyhall.server.runtime.answers import answer_output
+from studyhall.server.runtime.classroom.after_turn import AfterTurn
+from studyhall.server.runtime.classroom.agent_roster import AgentRoster, ToolWrap
+from studyhall.server.runtime.classroom.agent_turn import AgentTurnDeps, run_agent_turn
+from studyhall.server.runtime.classroom.answers import answer_output
+from studyhall.server.runtime.classroom.turn_board import Turn, TurnBoard
 from studyhall.server.runtime.events import TurnEnded, WakeWanted
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
-from studyhall.server.runtime.turn_board import Turn, TurnBoard
 
 log = logging.getLogger("studyhall.turns")
 
