@@ -11,7 +11,7 @@ from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.errors import NotFound
 from studyhall.core.ports.storage import ChatStore
 from studyhall.server.runtime.classroom.graph_context import GraphContext
-from studyhall.server.runtime.classroom.turn_board import Turn
+from studyhall.server.runtime.classroom.turn_board import RunningTurn
 from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.classroom.views import chat_view
 from studyhall.server.runtime.events import WakeWanted
@@ -42,13 +42,13 @@ class Classroom:
         return chat_view(self._record(chat_id), running=self._turns.running(chat_id))
 
     async def send_message(self, chat_id: str, text: str, message_id: str | None = None,
-                           *, as_written: bool = False) -> Turn:
+                           *, as_written: bool = False) -> RunningTurn:
         return await self._turns.send_message(chat_id, text, message_id, as_written=as_written)
 
-    async def answer(self, chat_id: str, tool_call_id: str, answer: Any) -> Turn:
+    async def answer(self, chat_id: str, tool_call_id: str, answer: Any) -> RunningTurn:
         return await self._turns.answer(chat_id, tool_call_id, answer)
 
-    async def resume(self, chat_id: str) -> Turn:
+    async def resume(self, chat_id: str) -> RunningTurn:
         return await self._turns.resume(chat_id)
 
     async def stop(self, chat_id: str) -> bool:

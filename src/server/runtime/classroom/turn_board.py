@@ -20,7 +20,7 @@ from studyhall.core.ports.storage import ChatStore
 from studyhall.core.ports.system import Clock
 
 
-class Turn:
+class RunningTurn:
     """A running turn: its task and the events it emits (read once)."""
 
     def __init__(self, chat_id: str) -> None:
@@ -43,7 +43,7 @@ class TurnBoard:
     def __init__(self, *, chat_store: ChatStore, clock: Clock) -> None:
         self._store = chat_store
         self._clock = clock
-        self._turns: dict[str, Turn] = {}
+        self._turns: dict[str, RunningTurn] = {}
         self._queued: dict[str, list[Message]] = {}
 
     # --- the turn registry (single-flight per chat) ------------------------------------------
@@ -51,14 +51,14 @@ class TurnBoard:
     def running(self, chat_id: str) -> bool:
         return chat_id in self._turns
 
-    def begin(self, chat_id: str) -> Turn:
+    def begin(self, chat_id: str) -> RunningTurn:
         if chat_id in self._turns:
             raise BusyError("A turn is already running in this session; wait for it to finish.")
-        turn = Turn(chat_id)
+        turn = RunningTurn(chat_id)
         self._turns[chat_id] = turn
         return turn
 
-    def get(self, chat_id: str) -> Turn | None:
+    def get(self, chat_id: str) -> RunningTurn | None:
         return self._turns.get(chat_id)
 
     def end(self, chat_id: str) -> None:

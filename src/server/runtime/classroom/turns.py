@@ -18,8 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from studyhall.core.agents.tools import Tool
-from studyhall.core.agents.turn_events import Finish, MessageStart, Steer, ToolResult
-from studyhall.core.agents.turn_events import TextDelta as TurnTextDelta
+from studyhall.core.agents.turn_events import Finish, MessageStart, Steer, ToolResult, TurnTextDelta
 from studyhall.core.classroom.turn_state import close_dangling, owes_reply, pending_client_calls
 from studyhall.core.contracts.chat import (
     MAX_MESSAGE_CHARS,
@@ -47,7 +46,7 @@ from studyhall.server.runtime.classroom.after_turn import AfterTurn
 from studyhall.server.runtime.classroom.agent_roster import AgentRoster, ToolWrap
 from studyhall.server.runtime.classroom.agent_turn import AgentTurnDeps, run_agent_turn
 from studyhall.server.runtime.classroom.answers import answer_output
-from studyhall.server.runtime.classroom.turn_board import Turn, TurnBoard
+from studyhall.server.runtime.classroom.turn_board import RunningTurn, TurnBoard
 from studyhall.server.runtime.events import TurnEnded, WakeWanted
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
@@ -121,7 +120,7 @@ class TurnRunner:
         self._board.queue_steer(chat_id, message)
 
     async def send_message(self, chat_id: str, text: str, message_id: str | None = None,
-                           as_written: bool = False) -> Turn:
+                           as_written: bool = False) -> RunningTurn:
         """Persist the learner's message and start the turn that answers it. The intent
         router decides first: a request clearly outside learning gets its canned reply with
         no model call. ``as_written``: the guardrails send this text unscrubbed."""
@@ -163,7 +162,7 @@ class TurnRunner:
             return self._redirect(turn, record, decided.reply)
         return self._start(turn, record)
 
-    async def answer(self, chat_id: str, tool_call_id: str, answer: Any) -> Turn:
+    async def answer(self, chat_id: str, tool_call_id: str, answer: Any) -> RunningTurn:
         """Grade and persist the learner's answer, then start the continuation turn."""
         record = self._record(chat_id)
         turn = self._begin(chat_id)
@@ -187,7 +186,7 @@ class TurnRunner:
             return turn
         return self._start(turn, record)
 
-    async def resume(self, chat_id: str) -> Turn:
+    async def resume(self, chat_id: str) -> RunningTurn:
         """Run a turn on the record as it stands (retry after an error, a wake-up after a steer)."""
         record = self._record(chat_id)
         turn = self._begin(chat_id)
@@ -226,13 +225,13 @@ class TurnRunner:
 
     # --- the turn ---------------------------------------------------------------------------
 
-    def _begin(self, chat_id: str) -> Turn:
+    def _begin(self, chat_id: str) -> RunningTurn:
         return self._board.begin(chat_id)
 
     def _end(self, chat_id: str) -> None:
         self._board.end(chat_id)
 
-    def _redirect(self, turn: Turn, record: ChatRecord, reply: str) -> Turn:
+    def _redirect(self, turn: RunningTurn, record: ChatRecord, reply: str) -> RunningTurn:
         """The router's canned reply, persisted as the agent's message and streamed; no
         model is called, so no after-turn seam (title, extraction) runs either."""
         try:
@@ -250,13 +249,13 @@ class TurnRunner:
             self._end(turn.chat_id)
         return turn
 
-    def _start(self, turn: Turn, record: ChatRecord) -> Turn:
+    def _start(self, turn: RunningTurn, record: ChatRecord) -> RunningTurn:
         # A supervised task: shutdown cancels it, and it saves what was shown and marks the
         # calls it did not run as interrupted.
         turn.task = self._supervisor.spawn(f"turn {turn.chat_id}", self._run(turn, record))
         return turn
 
-    async def _run(self, turn: Turn, record: ChatRecord) -> None:
+    async def _run(self, turn: RunningTurn, record: ChatRecord) -> None:
         outcome = TurnEnded(turn.chat_id, "error", None, ())  # if the turn dies unannounced
         try:
             async for item in run_agent_turn(
@@ -268,7 +267,7 @@ class TurnRunner:
         finally:
             self._finish(turn, outcome)
 
-    def _finish(self, turn: Turn, outcome: TurnEnded) -> None:
+    def _finish(self, turn: RunningTurn, outcome: TurnEnded) -> None:
         """After-turn seams (never touching the response), then end the turn — always."""
         try:
             self.after_turn.run(outcome)
