@@ -32,9 +32,9 @@ async def main(nodes: int) -> None:
     from studyhall.core.contracts.graph import EdgeAdded
     from studyhall.server.app import build_runtime, build_services
     from studyhall.server.config import load_config
+    from studyhall.server.runtime.classroom.quiz_gating import QuizGating
     from studyhall.server.runtime.learner_desk import LearnerDesk
     from studyhall.server.runtime.node_finder import NodeFinder
-    from studyhall.server.runtime.quiz_gating import QuizGating
 
     from tests.support.big_graph import seed_big_graph
     from tests.support.embedder import HashEmbedder
@@ -54,7 +54,7 @@ async def main(nodes: int) -> None:
                        learner_store=services.learner_store, material=runtime.ask)
     tools = {t.name: t for t in learner_tools(desk)}
     quiz = gated(quiz_tool(tagged=False), QuizGating(desk.model, finder))
-    ctx = ToolContext(chat_id=runtime.turns.create_chat("topic 3").id, messages=())
+    ctx = ToolContext(chat_id=runtime.classroom.create_chat("topic 3").id, messages=())
     hard = {"node_id": "n00047", "questions": [
         {"prompt": "?", "choices": ["a", "b"], "correct": [0], "difficulty": "hard"}]}
     calls: list[tuple[str, Any]] = [

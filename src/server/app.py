@@ -67,11 +67,18 @@ from studyhall.server.http.lazy_routes import LazyRoutes, lazy_modules
 from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.activity import ActivityFeed
-from studyhall.server.runtime.agent_roster import ToolWrap
 from studyhall.server.runtime.anki_import import AnkiImporter
 from studyhall.server.runtime.artifact_scope import ScopeResolver
 from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
+from studyhall.server.runtime.classroom import Classroom
+from studyhall.server.runtime.classroom.agent_roster import ToolWrap
+from studyhall.server.runtime.classroom.graph_context import GraphContext
+from studyhall.server.runtime.classroom.model_ready import no_key_for_turn, no_model_reason
+from studyhall.server.runtime.classroom.prompts import load_prompt
+from studyhall.server.runtime.classroom.quiz_gating import QuizGating
+from studyhall.server.runtime.classroom.turn_board import TurnBoard
+from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.events import (
     GraphMerged,
     JobChanged,
@@ -80,7 +87,6 @@ from studyhall.server.runtime.events import (
     WakeWanted,
 )
 from studyhall.server.runtime.extraction import ExtractionScheduler
-from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.import_runs import ImportRunner
@@ -89,17 +95,12 @@ from studyhall.server.runtime.job_work import JobWork
 from studyhall.server.runtime.jobs import JobRunner
 from studyhall.server.runtime.learner_desk import LearnerDesk
 from studyhall.server.runtime.material import CourseMaterial
-from studyhall.server.runtime.model_ready import no_key_for_turn, no_model_reason
 from studyhall.server.runtime.node_finder import NodeFinder
-from studyhall.server.runtime.prompts import load_prompt
-from studyhall.server.runtime.quiz_gating import QuizGating
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.review_questions import ReviewQuestions
 from studyhall.server.runtime.runtime import Runtime, started
 from studyhall.server.runtime.supervisor import Supervisor
-from studyhall.server.runtime.turn_board import TurnBoard
-from studyhall.server.runtime.turns import TurnRunner
 from studyhall.server.services import Services
 
 if TYPE_CHECKING:  # checked as the modules they are; each loads with its first request
@@ -293,6 +294,9 @@ def build_runtime(services: Services) -> Runtime:
                               "prober": learner_tools_for["prober"]},
                        wrap={"quiz": quiz_gate},
                        no_key=lambda role: no_key_for_turn(s, role))
+    context = GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
+                           learner=review)
+    classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
     activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
@@ -303,18 +307,18 @@ def build_runtime(services: Services) -> Runtime:
         # Each in its own task once the turn is saved: a turn past chunk_tokens starts an
         # extraction run; the workbench flips what the turn delivered and wakes for the rest.
         TurnEnded: (extraction.on_turn_end, jobs.on_turn_end),
-        WakeWanted: (turns.wake,),  # a job's steer waits and no turn will claim it
+        WakeWanted: (classroom.wake,),  # a job's steer waits and no turn will claim it
         JobChanged: (activity.job_changed,),  # the activity streams re-read
         # Session and scope jobs alike keep what they wrote, before the delivery.
         JobFinished: (artifact_desk.job_finished,),
         GraphMerged: (upkeep.graph_merged,),  # new nodes get vectors, clusters, positions
     })
     return Runtime(
-        services=s, supervisor=supervisor, reactions=reactions, turns=turns, graph=graph,
+        services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,
+        graph=graph,
         upkeep=upkeep, extraction=extraction, imports=imports, jobs=jobs,
         artifacts=artifact_desk, activity=activity,
-        context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
-                             learner=review),
+        context=context,
         review=review, ask=ask_desk,
     )
 
@@ -357,7 +361,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
     (``http/lazy_routes.py``; a route outside its prefixes fails the group's first load)."""
     return [
         *health.routes(services.config),
-        LazyRoutes(("/api/chats",), lambda: chats.routes(services, runtime)),
+        LazyRoutes(("/api/chats",), lambda: chats.routes(runtime.classroom)),
         LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
                    lambda: graph.routes(services, runtime)),
         LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.upkeep)),

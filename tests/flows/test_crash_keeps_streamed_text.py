@@ -14,7 +14,7 @@ from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.contracts.settings import RoleModel
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.views import chat_view
+from studyhall.server.runtime.classroom.views import chat_view
 
 from tests.support.chat_model import FunctionChatModel
 from tests.support.session_api import PORT, scripted_app

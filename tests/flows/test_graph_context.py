@@ -41,7 +41,7 @@ async def test_the_nearest_propositions_become_a_context_steer(tmp_path: Path):
 
 async def test_the_steer_is_claimed_by_the_first_turn_exactly_once(tmp_path: Path):
     runtime = await imported_runtime(tmp_path)
-    runner = runtime.turns
+    runner = runtime.classroom
     chat = runner.create_chat("atoms")
     assert await runtime.context.deliver(chat.id, "details of atoms")
     assert await runtime.context.deliver(chat.id, "details of atoms")

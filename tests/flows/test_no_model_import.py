@@ -17,7 +17,7 @@ from studyhall.adapters.fakes import InMemorySecretStore, InMemorySettingsStore
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.model_ready import no_model_reason
+from studyhall.server.runtime.classroom.model_ready import no_model_reason
 
 from tests.support.notes import make_vault
 

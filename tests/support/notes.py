@@ -11,10 +11,10 @@ from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import JsonlGraphStore, JsonSettingsStore, JsonSourceStore
 from studyhall.adapters.system import RandomIds
 from studyhall.core.library.graph.snapshot import graph_snapshot
+from studyhall.server.runtime.classroom.prompts import load_prompt
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.imports import NotesImporter
-from studyhall.server.runtime.prompts import load_prompt
 from studyhall.server.runtime.supervisor import Supervisor
 
 TOPICS = ["cells", "energy", "genes", "atoms", "bonds", "waves"]

@@ -29,7 +29,7 @@ def test_every_event_has_the_reactions_the_table_names(runtime: Runtime) -> None
     r = runtime
     assert dict(r.reactions.table) == {
         TurnEnded: (r.extraction.on_turn_end, r.jobs.on_turn_end),
-        WakeWanted: (r.turns.wake,),
+        WakeWanted: (r.classroom.wake,),
         JobChanged: (r.activity.job_changed,),
         JobFinished: (r.artifacts.job_finished,),
         GraphMerged: (r.upkeep.graph_merged,),

@@ -51,8 +51,8 @@ class MessageStart:
 
 
 @dataclass(frozen=True, slots=True)
-class TextDelta:
-    """Text the learner sees as it streams (the model's own ``TextDelta`` has no message)."""
+class TurnTextDelta:
+    """Text the learner sees as it streams (a model's ``contracts.models.TextDelta`` has no message)."""
 
     name: ClassVar[str] = "text-delta"
     message_id: str
@@ -220,4 +220,4 @@ class TurnError:
         return StreamError.model_validate({"error": self.kind, **self.data})
 
 
-TurnEvent = MessageStart | TextDelta | ToolCall | ToolResult | Steer | UsageReport | Finish | TurnError
+TurnEvent = MessageStart | TurnTextDelta | ToolCall | ToolResult | Steer | UsageReport | Finish | TurnError

@@ -57,7 +57,11 @@ from studyhall.server.config import Config
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.model_ready import env_key_names, env_key_providers, missing_key
+from studyhall.server.runtime.classroom.model_ready import (
+    env_key_names,
+    env_key_providers,
+    missing_key,
+)
 
 EFFORTS: tuple[Effort, ...] = get_args(Effort)
 # Providers offered in the key list (any other litellm provider name can be typed in).

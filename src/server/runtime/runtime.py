@@ -19,8 +19,9 @@ from typing import Protocol, runtime_checkable
 from studyhall.server.runtime.activity import ActivityFeed
 from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
+from studyhall.server.runtime.classroom import Classroom
+from studyhall.server.runtime.classroom.graph_context import GraphContext
 from studyhall.server.runtime.extraction import ExtractionScheduler
-from studyhall.server.runtime.graph_context import GraphContext
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.import_runs import ImportRunner
@@ -28,7 +29,6 @@ from studyhall.server.runtime.jobs import JobRunner
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
-from studyhall.server.runtime.turns import TurnRunner
 from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.server")
@@ -51,7 +51,7 @@ class Runtime:
     services: Services
     supervisor: Supervisor  # owns every background task
     reactions: Reactions  # who reacts to which event: the one table, declared in server/app.py
-    turns: TurnRunner  # Classroom: the turn pipeline
+    classroom: Classroom  # Classroom: chats and their turns
     graph: GraphReader  # Library: the one incremental graph read
     upkeep: GraphUpkeep  # embeddings, clusters, layout after the graph grew
     extraction: ExtractionScheduler  # sessions -> graph

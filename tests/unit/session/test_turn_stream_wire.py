@@ -8,7 +8,7 @@ import json
 import typing
 
 from studyhall.core.agents import turn_events
-from studyhall.core.agents.turn_events import Finish, TextDelta, TurnError
+from studyhall.core.agents.turn_events import Finish, TurnError, TurnTextDelta
 from studyhall.core.contracts.stream import StreamError
 from studyhall.core.contracts.turn_stream import TURN_STREAM
 from studyhall.core.errors import ModelAuthError
@@ -21,7 +21,7 @@ def test_every_turn_event_names_a_model_of_the_turn_stream() -> None:
 
 
 def test_a_text_delta_goes_out_as_its_data() -> None:
-    event = TextDelta("m1", "Hé\n")
+    event = TurnTextDelta("m1", "Hé\n")
     wire = event.wire_event()
     assert wire.name == event.name == "text-delta"
     assert json.loads(wire.wire()) == event.data == {"message_id": "m1", "text": "Hé\n"}

@@ -39,9 +39,9 @@ from studyhall.core.contracts.chat import ChatRecord, Message, Usage, add_usage
 from studyhall.core.errors import ModelAuthError, ModelError, StoreError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.agent_roster import AgentRoster
+from studyhall.server.runtime.classroom.agent_roster import AgentRoster
+from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.events import TurnEnded
-from studyhall.server.runtime.turn_board import TurnBoard
 
 log = logging.getLogger("studyhall.turns")
 
