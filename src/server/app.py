@@ -94,6 +94,7 @@ from studyhall.server.runtime.imports import NotesImporter
 from studyhall.server.runtime.job_work import JobWork
 from studyhall.server.runtime.jobs import JobRunner
 from studyhall.server.runtime.learner_desk import LearnerDesk
+from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.material import CourseMaterial
 from studyhall.server.runtime.node_finder import NodeFinder
 from studyhall.server.runtime.reactions import Reactions
@@ -266,6 +267,10 @@ def build_runtime(services: Services) -> Runtime:
                         ids=s.ids, upkeep=upkeep, review=review)
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor, anki=anki)
+    library = Library(sources=s.source_store, index=s.search_index, graph=graph,
+                      reader=s.material_reader, notes=s.vault_reader, embedder=s.embedder,
+                      review=review, model=s.chat_model, ids=s.ids, clock=s.clock,
+                      imports=imports)
 
     # The one retriever: Ask's model grades the passages and rewrites a follow-up; every other
     # search (the tutor's tool, a sub-agent's grounding, the eval) asks it for no model step.
@@ -315,8 +320,8 @@ def build_runtime(services: Services) -> Runtime:
     })
     return Runtime(
         services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,
-        graph=graph,
-        upkeep=upkeep, extraction=extraction, imports=imports, jobs=jobs,
+        graph=graph, upkeep=upkeep, extraction=extraction, imports=imports, library=library,
+        jobs=jobs,
         artifacts=artifact_desk, activity=activity,
         context=context,
         review=review, ask=ask_desk,
@@ -366,8 +371,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
                    lambda: graph.routes(services, runtime)),
         LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.upkeep)),
         LazyRoutes(("/api/graph",), lambda: imports.routes(runtime.imports)),
-        LazyRoutes(("/api/sources",), lambda: sources.routes(services, runtime)),
-        LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(services, runtime)),
+        LazyRoutes(("/api/sources",), lambda: sources.routes(runtime.library)),
+        LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(runtime.library)),
         LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
         LazyRoutes(("/api/settings",), lambda: settings.routes(
             services.settings_store, services.secret_store, services.chat_model, services.config)),

@@ -136,4 +136,8 @@ def test_the_route_group_check_can_fail():
 with TestClient(app, base_url="http://127.0.0.1:5000") as client:
     assert client.get("/api/openapi.json", headers=auth).status_code == 200
 """ + _LOADED_PROBE)
-    assert set(_heavy_imported(script)) == set(ON_FIRST_REQUEST)
+    # The Library façade builds the shelf and Quiz me on their first use, later than a walk of
+    # the route table: those two runtime modules stay unloaded until a request needs them.
+    on_first_use = {"studyhall.server.runtime.source_library",
+                    "studyhall.server.runtime.source_quiz"}
+    assert set(_heavy_imported(script)) == set(ON_FIRST_REQUEST) - on_first_use

@@ -26,6 +26,7 @@ from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
@@ -56,6 +57,7 @@ class Runtime:
     upkeep: GraphUpkeep  # embeddings, clusters, layout after the graph grew
     extraction: ExtractionScheduler  # sessions -> graph
     imports: ImportRunner  # notes and course material -> graph and search index
+    library: Library  # Library: the sources shelf and Quiz me, for their routes
     context: GraphContext  # the graph's nearest propositions at session start
     jobs: JobRunner  # Workbench: background sub-agents (start-up: recovery)
     artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)
