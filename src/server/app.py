@@ -368,7 +368,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         *health.routes(services.config),
         LazyRoutes(("/api/chats",), lambda: chats.routes(runtime.classroom)),
         LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
-                   lambda: graph.routes(services, runtime)),
+                   lambda: graph.routes(runtime.extraction, runtime.review,
+                                        services.settings_store, services.chat_store)),
         LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.upkeep)),
         LazyRoutes(("/api/graph",), lambda: imports.routes(runtime.imports)),
         LazyRoutes(("/api/sources",), lambda: sources.routes(runtime.library)),
@@ -382,7 +383,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.artifacts)),
         LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
                    lambda: review.routes(runtime.review)),
-        LazyRoutes(("/api/export",), lambda: exports.routes(services, runtime)),
+        LazyRoutes(("/api/export",), lambda: exports.routes(
+            runtime.review, runtime.graph, services.source_store, services.deck_writer)),
     ]
 
 

@@ -12,11 +12,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.scope_text import SCOPE_HELP
+from studyhall.core.ports.exports import DeckWriter
+from studyhall.core.ports.storage import SourceStore
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.runtime import Runtime
+from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.study_export import anki_export
-from studyhall.server.services import Services
 
 APKG = "application/apkg"
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -28,7 +30,8 @@ def download_name(deck: str) -> str:
     return f"{stem[:80]}.apkg"
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+def routes(review: ReviewService, graph: GraphReader, sources: SourceStore,
+           deck_writer: DeckWriter) -> list[BaseRoute]:
     @describe(summary="Export an Anki deck (.apkg)", media=APKG,
               responses={400: "Unknown scope",
                          404: "No such source, session, topic, cluster or node"},
@@ -41,9 +44,8 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         scope = query(request, "scope").get("scope")
 
         def build() -> tuple[bytes, str]:
-            notes, deck = anki_export(runtime.review, services.source_store,
-                                      runtime.graph.snapshot(), scope)
-            return services.deck_writer.package(notes, deck), deck
+            notes, deck = anki_export(review, sources, graph.snapshot(), scope)
+            return deck_writer.package(notes, deck), deck
 
         body, deck = await asyncio.to_thread(build)
         return Response(body, media_type=APKG, headers={

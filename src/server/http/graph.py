@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.ports.storage import ChatStore, SettingsStore
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.graph_body import GraphBody
 from studyhall.server.http.graph_detail import detail_route
@@ -27,9 +28,9 @@ from studyhall.server.http.graph_map import GraphMap, stale, unchanged
 from studyhall.server.http.numbers import LARGEST, whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
+from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_reader import gc_paused
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.review import ReviewService
 
 VERSION_CHARS = 64  # a map version ("<hash>.<n>") is far shorter; longer is not one of ours
 
@@ -107,8 +108,8 @@ def _map_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitab
     return get_map
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    scheduler = runtime.extraction
+def routes(scheduler: ExtractionScheduler, review: ReviewService, settings: SettingsStore,
+           chats: ChatStore) -> list[BaseRoute]:
 
     @describe(summary="Extract a session into the graph now", response=RunId,
               responses={404: "No such session"})
@@ -130,7 +131,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         return JSONResponse({"uncovered_tokens": tokens,
                              "uncovered_exchanges": left,
                              "covered_exchanges": len(views) - left,
-                             "chunk_tokens": services.settings_store.load().chunk_tokens,
+                             "chunk_tokens": settings.load().chunk_tokens,
                              "running": running})
 
     async def list_runs(request: Request) -> Response:
@@ -154,13 +155,13 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     return [
         # Node states include the learner ledgers (review grades, observations), as
         # GET /api/mastery does.
-        Route("/api/graph", _graph_route(runtime.review.graph_with_evidence), methods=["GET"],
+        Route("/api/graph", _graph_route(review.graph_with_evidence), methods=["GET"],
               name="get_graph"),
-        Route("/api/graph/map", _map_route(runtime.review.graph_with_evidence), methods=["GET"],
+        Route("/api/graph/map", _map_route(review.graph_with_evidence), methods=["GET"],
               name="get_graph_map"),
         Route("/api/graph/nodes/{node_id:path}",
-              detail_route(runtime.review.graph_with_evidence,
-                           lambda: {c.id for c in services.chat_store.list()}),
+              detail_route(review.graph_with_evidence,
+                           lambda: {c.id for c in chats.list()}),
               methods=["GET"], name="get_graph_node"),
         Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],
               name="post_extract"),
