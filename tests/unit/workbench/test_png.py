@@ -100,7 +100,7 @@ def test_a_truncated_interlaced_image_is_refused() -> None:
         return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", header) +
                 _chunk(b"IDAT", zlib.compress(pixels)) + _chunk(b"IEND", b""))
 
-    assert colour_stats(png(bytes(raw)))[:3] == (width, height, len(set(image.getdata())))
+    assert colour_stats(png(bytes(raw)))[:3] == (width, height, len(image.getcolors(width * height)))
     with pytest.raises(ValueError, match="truncated"):
         colour_stats(png(bytes(raw[:-1])))
 
