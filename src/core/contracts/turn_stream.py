@@ -44,16 +44,16 @@ class _ToolPart(WireEvent):
     tool_name: str = Field(alias="name")
     state: str
     input: dict[str, Any] | None = None
+    presented: Any = None  # a quiz, shuffled and answer-free
+    plan: Any = None  # a plan_init's parsed plan
     error: Any = None
+    rejected: bool | None = None
 
 
 class ToolCalled(_ToolPart):
-    """A tool call (a quiz is ``presented`` shuffled and answer-free; a plan comes parsed)."""
+    """A tool call as it is made."""
 
     name: ClassVar[str] = "tool-call"
-    presented: Any = None
-    plan: Any = None
-    rejected: bool | None = None
 
 
 class ToolAnswered(_ToolPart):
@@ -61,9 +61,6 @@ class ToolAnswered(_ToolPart):
 
     name: ClassVar[str] = "tool-result"
     output: Any = None
-    presented: Any = None
-    plan: Any = None
-    rejected: bool | None = None
 
 
 class SteerShown(WireEvent):
