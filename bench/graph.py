@@ -138,7 +138,7 @@ def peak_rss_mb() -> float:
 
 def child_cold(root: Path, save: bool) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.server.runtime.graph_reader import GraphReader
+    from studyhall.server.runtime.library.graph_reader import GraphReader
 
     reader = GraphReader(JsonlGraphStore(root), save_after=1 if save else 10**15)
     snap, cold = timed(reader.snapshot)
@@ -152,7 +152,7 @@ def child_cold(root: Path, save: bool) -> dict[str, Any]:
 def child_cached(root: Path) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
     from studyhall.core.library.extraction.merger import commit_merge, plan_merge
-    from studyhall.server.runtime.graph_reader import GraphReader, gc_paused
+    from studyhall.server.runtime.library.graph_reader import GraphReader, gc_paused
 
     try:
         from studyhall.server.http.graph_body import GraphBody

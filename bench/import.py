@@ -93,10 +93,10 @@ async def _import(vault: Path, data: Path, embed: bool, recording: Recording | N
     if recording is not None:
         recording.inner = services.embedder
         services = replace(services, embedder=recording)
-    runner = build_runtime(services).imports
+    library = build_runtime(services).library
     started = time.perf_counter()
-    report, material = await runner.run(str(vault), mode="structural", embed=embed)
-    return report, material, time.perf_counter() - started
+    report = await library.import_here(str(vault), mode="structural", embed=embed)
+    return report, report.to_dict()["material"], time.perf_counter() - started
 
 
 async def one_vault(notes: int, plain: bool) -> None:

@@ -34,7 +34,9 @@ async def main(nodes: int) -> None:
     from studyhall.server.config import load_config
     from studyhall.server.runtime.classroom.quiz_gating import QuizGating
     from studyhall.server.runtime.learner_desk import LearnerDesk
-    from studyhall.server.runtime.node_finder import NodeFinder
+    from studyhall.server.runtime.library.graph_reader import GraphReader
+    from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
+    from studyhall.server.runtime.library.node_finder import NodeFinder
 
     from tests.support.big_graph import seed_big_graph
     from tests.support.embedder import HashEmbedder
@@ -47,9 +49,11 @@ async def main(nodes: int) -> None:
         "source_id": "notes", "run_id": "seed", "at": at}) for i in range(0, nodes - 40, 7)])
     runtime = build_runtime(services)
     started = time.perf_counter()
-    runtime.graph.snapshot()
+    runtime.library.graph()
     print(f"{nodes} nodes; cold graph read {time.perf_counter() - started:.2f} s")
-    finder = NodeFinder(runtime.upkeep)
+    finder = NodeFinder(GraphUpkeep(
+        graph_store=services.graph_store, reader=GraphReader(services.graph_store),
+        embedder=services.embedder, chat_model=None, prompt=str, supervisor=runtime.supervisor))
     desk = LearnerDesk(review=runtime.review, finder=finder, chat_store=services.chat_store,
                        learner_store=services.learner_store, material=runtime.ask)
     tools = {t.name: t for t in learner_tools(desk)}

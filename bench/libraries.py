@@ -168,7 +168,7 @@ def _graph(nodes: int) -> Any:
     sys.path.insert(0, str(Path(__file__).parent))
     from graph import generate
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.server.runtime.graph_reader import GraphReader
+    from studyhall.server.runtime.library.graph_reader import GraphReader
 
     root = Path(tempfile.mkdtemp(prefix="studyhall-bench-")) / "graph"
     generate(nodes, root)

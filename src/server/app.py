@@ -10,6 +10,7 @@ sentence_transformers, litellm) are never imported on this path.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sys
 import threading
@@ -59,6 +60,7 @@ from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 from studyhall.core.guardrails.policy import scrubs
+from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
 from studyhall.server.http import errors, health
@@ -67,7 +69,6 @@ from studyhall.server.http.lazy_routes import LazyRoutes, lazy_modules
 from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.activity import ActivityFeed
-from studyhall.server.runtime.anki_import import AnkiImporter
 from studyhall.server.runtime.artifact_scope import ScopeResolver
 from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
@@ -86,17 +87,17 @@ from studyhall.server.runtime.events import (
     TurnEnded,
     WakeWanted,
 )
-from studyhall.server.runtime.extraction import ExtractionScheduler
-from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.import_runs import ImportRunner
-from studyhall.server.runtime.imports import NotesImporter
 from studyhall.server.runtime.job_work import JobWork
 from studyhall.server.runtime.jobs import JobRunner
 from studyhall.server.runtime.learner_desk import LearnerDesk
 from studyhall.server.runtime.library import Library
-from studyhall.server.runtime.material import CourseMaterial
-from studyhall.server.runtime.node_finder import NodeFinder
+from studyhall.server.runtime.library.anki_import import AnkiImporter
+from studyhall.server.runtime.library.extraction import ExtractionScheduler
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.library.import_runs import ImportRunner
+from studyhall.server.runtime.library.material import CourseMaterial
+from studyhall.server.runtime.library.node_finder import NodeFinder
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.review_questions import ReviewQuestions
@@ -247,7 +248,8 @@ def build_runtime(services: Services) -> Runtime:
     notes = NotesImporter(
         vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,
         settings_store=s.settings_store, clock=s.clock, ids=s.ids, upkeep=upkeep,
-        chat_model=s.chat_model, prompt=load_prompt, no_model_reason=lambda: no_model_reason(s),
+        chat_model=s.chat_model, prompt=load_prompt, off_loop=asyncio.to_thread,
+        no_model_reason=lambda: no_model_reason(s),
     )
     material = CourseMaterial(reader=s.material_reader, index=s.search_index, clock=s.clock,
                               sources=s.source_store, graph_store=s.graph_store,
@@ -267,10 +269,10 @@ def build_runtime(services: Services) -> Runtime:
                         ids=s.ids, upkeep=upkeep, review=review)
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor, anki=anki)
-    library = Library(sources=s.source_store, index=s.search_index, graph=graph,
-                      reader=s.material_reader, notes=s.vault_reader, embedder=s.embedder,
-                      review=review, model=s.chat_model, ids=s.ids, clock=s.clock,
-                      imports=imports)
+    library = Library(sources=s.source_store, index=s.search_index, reader=s.material_reader,
+                      notes=s.vault_reader, embedder=s.embedder, upkeep=upkeep, learner=review,
+                      model=s.chat_model, ids=s.ids, clock=s.clock, imports=imports,
+                      extraction=extraction, chats=s.chat_store, settings=s.settings_store)
 
     # The one retriever: Ask's model grades the passages and rewrites a follow-up; every other
     # search (the tutor's tool, a sub-agent's grounding, the eval) asks it for no model step.
@@ -311,17 +313,16 @@ def build_runtime(services: Services) -> Runtime:
     reactions.declare({
         # Each in its own task once the turn is saved: a turn past chunk_tokens starts an
         # extraction run; the workbench flips what the turn delivered and wakes for the rest.
-        TurnEnded: (extraction.on_turn_end, jobs.on_turn_end),
+        TurnEnded: (library.turn_ended, jobs.on_turn_end),
         WakeWanted: (classroom.wake,),  # a job's steer waits and no turn will claim it
         JobChanged: (activity.job_changed,),  # the activity streams re-read
         # Session and scope jobs alike keep what they wrote, before the delivery.
         JobFinished: (artifact_desk.job_finished,),
-        GraphMerged: (upkeep.graph_merged,),  # new nodes get vectors, clusters, positions
+        GraphMerged: (library.graph_merged,),  # new nodes get vectors, clusters, positions
     })
     return Runtime(
         services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,
-        graph=graph, upkeep=upkeep, extraction=extraction, imports=imports, library=library,
-        jobs=jobs,
+        library=library, jobs=jobs,
         artifacts=artifact_desk, activity=activity,
         context=context,
         review=review, ask=ask_desk,
@@ -368,10 +369,9 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         *health.routes(services.config),
         LazyRoutes(("/api/chats",), lambda: chats.routes(runtime.classroom)),
         LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
-                   lambda: graph.routes(runtime.extraction, runtime.review,
-                                        services.settings_store, services.chat_store)),
-        LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.upkeep)),
-        LazyRoutes(("/api/graph",), lambda: imports.routes(runtime.imports)),
+                   lambda: graph.routes(runtime.library)),
+        LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.library)),
+        LazyRoutes(("/api/graph",), lambda: imports.routes(runtime.library)),
         LazyRoutes(("/api/sources",), lambda: sources.routes(runtime.library)),
         LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(runtime.library)),
         LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
@@ -384,7 +384,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
                    lambda: review.routes(runtime.review)),
         LazyRoutes(("/api/export",), lambda: exports.routes(
-            runtime.review, runtime.graph, services.source_store, services.deck_writer)),
+            runtime.review, runtime.library.stored_graph, services.source_store,
+            services.deck_writer)),
     ]
 
 

@@ -75,7 +75,7 @@ def _on_disk(services) -> AskThread:  # type: ignore[no-untyped-def]
 async def test_an_answer_is_on_disk_while_it_streams_then_complete(tmp_path: Path) -> None:
     services, answerer, app = _app(tmp_path, Answerer)
     async with app as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         asking = asyncio.create_task(api.http.post("/api/ask", json=QUESTION))
         await asyncio.wait_for(answerer.held.wait(), 30)
 
@@ -98,7 +98,7 @@ async def test_an_answer_is_on_disk_while_it_streams_then_complete(tmp_path: Pat
 async def test_the_models_error_mid_answer_keeps_the_words_sent_marked_cut_off(tmp_path: Path) -> None:
     services, answerer, app = _app(tmp_path, lambda inner: Answerer(inner, fail=True))
     async with app as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         answerer.release.set()
         events = parse_sse((await api.http.post("/api/ask", json=QUESTION)).text)
         assert events[-1][0] == "error"
@@ -111,7 +111,7 @@ async def test_the_models_error_mid_answer_keeps_the_words_sent_marked_cut_off(t
 async def test_stop_mid_answer_keeps_the_words_sent_marked_cut_off(tmp_path: Path) -> None:
     services, answerer, app = _app(tmp_path, Answerer)
     async with app as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         asking = asyncio.create_task(api.http.post("/api/ask", json=QUESTION))
         await asyncio.wait_for(answerer.held.wait(), 30)
         asking.cancel()  # the window's Stop: the request goes away mid-stream

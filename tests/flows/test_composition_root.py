@@ -27,7 +27,7 @@ async def test_a_session_triggers_extraction_before_any_graph_route_ran(tmp_path
     async for _ in turn.events():
         pass
     await runtime.supervisor.idle()
-    [run] = runtime.extraction.runs()
+    [run] = runtime.library.extraction_runs()
     assert (run.source_id, run.reason) == (chat.id, "trigger")
     assert runtime.activity.snapshot()["recent"][0]["run_id"] == run.id  # the feed sees it
 

@@ -48,7 +48,7 @@ async def test_import_is_idempotent_reports_broken_and_deleted_files(tmp_path: P
     root = _course(tmp_path / "course")
     sources, clock = InMemorySourceStore(), FixedClock()
     progress: list[tuple[int, int, str]] = []
-    first = await _importer(tmp_path, sources, clock).run(str(root), lambda *a: progress.append(a))
+    first = await _importer(tmp_path, sources, clock).run(str(root), lambda p: progress.append((p.done, p.total, p.path)))
     assert sorted(first.imported) == ["glossary.txt", "handout.pdf", "lectures/gc.vtt"]
     assert [s.path for s in first.skipped] == ["broken.srt"] and "not a valid SRT" in first.skipped[0].reason
     assert progress[-1][:2] == (4, 4)

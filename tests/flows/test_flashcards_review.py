@@ -12,7 +12,9 @@ from studyhall.adapters.fakes import FixedClock
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.learner_desk import LearnerDesk
-from studyhall.server.runtime.node_finder import NodeFinder
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.library.node_finder import NodeFinder
 
 from tests.support.graph_events import cp, prop
 from tests.support.session_api import PORT, scripted_app
@@ -37,7 +39,10 @@ def imported_graph():
 
 
 def desk(runtime, services) -> LearnerDesk:
-    return LearnerDesk(review=runtime.review, finder=NodeFinder(runtime.upkeep),
+    upkeep = GraphUpkeep(graph_store=services.graph_store, reader=GraphReader(services.graph_store),
+                         embedder=services.embedder, chat_model=None, prompt=str,
+                         supervisor=runtime.supervisor)
+    return LearnerDesk(review=runtime.review, finder=NodeFinder(upkeep),
                        chat_store=services.chat_store, learner_store=services.learner_store,
                        material=runtime.ask)
 

@@ -21,7 +21,7 @@ async def imported_runtime(tmp_path: Path) -> Runtime:
         build_services(make_config()), embedder=HashEmbedder(),
         chat_model=scripted(prober=["Hello! What do you know already?", "And more?"]))
     runtime = build_runtime(services)
-    await runtime.imports.notes.run(str(make_vault(tmp_path / "Vault", notes=6)))
+    await runtime.library.import_here(str(make_vault(tmp_path / "Vault", notes=6)))
     return runtime
 
 

@@ -32,7 +32,7 @@ services = build_services(load_config())
 for name in sys.argv[2:]:
     services.secret_store.set(name, "sk-test-0123456789abcdef")
 runtime = build_runtime(dataclasses.replace(services, embedder=HashEmbedder()))
-report, _ = asyncio.run(runtime.imports.run(sys.argv[1]))
+report = asyncio.run(runtime.library.import_here(sys.argv[1]))
 print(json.dumps({"litellm": "litellm" in sys.modules, "report": report.to_dict()}))
 """
 

@@ -45,8 +45,8 @@ ON_FIRST_REQUEST = (
     *(f"studyhall.server.http.{group}" for group in (
         "activity", "artifacts", "ask", "chats", "demo_frames", "exports", "graph",
         "graph_search", "imports", "review", "settings", "source_quiz", "sources")),
-    "studyhall.server.http.sse", "studyhall.server.runtime.source_library",
-    "studyhall.server.runtime.source_quiz", "studyhall.core.library.graph.interchange",
+    "studyhall.server.http.sse", "studyhall.server.runtime.library.source_library",
+    "studyhall.server.runtime.library.source_quiz", "studyhall.core.library.graph.interchange",
     "studyhall.core.contracts.source_quiz", "xml.sax", "orjson",
 )
 
@@ -138,6 +138,6 @@ with TestClient(app, base_url="http://127.0.0.1:5000") as client:
 """ + _LOADED_PROBE)
     # The Library façade builds the shelf and Quiz me on their first use, later than a walk of
     # the route table: those two runtime modules stay unloaded until a request needs them.
-    on_first_use = {"studyhall.server.runtime.source_library",
-                    "studyhall.server.runtime.source_quiz"}
+    on_first_use = {"studyhall.server.runtime.library.source_library",
+                    "studyhall.server.runtime.library.source_quiz"}
     assert set(_heavy_imported(script)) == set(ON_FIRST_REQUEST) - on_first_use

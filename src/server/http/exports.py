@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.scope_text import SCOPE_HELP
+from studyhall.core.library.graph.snapshot import GraphSnapshot
 from studyhall.core.ports.exports import DeckWriter
 from studyhall.core.ports.storage import SourceStore
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.study_export import anki_export
 
@@ -30,7 +31,7 @@ def download_name(deck: str) -> str:
     return f"{stem[:80]}.apkg"
 
 
-def routes(review: ReviewService, graph: GraphReader, sources: SourceStore,
+def routes(review: ReviewService, graph: Callable[[], GraphSnapshot], sources: SourceStore,
            deck_writer: DeckWriter) -> list[BaseRoute]:
     @describe(summary="Export an Anki deck (.apkg)", media=APKG,
               responses={400: "Unknown scope",
@@ -44,7 +45,7 @@ def routes(review: ReviewService, graph: GraphReader, sources: SourceStore,
         scope = query(request, "scope").get("scope")
 
         def build() -> tuple[bytes, str]:
-            notes, deck = anki_export(review, sources, graph.snapshot(), scope)
+            notes, deck = anki_export(review, sources, graph(), scope)
             return deck_writer.package(notes, deck), deck
 
         body, deck = await asyncio.to_thread(build)

@@ -27,7 +27,7 @@ from studyhall.core.library.graph.topics import topic_family
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.storage import ChatStore, SourceStore
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 _NEEDS_ID = ("source", "session", "topic", "cluster")
 

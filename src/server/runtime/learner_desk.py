@@ -25,7 +25,7 @@ from studyhall.core.library.learner import insight
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.ports.storage import ChatStore, LearnerStore
 from studyhall.server.runtime.ask import AskDesk
-from studyhall.server.runtime.node_finder import NEAR_AT, NodeFinder
+from studyhall.server.runtime.library.node_finder import NEAR_AT, NodeFinder
 from studyhall.server.runtime.review import ReviewService
 
 HISTORY_SESSIONS = 200  # the most recently active sessions a history search reads

@@ -42,7 +42,7 @@ from studyhall.core.library.learner.report import (
 )
 from studyhall.core.ports.storage import LearnerStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.review_preview import after_today, next_due, planned_or_now
 from studyhall.server.runtime.review_questions import ReviewQuestions
 

@@ -18,7 +18,7 @@ from studyhall.core.library.learner.questions import check_question, evidence_te
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import LearnerStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.review")

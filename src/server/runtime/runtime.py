@@ -21,10 +21,6 @@ from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
 from studyhall.server.runtime.classroom.graph_context import GraphContext
-from studyhall.server.runtime.extraction import ExtractionScheduler
-from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.jobs import JobRunner
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
@@ -53,11 +49,9 @@ class Runtime:
     supervisor: Supervisor  # owns every background task
     reactions: Reactions  # who reacts to which event: the one table, declared in server/app.py
     classroom: Classroom  # Classroom: chats and their turns
-    graph: GraphReader  # Library: the one incremental graph read
-    upkeep: GraphUpkeep  # embeddings, clusters, layout after the graph grew
-    extraction: ExtractionScheduler  # sessions -> graph
-    imports: ImportRunner  # notes and course material -> graph and search index
-    library: Library  # Library: the sources shelf and Quiz me, for their routes
+    # Library: imports, sessions into the graph, the graph's reads and search, the sources
+    # shelf and the reader, Quiz me
+    library: Library
     context: GraphContext  # the graph's nearest propositions at session start
     jobs: JobRunner  # Workbench: background sub-agents (start-up: recovery)
     artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)

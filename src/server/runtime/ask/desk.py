@@ -30,7 +30,7 @@ from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.ask.answering import answer_events
 from studyhall.server.runtime.ask.grounding import gather_grounding
 from studyhall.server.runtime.ask.history import recorded
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 
 class AskDesk:

@@ -21,7 +21,7 @@ from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.library.learner.session_context import NearStanding, near_standing
 from studyhall.core.ports.system import Clock
 from studyhall.server.runtime.classroom.turns import TurnRunner
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
 

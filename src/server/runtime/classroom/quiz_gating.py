@@ -26,7 +26,7 @@ from studyhall.core.classroom.plan_status import current_plan
 from studyhall.core.classroom.quiz_answers import session_answers
 from studyhall.core.errors import StudyhallError
 from studyhall.core.library.learner.model import LearnerModel
-from studyhall.server.runtime.node_finder import NodeFinder
+from studyhall.server.runtime.library.node_finder import NodeFinder
 
 log = logging.getLogger("studyhall.learner")
 

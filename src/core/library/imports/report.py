@@ -1,4 +1,11 @@
-"""What an import reports while it runs (``ImportProgress``) and when it ends (``ImportReport``)."""
+"""What an import says while it runs and when it ends — one type each, from the importers to
+the CLI's printer, the HTTP body and the activity feed:
+
+- ``ImportProgress``: the stage and how far it is; every importer (notes, course material, an
+  Anki deck) and the graph's upkeep after them report through one ``ProgressFn``.
+- ``ImportReport``: the whole outcome — the graph's side, the search index's side
+  (``MaterialSummary``), the upkeep's (``UpkeepReport``) — and ``to_dict()``, its one wire shape.
+"""
 
 from __future__ import annotations
 
@@ -8,20 +15,45 @@ from typing import Any, Literal
 
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.material import SkippedFile
-from studyhall.server.runtime.graph_upkeep import UpkeepReport
+from studyhall.core.library.upkeep.report import UpkeepReport
 
 Mode = Literal["auto", "model", "structural"]
 
 
 @dataclass(frozen=True)
 class ImportProgress:
-    stage: str  # scanning | reading | extracting | linking | embedding | clustering | layout | done
+    # scanning | reading | indexing | extracting | linking | embedding | clustering | layout | done
+    stage: str
     done: int
     total: int
     path: str | None = None
 
 
 ProgressFn = Callable[[ImportProgress], None]
+
+
+def quiet(_progress: ImportProgress) -> None:
+    """The ``ProgressFn`` of a caller that shows none."""
+
+
+@dataclass(frozen=True)
+class MaterialSummary:
+    """The search index's side of an import: files (re)indexed, unchanged, skipped and removed,
+    and the passages written — or, when the index could not be updated, why (the graph's side
+    still stands)."""
+
+    imported: int = 0
+    unchanged: int = 0
+    skipped: int = 0
+    removed: int = 0
+    chunks: int = 0
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.error is not None:
+            return {"error": self.error}
+        return {"imported": self.imported, "unchanged": self.unchanged, "skipped": self.skipped,
+                "removed": self.removed, "chunks": self.chunks}
 
 
 @dataclass
@@ -48,6 +80,8 @@ class ImportReport:
     seconds: float = 0.0
     # An Anki deck's learner side: decks, reviews imported, cards queued (None: not a deck)
     anki: dict[str, int] | None = None
+    # The search index's side (None: an Anki deck, which is not course material)
+    material: MaterialSummary | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -72,4 +106,5 @@ class ImportReport:
             "usage": self.usage.model_dump(mode="json") if self.usage else None,
             "seconds": round(self.seconds, 3),
             "anki": self.anki,
+            "material": self.material.to_dict() if self.material else None,
         }

@@ -27,7 +27,7 @@ from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.review import ReviewService
 
 COUNT = 3

@@ -19,17 +19,19 @@ from datetime import datetime
 from typing import Any, Literal
 
 from studyhall.core.errors import BusyError, StudyhallError
-from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.anki_import import AnkiImporter, is_anki_package
-from studyhall.server.runtime.imports import (
+from studyhall.core.library.imports.notes import NotesImporter
+from studyhall.core.library.imports.report import (
     ImportProgress,
     ImportReport,
+    MaterialSummary,
     Mode,
-    NotesImporter,
     ProgressFn,
+    quiet,
 )
-from studyhall.server.runtime.material import CourseMaterial
-from studyhall.server.runtime.run_book import RunBook
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.library.anki_import import AnkiImporter, is_anki_package
+from studyhall.server.runtime.library.material import CourseMaterial
+from studyhall.server.runtime.library.run_book import RunBook
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.imports")
@@ -47,7 +49,6 @@ class ImportRun:
     status: RunStatus = "running"
     progress: ImportProgress = field(default_factory=lambda: ImportProgress("scanning", 0, 0))
     report: ImportReport | None = None
-    material: dict[str, Any] | None = None  # the retrieval index's side (None: an Anki deck)
     error: str | None = None
     finished_at: datetime | None = None
     task: asyncio.Task[None] | None = field(default=None, repr=False)
@@ -65,9 +66,7 @@ class ImportRun:
                 "total": self.progress.total,
                 "path": self.progress.path,
             },
-            "report": (
-                {**self.report.to_dict(), "material": self.material} if self.report else None
-            ),
+            "report": self.report.to_dict() if self.report else None,
             "usage": (
                 self.report.usage.model_dump(mode="json")
                 if self.report and self.report.usage
@@ -117,17 +116,18 @@ class ImportRunner:
         *,
         mode: Mode = "auto",
         embed: bool = True,
-        progress: ProgressFn | None = None,
-    ) -> tuple[ImportReport, dict[str, Any] | None]:
+        progress: ProgressFn = quiet,
+    ) -> ImportReport:
         """Import ``path`` in the caller's task: notes into the graph and every readable file
         (notes, transcripts, PDFs, text) into the retrieval index for grounded questions. An
         Anki package goes to the Anki importer alone (a deck is not course material)."""
-        tell = progress or (lambda _p: None)
+        tell = progress
         if is_anki_package(path):
-            return await self.anki.run(path, embed=embed, progress=tell), None
+            return await self.anki.run(path, embed=embed, progress=tell)
         if not embed:  # all Python: side by side, the two would only take turns on the GIL
             report = await self.notes.run(path, mode=mode, embed=False, progress=tell)
-            return report, await self._index_material(path, False, tell)
+            report.material = await self._index_material(path, False, tell)
+            return report
         # The search index's side runs beside the graph's: its encoder work fills the cores
         # while the notes are merged (Python, one core), and its file writes run while the
         # nodes are embedded. Its progress shows once the graph's side waits for it. It starts
@@ -136,14 +136,15 @@ class ImportRunner:
         held = _HeldProgress(tell)
         indexing = asyncio.create_task(self._index_material(path, True, held.tell))
 
-        async def index_done() -> dict[str, Any]:
+        async def index_done() -> MaterialSummary:
             held.release()
             return await indexing
 
         try:
             report = await self.notes.run(path, mode=mode, embed=True, progress=tell,
                                           arrange_after=index_done)
-            return report, await index_done()
+            report.material = await index_done()
+            return report
         except BaseException:
             if not indexing.done():
                 indexing.cancel()
@@ -151,22 +152,15 @@ class ImportRunner:
                     await indexing  # its writes end before the run reports the failure
             raise
 
-    async def _index_material(self, path: str, embed: bool, tell: ProgressFn) -> dict[str, Any]:
+    async def _index_material(self, path: str, embed: bool, tell: ProgressFn) -> MaterialSummary:
         try:
-            got = await self.material.run(
-                path, lambda done, total, p: tell(ImportProgress("indexing", done, total, p)),
-                embed=embed,
-            )
+            got = await self.material.run(path, tell, embed=embed)
         except StudyhallError as e:
             log.warning("[import] the search index was not updated: %s", e)
-            return {"error": str(e)}
-        return {
-            "imported": len(got.imported),
-            "unchanged": len(got.unchanged),
-            "skipped": len(got.skipped),
-            "removed": len(got.removed),
-            "chunks": got.chunks,
-        }
+            return MaterialSummary(error=str(e))
+        return MaterialSummary(imported=len(got.imported), unchanged=len(got.unchanged),
+                               skipped=len(got.skipped), removed=len(got.removed),
+                               chunks=got.chunks)
 
     def start(self, path: str, mode: Mode = "auto", embed: bool = True) -> ImportRun:
         """Start an import in the background, or join the one running for the same path
@@ -190,7 +184,7 @@ class ImportRunner:
             run.progress = p
 
         try:
-            run.report, run.material = await self.run(
+            run.report = await self.run(
                 run.path, mode=run.mode, embed=embed, progress=progress
             )
             run.progress = ImportProgress("done", run.report.notes, run.report.notes)

@@ -33,11 +33,11 @@ from studyhall.core.library.extraction.merge_base import TrackedGraph
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline
 from studyhall.core.library.extraction.tally import MergeTally
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.library.imports.report import ImportProgress, ImportReport, ProgressFn, quiet
 from studyhall.core.ports.sources import AnkiDeckReader
 from studyhall.core.ports.storage import GraphStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.import_report import ImportProgress, ImportReport, ProgressFn
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.review import ReviewService
 
 log = logging.getLogger("studyhall.imports")
@@ -66,9 +66,9 @@ class AnkiImporter:
         self._review = review
 
     async def run(self, path: str, *, embed: bool = True,
-                  progress: ProgressFn | None = None) -> ImportReport:
+                  progress: ProgressFn = quiet) -> ImportReport:
         started = time.perf_counter()
-        tell = progress or (lambda _p: None)
+        tell = progress
         tell(ImportProgress("reading", 0, 1, path))
         package = await asyncio.to_thread(self._reader.read, path)
         report = ImportReport(root=package.path, extractor=EXTRACTOR, notes=len(package.notes))
@@ -76,11 +76,10 @@ class AnkiImporter:
         report.cut = [SkippedFile(f"note {guid}", why) for guid, why in package.cut]
         decks = views_of(package, self._clock.now())
         await self._merge(package, decks, report, tell)
-        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
+        snapshot = await asyncio.to_thread(self._upkeep.snapshot)
         report.anki = await asyncio.to_thread(self._learner_side, package, decks, snapshot)
         if embed:
-            report.upkeep = await self._upkeep.refresh(
-                lambda stage, done, total: tell(ImportProgress(stage, done, total)))
+            report.upkeep = await self._upkeep.refresh(tell)
         report.seconds = time.perf_counter() - started
         tell(ImportProgress("done", report.notes, report.notes))
         log.info("[import] %s: %d Anki notes (%d new, %d unchanged), %s", package.path,
@@ -89,7 +88,7 @@ class AnkiImporter:
 
     async def _merge(self, package: AnkiDeckFile, decks: list[DeckViews], report: ImportReport,
                      tell: ProgressFn) -> None:
-        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
+        snapshot = await asyncio.to_thread(self._upkeep.snapshot)
         pipeline = ExtractionPipeline(
             store=self._graph, base=TrackedGraph(self._graph, snapshot), clock=self._clock,
             ids=self._ids, group_source=package_source_id(os.path.basename(package.path)),

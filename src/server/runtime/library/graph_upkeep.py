@@ -13,7 +13,6 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
@@ -21,53 +20,18 @@ from studyhall.core.agents.cluster_labeler import ask_label
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
 from studyhall.core.library.graph.snapshot import GraphSnapshot
+from studyhall.core.library.imports.report import ImportProgress, ProgressFn, quiet
+from studyhall.core.library.upkeep.report import UpkeepReport
 from studyhall.core.library.upkeep.vector_cache import Vector, VectorCache
 from studyhall.core.ports.models import ChatModel, Embedder
 from studyhall.core.ports.storage import GraphStore
 from studyhall.server.runtime.events import GraphMerged
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.upkeep")
 
 MAX_LABEL_CALLS = 100  # per refresh; the rest keep term labels until the next one
-Progress = Callable[[str, int, int], None]
-
-
-@dataclass
-class UpkeepReport:
-    nodes: int = 0
-    embedded: int = 0
-    cache_hits: int = 0
-    cache_misses: int = 0
-    clusters: int = 0
-    labeled_by_model: int = 0
-    labeled_by_terms: int = 0
-    positioned: int = 0
-    seconds: dict[str, float] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
-
-    @property
-    def hit_rate(self) -> float | None:
-        total = self.cache_hits + self.cache_misses
-        return self.cache_hits / total if total else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "nodes": self.nodes,
-            "embedded": self.embedded,
-            "embedding_cache": {
-                "hits": self.cache_hits,
-                "misses": self.cache_misses,
-                "hit_rate": self.hit_rate,
-            },
-            "clusters": self.clusters,
-            "labeled_by_model": self.labeled_by_model,
-            "labeled_by_terms": self.labeled_by_terms,
-            "positioned": self.positioned,
-            "seconds": self.seconds,
-            "problems": self.problems,
-        }
 
 
 class GraphUpkeep:
@@ -92,6 +56,10 @@ class GraphUpkeep:
         self._lock = asyncio.Lock()
         self._waiting: asyncio.Task[UpkeepReport] | None = None  # scheduled, not started yet
         self._supervisor = supervisor
+
+    def snapshot(self) -> GraphSnapshot:
+        """The graph as it stands (blocking: a cold read folds)."""
+        return self.reader.snapshot()
 
     def cache(self) -> VectorCache | None:
         """The vector cache of the embedder's current model (a new one if the model changed)."""
@@ -143,7 +111,7 @@ class GraphUpkeep:
         try:
             async with self._lock:
                 self._waiting = None  # it reads the graph from here: a later merge needs another
-                return await self._refresh(lambda _s, _d, _t: None, True)
+                return await self._refresh(quiet, True)
         except StudyhallError as e:
             log.warning("[upkeep] refresh failed: %s", e)
             return UpkeepReport(problems=[str(e)])
@@ -152,32 +120,30 @@ class GraphUpkeep:
             return UpkeepReport(problems=[f"The graph upkeep failed ({type(e).__name__})."])
 
     async def refresh(
-        self, progress: Progress | None = None, *, layout: bool = True,
+        self, progress: ProgressFn = quiet, *, layout: bool = True,
         arrange_after: Callable[[], Awaitable[object]] | None = None,
     ) -> UpkeepReport:
         """Embed the nodes, then cluster and lay them out. ``arrange_after``, when given, is
         awaited between the two (an import's search-index side still embedding: clustering
         and layout read every vector and would only compete with it for the cores)."""
         async with self._lock:
-            return await self._refresh(
-                progress or (lambda _s, _d, _t: None), layout, arrange_after)
+            return await self._refresh(progress, layout, arrange_after)
 
-    async def _refresh(self, progress: Progress, layout: bool,
+    async def _refresh(self, progress: ProgressFn, layout: bool,
                        arrange_after: Callable[[], Awaitable[object]] | None = None,
                        ) -> UpkeepReport:
         report = UpkeepReport()
         snapshot = await asyncio.to_thread(self.reader.snapshot)  # a cold read folds: CPU
         report.nodes = len(snapshot.nodes)
         started = time.perf_counter()
-        progress("embedding", 0, report.nodes)
+        progress(ImportProgress("embedding", 0, report.nodes))
         vectors: dict[str, Vector] = {}
         cache = self.cache()
         try:
             if cache is not None:
                 hits, misses = cache.hits, cache.misses
-                vectors = await self.node_vectors(
-                    snapshot, progress=lambda done, total: progress("embedding", done, total)
-                )
+                vectors = await self.node_vectors(snapshot, progress=lambda done, total: progress(
+                    ImportProgress("embedding", done, total)))
                 report.cache_hits, report.cache_misses = cache.hits - hits, cache.misses - misses
                 report.embedded = report.cache_misses
         except StudyhallError as e:
@@ -194,17 +160,17 @@ class GraphUpkeep:
             await arrange_after()
         if vectors:
             started = time.perf_counter()
-            progress("clustering", 0, len(vectors))
+            progress(ImportProgress("clustering", 0, len(vectors)))
             clusters = await self._clusters(snapshot, vectors, report)
             await asyncio.to_thread(self._store.save_clusters, clusters)
             report.clusters = len(clusters)
             report.seconds["clustering"] = round(time.perf_counter() - started, 3)
         if layout:
             started = time.perf_counter()
-            progress("layout", 0, report.nodes)
+            progress(ImportProgress("layout", 0, report.nodes))
             report.positioned = await self.settle(snapshot)
             report.seconds["layout"] = round(time.perf_counter() - started, 3)
-        progress("done", report.nodes, report.nodes)
+        progress(ImportProgress("done", report.nodes, report.nodes))
         return report
 
     async def _clusters(

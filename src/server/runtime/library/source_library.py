@@ -23,8 +23,8 @@ from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
 from studyhall.core.ports.storage import SourceStore
-from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.moment_cache import MomentCache
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.moment_cache import MomentCache
 
 MEDIA_TYPES = {
     ".mp4": "video/mp4", ".m4v": "video/mp4", ".webm": "video/webm", ".mov": "video/quicktime",

@@ -12,18 +12,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from studyhall.core.library.sources.material_import import (
-    MaterialImporter,
-    MaterialReport,
-    Progress,
-)
+from studyhall.core.library.imports.report import ProgressFn, quiet
+from studyhall.core.library.sources.material_import import MaterialImporter, MaterialReport
 from studyhall.core.library.upkeep.vector_cache import VectorCache
 from studyhall.core.ports.models import Embedder, Transcriber
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader
 from studyhall.core.ports.storage import GraphStore, SourceStore
 from studyhall.core.ports.system import Clock
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 
 
 class CourseMaterial:
@@ -58,6 +55,6 @@ class CourseMaterial:
                                 off_loop=asyncio.to_thread, transcriber=self._transcriber,
                                 no_transcriber=self._no_transcriber)
 
-    async def run(self, path: str, progress: Progress | None = None, *,
+    async def run(self, path: str, progress: ProgressFn = quiet, *,
                   embed: bool = True) -> MaterialReport:
         return await self.importer(embed=embed).run(path, progress)

@@ -18,7 +18,7 @@ from studyhall.core.errors import StudyhallError
 from studyhall.core.library.graph.node_search import SearchHit, node_contents, search_nodes
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.library.upkeep.vector_cache import Vector
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 
 log = logging.getLogger("studyhall.learner")
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
@@ -37,6 +36,15 @@ from studyhall.core.library.extraction.source_kinds import (
 from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
 from studyhall.core.library.extraction.tally import MergeTally
 from studyhall.core.library.extraction.topic_conversion import fold_sentence_nodes
+from studyhall.core.library.graph.snapshot import GraphSnapshot
+from studyhall.core.library.imports.phases import link_notes, section_views
+from studyhall.core.library.imports.report import (
+    ImportProgress,
+    ImportReport,
+    Mode,
+    ProgressFn,
+    quiet,
+)
 from studyhall.core.library.sources.note_links import (
     NoteRef,
     ResolvedLink,
@@ -50,18 +58,27 @@ from studyhall.core.library.sources.notes.views import (
     vault_run_source,
 )
 from studyhall.core.library.sources.source_ids import root_name
+from studyhall.core.library.upkeep.report import UpkeepReport
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.sources import VaultReader
 from studyhall.core.ports.storage import GraphStore, SettingsStore, SourceStore
-from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.import_phases import link_notes, section_views
-from studyhall.server.runtime.import_report import ImportProgress, ImportReport, Mode, ProgressFn
+from studyhall.core.ports.system import Clock, Ids, OffLoop
 
 log = logging.getLogger("studyhall.imports")
 
 NOTES_PROMPT = "notes_extractor.md"
 GROUP_NOTES = 64  # model-free notes per group run (one checkpoint each)
+
+
+class Upkeep(Protocol):
+    """What an import needs of the graph's upkeep: the graph as it stands (a cold read folds:
+    CPU, so it is called off the loop), and the refresh after the merges."""
+
+    def snapshot(self) -> GraphSnapshot: ...
+
+    async def refresh(self, progress: ProgressFn = ..., *, layout: bool = True,
+                      arrange_after: Callable[[], Awaitable[object]] | None = None,
+                      ) -> UpkeepReport: ...
 
 
 @dataclass
@@ -86,9 +103,10 @@ class NotesImporter:
         settings_store: SettingsStore,
         clock: Clock,
         ids: Ids,
-        upkeep: GraphUpkeep,
+        upkeep: Upkeep,
         chat_model: ChatModel | None,
         prompt: Callable[[str], str],
+        off_loop: OffLoop,
         no_model_reason: Callable[[], str | None] = lambda: None,
         group_notes: int = GROUP_NOTES,
     ) -> None:
@@ -101,6 +119,7 @@ class NotesImporter:
         self._upkeep = upkeep
         self._model = chat_model
         self._prompt = prompt
+        self._off = off_loop  # file reads, parsing, a cold graph read: never on the loop
         # A cheap look before the first model call (which would import litellm only to learn
         # that no key is saved): a reason when no model can possibly answer, else None.
         self._no_model_reason = no_model_reason
@@ -112,30 +131,30 @@ class NotesImporter:
         *,
         mode: Mode = "auto",
         embed: bool = True,
-        progress: ProgressFn | None = None,
+        progress: ProgressFn = quiet,
         arrange_after: Callable[[], Awaitable[object]] | None = None,
     ) -> ImportReport:
         """Import the notes under ``path`` into the graph; with ``embed``, then embed, cluster
         and lay out its nodes (``arrange_after``: see ``GraphUpkeep.refresh``)."""
-        started = time.perf_counter()
-        tell = progress or (lambda _p: None)
+        started = self._clock.now()
+        tell = progress
         tell(ImportProgress("scanning", 0, 0))
-        scan = await asyncio.to_thread(self._reader.scan, path)
+        scan = await self._off(self._reader.scan, path)
         report = ImportReport(root=scan.root, target=scan.target, skipped=list(scan.skipped))
         vault = root_name(scan.root)  # the material import names it by the same rule
-        notes = await asyncio.to_thread(self._read_all, scan, vault, report, tell)
+        notes = await self._off(self._read_all, scan, vault, report, tell)
         report.notes = len(notes)
         # In a thread: whether a key is saved may ask the OS keyring (D-Bus can stall).
-        await asyncio.to_thread(self._choose_extractor, mode, report)
+        await self._off(self._choose_extractor, mode, report)
         # Off the event loop: the first read of a large graph folds it (seconds).
-        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
+        snapshot = await self._off(self._upkeep.snapshot)
         pipeline = ExtractionPipeline(
             store=self._graph,
             base=TrackedGraph(self._graph, snapshot),
             clock=self._clock,
             ids=self._ids,
             group_source=vault_run_source(vault),
-            off_loop=asyncio.to_thread,  # a huge note is planned in a worker
+            off_loop=self._off,  # a huge note is planned in a worker
         )
         tally = MergeTally()
         complete = False
@@ -154,18 +173,15 @@ class NotesImporter:
                 links, broken = link_report(note.resolved)
                 report.links += len(links)
                 report.broken_links += len(broken)
-            await asyncio.to_thread(
+            await self._off(
                 self._save_sources, scan.root, scan.target, vault, notes, report, complete
             )
         if embed:
             # The nodes are embedded after the merges, once, as a whole (deduplicated, sorted
             # by length); an import runs the search index's side beside this (ImportRunner).
-            report.upkeep = await self._upkeep.refresh(
-                lambda stage, done, total: tell(ImportProgress(stage, done, total)),
-                arrange_after=arrange_after,
-            )
+            report.upkeep = await self._upkeep.refresh(tell, arrange_after=arrange_after)
         report.extractor = "+".join(sorted(self._used)) or "none (nothing new to extract)"
-        report.seconds = time.perf_counter() - started
+        report.seconds = (self._clock.now() - started).total_seconds()
         tell(ImportProgress("done", report.notes, report.notes))
         log.info(
             "[import] %s: %d notes (%d imported, %d unchanged, %d skipped) in %.1fs",
@@ -188,8 +204,8 @@ class NotesImporter:
             if reason is not None:
                 self._use_model = False
                 report.extractor_note = reason
-        self._structural = StructuralExtractor(off_loop=asyncio.to_thread)
-        self._by_structure = notes_by_structure(self._structural, asyncio.to_thread)
+        self._structural = StructuralExtractor(off_loop=self._off)
+        self._by_structure = notes_by_structure(self._structural, self._off)
         self._by_model: SourceKind | None = None  # built on the first note that uses it
         self._used: set[str] = set()
 
@@ -228,7 +244,7 @@ class NotesImporter:
         tell: ProgressFn,
     ) -> None:
         at = self._clock.now()
-        chunk = (await asyncio.to_thread(self._settings.load)).chunk_tokens
+        chunk = (await self._off(self._settings.load)).chunk_tokens
         waiting: list[_Note] = []  # planned into the open group run, not committed yet
 
         def commit() -> None:
@@ -241,7 +257,8 @@ class NotesImporter:
         try:
             for n, note in enumerate(notes):
                 tell(ImportProgress("extracting", n, len(notes), note.file.path))
-                note.views = await section_views(note.doc, note.source_id, note.file.size, at)
+                note.views = await section_views(note.doc, note.source_id, note.file.size, at,
+                                                 self._off)
                 pending = pipeline.uncovered(note.views)
                 if not pending:
                     self._finish_note(note, report)
@@ -321,9 +338,9 @@ class NotesImporter:
 
     async def _convert(self, notes: Sequence[_Note], tally: MergeTally, vault: str) -> None:
         """Fold sentence nodes an older import made into the topics of their sections."""
-        snapshot = await asyncio.to_thread(self._upkeep.reader.snapshot)
+        snapshot = await self._off(self._upkeep.snapshot)
         refs = [NoteRef(n.source_id, n.doc) for n in notes if n.status != "skipped"]
-        plan = await asyncio.to_thread(
+        plan = await self._off(
             fold_sentence_nodes, snapshot.nodes, refs, self._graph, run_id=self._ids.new("run"),
             source_id=vault_run_source(vault), at=self._clock.now())
         if plan is not None:
@@ -338,8 +355,8 @@ class NotesImporter:
         tell(ImportProgress("linking", 0, len(notes)))
         linking = [LinkingNote(NoteRef(note.source_id, note.doc), note.resolved, note.views)
                    for note in notes if note.status != "skipped"]
-        await link_notes(linking, self._upkeep.reader.snapshot, pipeline, tally, vault,
-                         self._clock.now(), tell)
+        await link_notes(linking, self._upkeep.snapshot, pipeline, tally, vault,
+                         self._clock.now(), tell, self._off)
 
     # --- the sources index ------------------------------------------------------------------
 

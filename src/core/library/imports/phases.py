@@ -14,21 +14,23 @@ from studyhall.core.library.extraction.pipeline import ExtractionPipeline
 from studyhall.core.library.extraction.source_kinds import note_links
 from studyhall.core.library.extraction.tally import MergeTally
 from studyhall.core.library.graph.snapshot import GraphSnapshot
+from studyhall.core.library.imports.report import ImportProgress, ProgressFn
 from studyhall.core.library.sources.notes import NoteDoc
 from studyhall.core.library.sources.notes.views import links_source_id, note_views
-from studyhall.server.runtime.import_report import ImportProgress, ProgressFn
+from studyhall.core.ports.system import OffLoop
 
 LINK_VIEWS = 500  # link views per run of the links phase
 BIG_NOTE_BYTES = 16_000  # a note this big has its views made in a worker (~HEAVY_TOKENS)
 
 
-async def section_views(doc: NoteDoc, source_id: str, size: int, at: datetime) -> list[View]:
+async def section_views(doc: NoteDoc, source_id: str, size: int, at: datetime,
+                        off_loop: OffLoop) -> list[View]:
     """A note's section views: a big note's made in a worker (hashing every section of a
     600 KB note is a long hold of the loop), an ordinary one's in place (the hop costs more)."""
     def views() -> list[View]:
         return [sv.view for sv in note_views(doc, source_id, at)]
 
-    return await asyncio.to_thread(views) if size >= BIG_NOTE_BYTES else views()
+    return await off_loop(views) if size >= BIG_NOTE_BYTES else views()
 
 
 async def link_notes(
@@ -39,12 +41,13 @@ async def link_notes(
     vault: str,
     at: datetime,
     tell: ProgressFn,
+    off_loop: OffLoop,
 ) -> None:
     """Link edges: one view per note under the vault's links source, merged in big batches
     (a note's view changes when its links do)."""
-    nodes = (await asyncio.to_thread(snapshot)).nodes
+    nodes = (await off_loop(snapshot)).nodes
     # In a worker: it indexes every node's evidence and looks up every link's target.
-    views, extractor = await asyncio.to_thread(
+    views, extractor = await off_loop(
         note_link_views, linking, nodes, links_source_id(vault), at)
     kind = note_links(extractor, LINK_VIEWS)
     batches = pipeline.batches(views, kind, LINK_VIEWS)
