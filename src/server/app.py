@@ -303,7 +303,7 @@ def build_runtime(services: Services) -> Runtime:
     context = GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=review)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
-    activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
+    activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
                                  no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))

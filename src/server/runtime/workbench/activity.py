@@ -89,7 +89,7 @@ class ActivityUpdate:
 
 
 class ActivityFeed:
-    def __init__(self, jobs: JobRunner, job_store: JobStore,
+    def __init__(self, *, jobs: JobRunner, job_store: JobStore,
                  registries: Sequence[RunRegistry]) -> None:
         self._jobs = jobs
         self._store = job_store
