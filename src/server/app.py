@@ -68,9 +68,6 @@ from studyhall.server.http.fallback import fallback_route
 from studyhall.server.http.lazy_routes import LazyRoutes, lazy_modules
 from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
-from studyhall.server.runtime.activity import ActivityFeed
-from studyhall.server.runtime.artifact_scope import ScopeResolver
-from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
 from studyhall.server.runtime.classroom.agent_roster import ToolWrap
@@ -87,8 +84,6 @@ from studyhall.server.runtime.events import (
     TurnEnded,
     WakeWanted,
 )
-from studyhall.server.runtime.job_work import JobWork
-from studyhall.server.runtime.jobs import JobRunner
 from studyhall.server.runtime.learner_desk import LearnerDesk
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.library.anki_import import AnkiImporter
@@ -103,6 +98,12 @@ from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.review_questions import ReviewQuestions
 from studyhall.server.runtime.runtime import Runtime, started
 from studyhall.server.runtime.supervisor import Supervisor
+from studyhall.server.runtime.workbench import Workbench
+from studyhall.server.runtime.workbench.activity import ActivityFeed
+from studyhall.server.runtime.workbench.artifact_scope import ScopeResolver
+from studyhall.server.runtime.workbench.artifacts import ArtifactDesk
+from studyhall.server.runtime.workbench.job_work import JobWork
+from studyhall.server.runtime.workbench.jobs import JobRunner
 from studyhall.server.services import Services
 
 if TYPE_CHECKING:  # checked as the modules they are; each loads with its first request
@@ -304,26 +305,28 @@ def build_runtime(services: Services) -> Runtime:
     context = GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=review)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
-    activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
+    activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
                                  no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))
+    workbench = Workbench(jobs=jobs, artifacts=artifact_desk, activity=activity,
+                          job_store=s.job_store, supervisor=supervisor)
     # Who reacts to what: the one place the parts are joined after they exist. Each handler
     # is error-contained by the bus; the producer picks when they run (reactions.py).
     reactions.declare({
         # Each in its own task once the turn is saved: a turn past chunk_tokens starts an
         # extraction run; the workbench flips what the turn delivered and wakes for the rest.
-        TurnEnded: (library.turn_ended, jobs.on_turn_end),
+        TurnEnded: (library.turn_ended, workbench.on_turn_end),
         WakeWanted: (classroom.wake,),  # a job's steer waits and no turn will claim it
-        JobChanged: (activity.job_changed,),  # the activity streams re-read
+        JobChanged: (workbench.job_changed,),  # the activity streams re-read
         # Session and scope jobs alike keep what they wrote, before the delivery.
-        JobFinished: (artifact_desk.job_finished,),
+        JobFinished: (workbench.job_finished,),
         GraphMerged: (library.graph_merged,),  # new nodes get vectors, clusters, positions
     })
     return Runtime(
         services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,
-        library=library, jobs=jobs,
-        artifacts=artifact_desk, activity=activity,
+        library=library,
+        workbench=workbench,
         context=context,
         review=review, ask=ask_desk,
     )
@@ -377,10 +380,9 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
         LazyRoutes(("/api/settings",), lambda: settings.routes(
             services.settings_store, services.secret_store, services.chat_model, services.config)),
-        LazyRoutes(("/api/frames",), lambda: demo_frames.routes(services.job_store)),
-        LazyRoutes(("/api/activity", "/api/jobs"),
-                   lambda: activity.routes(runtime.activity, services.job_store)),
-        LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.artifacts)),
+        LazyRoutes(("/api/frames",), lambda: demo_frames.routes(runtime.workbench)),
+        LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(runtime.workbench)),
+        LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.workbench)),
         LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
                    lambda: review.routes(runtime.review)),
         LazyRoutes(("/api/export",), lambda: exports.routes(

@@ -29,7 +29,7 @@ async def test_a_session_triggers_extraction_before_any_graph_route_ran(tmp_path
     await runtime.supervisor.idle()
     [run] = runtime.library.extraction_runs()
     assert (run.source_id, run.reason) == (chat.id, "trigger")
-    assert runtime.activity.snapshot()["recent"][0]["run_id"] == run.id  # the feed sees it
+    assert runtime.workbench.activity()["recent"][0]["run_id"] == run.id  # the feed sees it
 
 
 def test_ports_cannot_be_swapped_once_built(tmp_path) -> None:

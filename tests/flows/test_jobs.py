@@ -201,7 +201,7 @@ async def test_a_crash_between_the_steers_persist_and_the_flip_never_delivers_tw
         raise RuntimeError("simulated crash right before the flip")
 
     async with scripted_app(script) as (api, runtime):
-        runtime.jobs._settle = crash  # type: ignore[method-assign]  # the flip's one write
+        runtime.workbench._jobs._settle = crash  # type: ignore[method-assign]  # the flip's one write
         chat_id = await start(api)
         await settle(runtime)
         (job,) = jobs_of(runtime, chat_id)

@@ -28,10 +28,10 @@ def runtime(tmp_path: Path) -> Runtime:
 def test_every_event_has_the_reactions_the_table_names(runtime: Runtime) -> None:
     r = runtime
     assert dict(r.reactions.table) == {
-        TurnEnded: (r.library.turn_ended, r.jobs.on_turn_end),
+        TurnEnded: (r.library.turn_ended, r.workbench.on_turn_end),
         WakeWanted: (r.classroom.wake,),
-        JobChanged: (r.activity.job_changed,),
-        JobFinished: (r.artifacts.job_finished,),
+        JobChanged: (r.workbench.job_changed,),
+        JobFinished: (r.workbench.job_finished,),
         GraphMerged: (r.library.graph_merged,),
     }
     assert set(r.reactions.table) == set(EVENTS)  # no event is published to nobody

@@ -16,16 +16,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, fields
 from typing import Protocol, runtime_checkable
 
-from studyhall.server.runtime.activity import ActivityFeed
-from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
 from studyhall.server.runtime.classroom.graph_context import GraphContext
-from studyhall.server.runtime.jobs import JobRunner
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
+from studyhall.server.runtime.workbench import Workbench
 from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.server")
@@ -53,9 +51,9 @@ class Runtime:
     # shelf and the reader, Quiz me
     library: Library
     context: GraphContext  # the graph's nearest propositions at session start
-    jobs: JobRunner  # Workbench: background sub-agents (start-up: recovery)
-    artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)
-    activity: ActivityFeed  # running and recent work, live (shutdown: its streams end)
+    # Workbench: jobs, artifacts, the activity feed (start-up: recovery, then the keeps a crash
+    # cut; shutdown: the activity streams end)
+    workbench: Workbench
     review: ReviewService  # the learner model: review queue, grades, mastery, statistics
     ask: AskDesk  # Ask: grounded questions over imported material, its history, its retriever
     # Set once shutdown has begun: ``stop`` runs once, whoever calls it first.

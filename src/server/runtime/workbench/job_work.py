@@ -20,7 +20,7 @@ from studyhall.core.agents.writers import PROMPTS, write_artifact
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.contracts.models import ModelEvent, ModelRequest, UsageEvent
-from studyhall.core.errors import JobFailed, SandboxError, StudyhallError
+from studyhall.core.errors import JobFailed, StudyhallError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.sandbox import Sandbox
 from studyhall.core.workbench.fanout import artifact_set, assemble, writer_brief
@@ -53,7 +53,7 @@ class MeteredModel:
 
 
 class JobWork:
-    def __init__(self, *, sandbox: Sandbox | None, prompt: Callable[[str], str],
+    def __init__(self, *, sandbox: Sandbox, prompt: Callable[[str], str],
                  grounding: GroundingFn, scope_grounding: ScopeGroundingFn) -> None:
         self._sandbox = sandbox
         self._prompt = prompt
@@ -67,19 +67,13 @@ class JobWork:
                                               job.input, g)
         elif job.kind == "demo":
             built = await demo_builder.build_demo(
-                model, self._need_sandbox(), self._prompt(demo_builder.PROMPT_NAME), job.input)
+                model, self._sandbox, self._prompt(demo_builder.PROMPT_NAME), job.input)
         elif job.kind == "visual":
             built = await visual_maker.make_visual(
-                model, self._need_sandbox(), self._prompt(visual_maker.PROMPT_NAME), job.input)
+                model, self._sandbox, self._prompt(visual_maker.PROMPT_NAME), job.input)
         else:
             return await self._artifacts(job, model)
         return WorkDone(built.value, built.attempts)
-
-    def _need_sandbox(self) -> Sandbox:
-        if self._sandbox is None:
-            raise SandboxError("This build has no sandbox browser, so demos and diagrams cannot "
-                               "be checked and are not made.")
-        return self._sandbox
 
     async def _artifacts(self, job: Job, model: ChatModel) -> WorkDone:
         order = artifact_set(job.kind, job.input)

@@ -22,7 +22,7 @@ from studyhall.core.errors import NotFound
 from studyhall.core.ports.storage import JobStore
 from studyhall.core.workbench.kinds import job_title
 from studyhall.server.runtime.events import JobChanged
-from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.workbench.jobs import JobRunner
 
 RECENT = 20
 
@@ -89,7 +89,7 @@ class ActivityUpdate:
 
 
 class ActivityFeed:
-    def __init__(self, jobs: JobRunner, job_store: JobStore,
+    def __init__(self, *, jobs: JobRunner, job_store: JobStore,
                  registries: Sequence[RunRegistry]) -> None:
         self._jobs = jobs
         self._store = job_store

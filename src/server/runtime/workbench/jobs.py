@@ -48,9 +48,9 @@ from studyhall.core.workbench.delivery import (
 from studyhall.core.workbench.steer import job_steer
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.events import JobChanged, JobFinished, TurnEnded, WakeWanted
-from studyhall.server.runtime.job_work import MeteredModel, WorkDone
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
+from studyhall.server.runtime.workbench.job_work import MeteredModel, WorkDone
 
 log = logging.getLogger("studyhall.jobs")
 
