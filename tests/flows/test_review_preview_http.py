@@ -117,7 +117,7 @@ async def test_review_caps_are_validated_then_saved() -> None:
 
 
 async def test_a_grade_builds_the_learner_model_once(monkeypatch) -> None:
-    from studyhall.server.runtime import review as review_module
+    from studyhall.server.runtime.learner import ledgers as review_module
 
     built = []
     real = review_module.LearnerModel

@@ -30,7 +30,7 @@ from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_reader import gc_paused
-from studyhall.server.runtime.review import ReviewService
+from studyhall.server.runtime.learner import Learner
 
 VERSION_CHARS = 64  # a map version ("<hash>.<n>") is far shorter; longer is not one of ours
 
@@ -108,7 +108,7 @@ def _map_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitab
     return get_map
 
 
-def routes(scheduler: ExtractionScheduler, review: ReviewService, settings: SettingsStore,
+def routes(scheduler: ExtractionScheduler, learner: Learner, settings: SettingsStore,
            chats: ChatStore) -> list[BaseRoute]:
 
     @describe(summary="Extract a session into the graph now", response=RunId,
@@ -155,12 +155,12 @@ def routes(scheduler: ExtractionScheduler, review: ReviewService, settings: Sett
     return [
         # Node states include the learner ledgers (review grades, observations), as
         # GET /api/mastery does.
-        Route("/api/graph", _graph_route(review.graph_with_evidence), methods=["GET"],
+        Route("/api/graph", _graph_route(learner.graph_with_evidence), methods=["GET"],
               name="get_graph"),
-        Route("/api/graph/map", _map_route(review.graph_with_evidence), methods=["GET"],
+        Route("/api/graph/map", _map_route(learner.graph_with_evidence), methods=["GET"],
               name="get_graph_map"),
         Route("/api/graph/nodes/{node_id:path}",
-              detail_route(review.graph_with_evidence,
+              detail_route(learner.graph_with_evidence,
                            lambda: {c.id for c in chats.list()}),
               methods=["GET"], name="get_graph_node"),
         Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],

@@ -4,7 +4,7 @@ the same for the server's lifespan and for a CLI command.
 
 A part that needs a start-up step has ``async startup()``; one that must end something on
 shutdown has ``async shutdown()``. ``started`` finds them by those methods, so a new part (a
-review service, say) is one field here and one line in ``build_runtime``.
+system's façade, say) is one field here and one line in ``build_runtime``.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.import_runs import ImportRunner
 from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
-from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.services import Services
 
@@ -62,7 +62,7 @@ class Runtime:
     jobs: JobRunner  # Workbench: background sub-agents (start-up: recovery)
     artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)
     activity: ActivityFeed  # running and recent work, live (shutdown: its streams end)
-    review: ReviewService  # the learner model: review queue, grades, mastery, statistics
+    learner: Learner  # Learner: review queue, grades, mastery, stats, exports, tutor's tools
     ask: AskDesk  # Ask: grounded questions over imported material, its history, its retriever
     # Set once shutdown has begun: ``stop`` runs once, whoever calls it first.
     stopping: asyncio.Event = field(default_factory=asyncio.Event, compare=False, repr=False)

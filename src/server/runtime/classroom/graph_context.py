@@ -22,7 +22,7 @@ from studyhall.core.library.learner.session_context import NearStanding, near_st
 from studyhall.core.ports.system import Clock
 from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.review import ReviewService
+from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.context")
@@ -33,7 +33,7 @@ NEAR_K = 50  # the neighbourhood whose weak and due concepts the steer names
 class GraphContext:
     def __init__(
         self, *, turns: TurnRunner, upkeep: GraphUpkeep, clock: Clock, supervisor: Supervisor,
-        learner: ReviewService,
+        learner: Learner,
     ) -> None:
         self._learner = learner
         self._turns = turns

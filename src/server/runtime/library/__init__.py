@@ -21,7 +21,7 @@ from studyhall.core.ports.storage import SourceStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.import_runs import ImportRun, ImportRunner
-from studyhall.server.runtime.review import ReviewService
+from studyhall.server.runtime.learner import Learner
 
 if TYPE_CHECKING:
     from studyhall.server.runtime.source_library import SourceLibrary
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 class Library:
     def __init__(self, *, sources: SourceStore, index: SearchIndex, graph: GraphReader,
                  reader: MaterialReader, notes: VaultReader, embedder: Embedder,
-                 review: ReviewService, model: ChatModel, ids: Ids, clock: Clock,
+                 learner: Learner, model: ChatModel, ids: Ids, clock: Clock,
                  imports: ImportRunner) -> None:
         self._sources = sources
         self._index = index
@@ -39,7 +39,7 @@ class Library:
         self._reader = reader
         self._notes = notes
         self._embedder = embedder
-        self._review = review
+        self._learner = learner
         self._model = model
         self._ids = ids
         self._clock = clock
@@ -56,7 +56,7 @@ class Library:
     def _quizzes(self) -> SourceQuizzes:
         from studyhall.server.runtime.source_quiz import SourceQuizzes
 
-        return SourceQuizzes(index=self._index, graph=self._graph, review=self._review,
+        return SourceQuizzes(index=self._index, graph=self._graph, learner=self._learner,
                              model=self._model, ids=self._ids, clock=self._clock)
 
     # The sources shelf (blocking: the routes call these off the event loop).

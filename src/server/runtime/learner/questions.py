@@ -24,6 +24,14 @@ from studyhall.server.runtime.supervisor import Supervisor
 log = logging.getLogger("studyhall.review")
 
 
+def stored_questions(store: LearnerStore) -> dict[str, ReviewQuestionWritten]:
+    """Node id → its question (the first kept; later ones for the same node are ignored)."""
+    out: dict[str, ReviewQuestionWritten] = {}
+    for record in store.questions().records:
+        out.setdefault(record.node_id, record)
+    return out
+
+
 class ReviewQuestions:
     def __init__(self, *, graph: GraphReader, learner_store: LearnerStore, model: ChatModel,
                  supervisor: Supervisor, clock: Clock, ids: Ids,
@@ -38,13 +46,6 @@ class ReviewQuestions:
         self._model_name = model_name
         self._pending: set[str] = set()
         self._tried: dict[str, date] = {}  # node id → the day its last attempt failed
-
-    def stored(self) -> dict[str, ReviewQuestionWritten]:
-        """Node id → its question (the first kept; later ones for the same node are ignored)."""
-        out: dict[str, ReviewQuestionWritten] = {}
-        for record in self._store.questions().records:
-            out.setdefault(record.node_id, record)
-        return out
 
     def want(self, cards: Iterable[dict[str, object]]) -> None:
         """Start writing questions for the shown cards that have none yet (call on the event
@@ -64,7 +65,7 @@ class ReviewQuestions:
     async def _write_all(self, node_ids: list[str]) -> None:
         try:
             snapshot = await asyncio.to_thread(self._graph.snapshot)
-            have = await asyncio.to_thread(self.stored)
+            have = await asyncio.to_thread(stored_questions, self._store)
             for node_id in node_ids:
                 node = snapshot.node(node_id)
                 if node is None or node_id in have:
