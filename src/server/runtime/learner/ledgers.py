@@ -23,6 +23,7 @@ from studyhall.core.contracts.learner import (
     LearnerObserved,
     PromptKind,
     ReviewGraded,
+    ReviewQuestionWritten,
     SourceQuizAnswered,
 )
 from studyhall.core.errors import InvalidInput
@@ -44,7 +45,6 @@ from studyhall.core.ports.storage import LearnerStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.learner.preview import after_today, next_due, planned_or_now
-from studyhall.server.runtime.learner.questions import stored_questions
 
 MAX_QUEUE = 1000
 FRONT_MAX, BACK_MAX, QUOTE_MAX = 4000, 8000, 4000  # a longer side is cut (the record's limits)
@@ -70,7 +70,7 @@ class LearnerLedgers:
         snapshot = base if base is not None else self._graph.snapshot()
         learner = self._evidence()
         stored = stored_questions(self._store)  # the model's questions (none: model-free)
-        return LearnerModel(snapshot, learner, self.now(), self.limits(),
+        return LearnerModel(snapshot, learner, self._now(), self._limits(),
                             weights=lambda: self._term_weights(snapshot), questions=stored)
 
     def queue(self, limit: int = 20, base: GraphSnapshot | None = None) -> dict[str, Any]:
@@ -204,11 +204,11 @@ class LearnerLedgers:
     def _flashcards(self) -> Flashcards:
         return Flashcards(self._store.flashcards().records, self._store.retirements().records)
 
-    def now(self) -> datetime:
+    def _now(self) -> datetime:
         """Now, in the local time zone: its calendar days are the ones the caps count."""
         return self._clock.now().astimezone()
 
-    def limits(self) -> Limits:
+    def _limits(self) -> Limits:
         s = self._settings.load()
         return Limits(s.new_cards_per_day, s.reviews_per_day, s.desired_retention)
 
@@ -221,6 +221,14 @@ class LearnerLedgers:
         with self._lock:
             self._weights = (snapshot.nodes, weights)
         return weights
+
+
+def stored_questions(store: LearnerStore) -> dict[str, ReviewQuestionWritten]:
+    """Node id → its question (the first kept; later ones for the same node are ignored)."""
+    out: dict[str, ReviewQuestionWritten] = {}
+    for record in store.questions().records:
+        out.setdefault(record.node_id, record)
+    return out
 
 
 def _side(card: Mapping[str, str | None], key: str) -> str:

@@ -19,17 +19,10 @@ from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import LearnerStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.learner.ledgers import stored_questions
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.review")
-
-
-def stored_questions(store: LearnerStore) -> dict[str, ReviewQuestionWritten]:
-    """Node id → its question (the first kept; later ones for the same node are ignored)."""
-    out: dict[str, ReviewQuestionWritten] = {}
-    for record in store.questions().records:
-        out.setdefault(record.node_id, record)
-    return out
 
 
 class ReviewQuestions:
