@@ -84,7 +84,8 @@ from studyhall.server.runtime.events import (
     TurnEnded,
     WakeWanted,
 )
-from studyhall.server.runtime.learner_desk import LearnerDesk
+from studyhall.server.runtime.learner import Learner
+from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.library.anki_import import AnkiImporter
 from studyhall.server.runtime.library.extraction import ExtractionScheduler
@@ -94,8 +95,6 @@ from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.library.material import CourseMaterial
 from studyhall.server.runtime.library.node_finder import NodeFinder
 from studyhall.server.runtime.reactions import Reactions
-from studyhall.server.runtime.review import ReviewService
-from studyhall.server.runtime.review_questions import ReviewQuestions
 from studyhall.server.runtime.runtime import Runtime, started
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench
@@ -256,25 +255,6 @@ def build_runtime(services: Services) -> Runtime:
                               sources=s.source_store, graph_store=s.graph_store,
                               embedder=s.embedder, upkeep=upkeep, transcriber=s.transcriber,
                               no_transcriber=lambda: no_model_reason(s, "transcriber"))
-    questions = ReviewQuestions(
-        graph=graph, learner_store=s.learner_store, model=s.chat_model, supervisor=supervisor,
-        clock=s.clock, ids=s.ids, no_model=lambda: no_model_reason(s, QUESTION_ROLE),
-        model_name=lambda: s.settings_store.load().model_for(QUESTION_ROLE).model)
-    review = ReviewService(graph=graph, learner_store=s.learner_store,
-                           settings_store=s.settings_store, clock=s.clock, ids=s.ids,
-                           questions=questions)
-    # An Anki deck's reviews and cards go to the learner ledgers through their one writer.
-    # The deck reader obeys the one path rule too: never a deck linked into the data folder.
-    deck_reader = AnkiPackageReader(rule=PathRule.guarding(s.config.data_dir))
-    anki = AnkiImporter(reader=deck_reader, graph_store=s.graph_store, clock=s.clock,
-                        ids=s.ids, upkeep=upkeep, review=review)
-    imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
-                           supervisor=supervisor, anki=anki)
-    library = Library(sources=s.source_store, index=s.search_index, reader=s.material_reader,
-                      notes=s.vault_reader, embedder=s.embedder, upkeep=upkeep, learner=review,
-                      model=s.chat_model, ids=s.ids, clock=s.clock, imports=imports,
-                      extraction=extraction, chats=s.chat_store, settings=s.settings_store)
-
     # The one retriever: Ask's model grades the passages and rewrites a follow-up; every other
     # search (the tutor's tool, a sub-agent's grounding, the eval) asks it for no model step.
     retriever = Retriever(index=s.search_index, embedder=s.embedder, scorer=s.passage_scorer,
@@ -283,6 +263,27 @@ def build_runtime(services: Services) -> Runtime:
     ask_desk = AskDesk(retriever=retriever, model=s.chat_model, index=s.search_index,
                        store=s.ask_store, clock=s.clock, ids=s.ids, graph=graph,
                        chats=s.chat_store)
+    finder = NodeFinder(upkeep)
+    learner = Learner(
+        graph=graph, graph_store=s.graph_store, learner_store=s.learner_store,
+        settings_store=s.settings_store, chat_store=s.chat_store, sources=s.source_store,
+        finder=finder, material=ask_desk, deck_writer=s.deck_writer, vault_writer=s.vault_writer,
+        clock=s.clock, ids=s.ids, questions=ReviewQuestions(
+            graph=graph, learner_store=s.learner_store, model=s.chat_model,
+            supervisor=supervisor, clock=s.clock, ids=s.ids,
+            no_model=lambda: no_model_reason(s, QUESTION_ROLE),
+            model_name=lambda: s.settings_store.load().model_for(QUESTION_ROLE).model))
+    # An Anki deck's reviews and cards go to the learner ledgers through their one writer.
+    # The deck reader obeys the one path rule too: never a deck linked into the data folder.
+    deck_reader = AnkiPackageReader(rule=PathRule.guarding(s.config.data_dir))
+    anki = AnkiImporter(reader=deck_reader, graph_store=s.graph_store, clock=s.clock,
+                        ids=s.ids, upkeep=upkeep, learner=learner)
+    imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
+                           supervisor=supervisor, anki=anki)
+    library = Library(sources=s.source_store, index=s.search_index, reader=s.material_reader,
+                      notes=s.vault_reader, embedder=s.embedder, upkeep=upkeep, learner=learner,
+                      model=s.chat_model, ids=s.ids, clock=s.clock, imports=imports,
+                      extraction=extraction, chats=s.chat_store, settings=s.settings_store)
     scopes = ScopeResolver(graph=graph, chats=s.chat_store, sources=s.source_store,
                            index=s.search_index)
     # The job runner queues its steers on the board and asks for a wake turn (``WakeWanted``),
@@ -292,8 +293,7 @@ def build_runtime(services: Services) -> Runtime:
                      reactions=reactions,
                      work=JobWork(sandbox=s.sandbox, prompt=load_prompt,
                                   grounding=ask_desk.grounding, scope_grounding=scopes.grounding))
-    desk, learner_tools_for, quiz_gate = _tutor_knows_the_learner(
-        s, review, NodeFinder(upkeep), ask_desk)
+    learner_tools_for, quiz_gate = _tutor_knows_the_learner(learner, finder)
     turns = TurnRunner(board=board, chat_store=s.chat_store, chat_model=s.chat_model,
                        settings_store=s.settings_store, clock=s.clock, ids=s.ids,
                        prompt=load_prompt, supervisor=supervisor, reactions=reactions,
@@ -303,11 +303,11 @@ def build_runtime(services: Services) -> Runtime:
                        wrap={"quiz": quiz_gate},
                        no_key=lambda role: no_key_for_turn(s, role))
     context = GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
-                           learner=review)
+                           learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
     activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
-                                 chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
+                                 chats=s.chat_store, resolver=scopes, cards=learner, clock=s.clock,
                                  no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))
     workbench = Workbench(jobs=jobs, artifacts=artifact_desk, activity=activity,
                           job_store=s.job_store, supervisor=supervisor)
@@ -328,22 +328,21 @@ def build_runtime(services: Services) -> Runtime:
         library=library,
         workbench=workbench,
         context=context,
-        review=review, ask=ask_desk,
+        learner=learner, ask=ask_desk,
     )
 
 
 def _tutor_knows_the_learner(
-    s: Services, review: ReviewService, finder: NodeFinder, ask_desk: AskDesk,
-) -> tuple[LearnerDesk, dict[AgentRole, tuple[Tool, ...]], ToolWrap]:
+    learner: Learner, finder: NodeFinder,
+) -> tuple[dict[AgentRole, tuple[Tool, ...]], ToolWrap]:
     """The learner model in the session: hard quiz questions gated by prerequisites (every
     agent's quiz, the returned wrap), the learner tools for the teacher, their read-only part
-    for the prober. The desk is returned too: kept flashcards join its review queue."""
-    desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
-                       learner_store=s.learner_store, material=ask_desk)
-    gate = QuizGating(desk.model, finder)
+    for the prober, all answered by the Learner."""
+    gate = QuizGating(learner.recent_model, finder)
     tools: dict[AgentRole, tuple[Tool, ...]] = {
-        "teacher": tuple(learner_tools(desk)), "prober": tuple(learner_tools(desk, READ_TOOLS))}
-    return desk, tools, lambda tool: gated(tool, gate)
+        "teacher": tuple(learner_tools(learner)),
+        "prober": tuple(learner_tools(learner, READ_TOOLS))}
+    return tools, lambda tool: gated(tool, gate)
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
@@ -384,10 +383,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(runtime.workbench)),
         LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.workbench)),
         LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
-                   lambda: review.routes(runtime.review)),
-        LazyRoutes(("/api/export",), lambda: exports.routes(
-            runtime.review, runtime.library.stored_graph, services.source_store,
-            services.deck_writer)),
+                   lambda: review.routes(runtime.learner)),
+        LazyRoutes(("/api/export",), lambda: exports.routes(runtime.learner)),
     ]
 
 

@@ -83,7 +83,7 @@ async def test_the_fsrs_state_is_the_replay_of_the_decks_answers(tmp_path):
     deck = write_deck(tmp_path / "spanish.apkg")
     async with scripted_app(None) as (api, runtime):
         await runtime.library.import_here(str(deck), embed=False)
-        model = runtime.review.model()
+        model = runtime.learner.model()
         hola = [r for r in REVIEWS if r[0] == "g-hola"]
         grades = [Graded(_at(at), ("again", "hard", "good", "easy")[ease - 1])
                   for _, at, ease, _ in hola]

@@ -7,19 +7,14 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import Callable
 
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.scope_text import SCOPE_HELP
-from studyhall.core.library.graph.snapshot import GraphSnapshot
-from studyhall.core.ports.exports import DeckWriter
-from studyhall.core.ports.storage import SourceStore
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.review import ReviewService
-from studyhall.server.runtime.study_export import anki_export
+from studyhall.server.runtime.learner import Learner
 
 APKG = "application/apkg"
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -31,8 +26,7 @@ def download_name(deck: str) -> str:
     return f"{stem[:80]}.apkg"
 
 
-def routes(review: ReviewService, graph: Callable[[], GraphSnapshot], sources: SourceStore,
-           deck_writer: DeckWriter) -> list[BaseRoute]:
+def routes(learner: Learner) -> list[BaseRoute]:
     @describe(summary="Export an Anki deck (.apkg)", media=APKG,
               responses={400: "Unknown scope",
                          404: "No such source, session, topic, cluster or node"},
@@ -43,12 +37,7 @@ def routes(review: ReviewService, graph: Callable[[], GraphSnapshot], sources: S
         an evidence quote; source links; tags from clusters and sources). GUIDs come from the
         node ids, so importing a newer export into Anki updates the same notes."""
         scope = query(request, "scope").get("scope")
-
-        def build() -> tuple[bytes, str]:
-            notes, deck = anki_export(review, sources, graph(), scope)
-            return deck_writer.package(notes, deck), deck
-
-        body, deck = await asyncio.to_thread(build)
+        body, deck = await asyncio.to_thread(learner.anki_deck, scope)
         return Response(body, media_type=APKG, headers={
             "Content-Disposition": f'attachment; filename="{download_name(deck)}"',
             "Cache-Control": "no-store"})

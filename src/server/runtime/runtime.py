@@ -4,7 +4,7 @@ the same for the server's lifespan and for a CLI command.
 
 A part that needs a start-up step has ``async startup()``; one that must end something on
 shutdown has ``async shutdown()``. ``started`` finds them by those methods, so a new part (a
-review service, say) is one field here and one line in ``build_runtime``.
+system's façade, say) is one field here and one line in ``build_runtime``.
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Protocol, runtime_checkable
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
 from studyhall.server.runtime.classroom.graph_context import GraphContext
+from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
-from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench
 from studyhall.server.services import Services
@@ -54,7 +54,7 @@ class Runtime:
     # Workbench: jobs, artifacts, the activity feed (start-up: recovery, then the keeps a crash
     # cut; shutdown: the activity streams end)
     workbench: Workbench
-    review: ReviewService  # the learner model: review queue, grades, mastery, statistics
+    learner: Learner  # Learner: review queue, grades, mastery, stats, exports, tutor's tools
     ask: AskDesk  # Ask: grounded questions over imported material, its history, its retriever
     # Set once shutdown has begun: ``stop`` runs once, whoever calls it first.
     stopping: asyncio.Event = field(default_factory=asyncio.Event, compare=False, repr=False)

@@ -1,7 +1,7 @@
 """``AskDesk``: the Ask system's one door — a grounded question over the learner's imported
 material as a stream of typed events (the window's, recorded in the Ask history, and the
 command line's), that history's reads, and the same material for the rest of the app: the
-tutor's material tool (``LearnerDesk``), a sub-agent's grounding and the retrieval eval.
+tutor's material tool (the ``Learner``), a sub-agent's grounding and the retrieval eval.
 
 It holds the app's one ``Retriever``, built once in the composition root. A question asked
 with a model has it grade the passages and rewrite a follow-up; everything else (``--no-model``,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import TYPE_CHECKING
 
 from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.steers import context_steer_id, steer_message
@@ -22,8 +23,12 @@ from studyhall.core.library.learner.session_context import NearStanding, near_st
 from studyhall.core.ports.system import Clock
 from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
+
+if TYPE_CHECKING:
+    # A type only: the façades' packages reach into each other's modules (the graph reader,
+    # the ledgers), so one façade's class is never imported at run time by another's part.
+    from studyhall.server.runtime.learner import Learner
 
 log = logging.getLogger("studyhall.context")
 
@@ -33,7 +38,7 @@ NEAR_K = 50  # the neighbourhood whose weak and due concepts the steer names
 class GraphContext:
     def __init__(
         self, *, turns: TurnRunner, upkeep: GraphUpkeep, clock: Clock, supervisor: Supervisor,
-        learner: ReviewService,
+        learner: Learner,
     ) -> None:
         self._learner = learner
         self._turns = turns

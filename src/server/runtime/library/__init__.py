@@ -33,9 +33,11 @@ from studyhall.server.runtime.events import GraphMerged, TurnEnded
 from studyhall.server.runtime.library.extraction import ExtractionRun, ExtractionScheduler
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.library.import_runs import ImportRun, ImportRunner
-from studyhall.server.runtime.review import ReviewService
 
 if TYPE_CHECKING:
+    # Types only: the learner's package reaches into this one (its graph reader), and a
+    # façade's package is imported whenever one of its modules is.
+    from studyhall.server.runtime.learner import Learner
     from studyhall.server.runtime.library.source_library import SourceLibrary
     from studyhall.server.runtime.library.source_quiz import SourceQuizzes
 
@@ -43,7 +45,7 @@ if TYPE_CHECKING:
 class Library:
     def __init__(self, *, sources: SourceStore, index: SearchIndex, reader: MaterialReader,
                  notes: VaultReader, embedder: Embedder, upkeep: GraphUpkeep,
-                 learner: ReviewService,
+                 learner: Learner,
                  model: ChatModel, ids: Ids, clock: Clock, imports: ImportRunner,
                  extraction: ExtractionScheduler, chats: ChatStore,
                  settings: SettingsStore) -> None:
@@ -74,7 +76,7 @@ class Library:
     def _quizzes(self) -> SourceQuizzes:
         from studyhall.server.runtime.library.source_quiz import SourceQuizzes
 
-        return SourceQuizzes(index=self._index, graph=self._upkeep.reader, review=self._learner,
+        return SourceQuizzes(index=self._index, graph=self._upkeep.reader, learner=self._learner,
                              model=self._model, ids=self._ids, clock=self._clock)
 
     # --- imports ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import os
 import time
+from typing import TYPE_CHECKING
 
 from studyhall.core.contracts.anki_deck import AnkiDeckFile
 from studyhall.core.contracts.learner import ReviewGraded
@@ -38,7 +39,11 @@ from studyhall.core.ports.sources import AnkiDeckReader
 from studyhall.core.ports.storage import GraphStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.review import ReviewService
+
+if TYPE_CHECKING:
+    # A type only: the façades' packages reach into each other's modules (the graph reader,
+    # the ledgers), so one façade's class is never imported at run time by another's part.
+    from studyhall.server.runtime.learner import Learner
 
 log = logging.getLogger("studyhall.imports")
 
@@ -57,13 +62,13 @@ def deck_artifact(deck: str) -> str:
 
 class AnkiImporter:
     def __init__(self, *, reader: AnkiDeckReader, graph_store: GraphStore, clock: Clock,
-                 ids: Ids, upkeep: GraphUpkeep, review: ReviewService) -> None:
+                 ids: Ids, upkeep: GraphUpkeep, learner: Learner) -> None:
         self._reader = reader
         self._graph = graph_store
         self._clock = clock
         self._ids = ids
         self._upkeep = upkeep
-        self._review = review
+        self._learner = learner
 
     async def run(self, path: str, *, embed: bool = True,
                   progress: ProgressFn = quiet) -> ImportReport:
@@ -129,12 +134,9 @@ class AnkiImporter:
             placed += 1
             grades += [ReviewGraded(id=f"rev_anki_{r.id}", node_id=node_id, grade=r.grade,
                                     prompt_kind="flashcard", at=r.at) for r in note.reviews]
-        added = self._review.record_grades(grades)
-        cards = 0
-        for deck in decks:
-            cards += self._review.keep_flashcards(deck_artifact(deck.deck), [
-                {"node_id": note_node(note), "front": note.front, "back": note.back}
-                for note in deck.notes.values()])
+        added, cards = self._learner.record_deck(grades, {deck_artifact(deck.deck): [
+            {"node_id": note_node(note), "front": note.front, "back": note.back}
+            for note in deck.notes.values()] for deck in decks})
         return {"decks": len(decks), "notes_in_graph": placed, "reviews": added,
                 "reviews_in_deck": sum(len(n.reviews) for n in package.notes),
                 "reviews_left_out": package.reviews_left_out, "cards_queued": cards}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.quiz_writer import write_quiz
 from studyhall.core.classroom.grading import grade_quiz
@@ -28,7 +28,11 @@ from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.library.graph_reader import GraphReader
-from studyhall.server.runtime.review import ReviewService
+
+if TYPE_CHECKING:
+    # A type only: the façades' packages reach into each other's modules (the graph reader,
+    # the ledgers), so one façade's class is never imported at run time by another's part.
+    from studyhall.server.runtime.learner import Learner
 
 COUNT = 3
 KEEP = 200
@@ -68,11 +72,11 @@ def _up_to(position: SourcePlace, last: Chunk) -> str:
 
 
 class SourceQuizzes:
-    def __init__(self, *, index: SearchIndex, graph: GraphReader, review: ReviewService,
+    def __init__(self, *, index: SearchIndex, graph: GraphReader, learner: Learner,
                  model: ChatModel, ids: Ids, clock: Clock) -> None:
         self._index = index
         self._graph = graph
-        self._review = review
+        self._learner = learner
         self._model = model
         self._ids = ids
         self._clock = clock
@@ -133,9 +137,9 @@ class SourceQuizzes:
             if self._open.pop(quiz_id, None) is None:
                 raise NotFound(f"Quiz {quiz_id!r} was already answered. Press Quiz me for new questions.")
         if records:
-            self._review.record_quiz(records)
+            self._learner.record_quiz(records)
         out = graded.to_output(now.isoformat())
-        out["recorded"] = [{"node_id": nid, "text": text, "mastery": self._review.mastery(nid)}
+        out["recorded"] = [{"node_id": nid, "text": text, "mastery": self._learner.mastery(nid)}
                            for nid, text in touched.items()]
         return out
 

@@ -5,7 +5,7 @@ or in a session — and lists, shows and deletes kept artifacts.
 Keeping is idempotent by job: an artifact's id comes from its job and kind, a kept (or deleted)
 id is never kept again, and at start-up every finished job whose artifacts a crash kept from
 the store is caught up. Flashcards join the review queue as they are kept and leave it when
-their artifact is deleted (the learner desk's ``keep_flashcards`` / ``retire_flashcards``).
+their artifact is deleted (the ``Learner``'s ``keep_flashcards`` / ``retire_flashcards``).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ __all__ = ["ARTIFACT_KINDS", "MAX_CARDS", "MIN_CARDS", "ArtifactDesk"]  # the ro
 
 
 class FlashcardQueue(Protocol):
-    """The learner side of flashcards (``LearnerDesk``)."""
+    """The learner side of flashcards (the ``Learner`` façade)."""
 
     async def keep_flashcards(self, artifact_id: str,
                               cards: Sequence[Mapping[str, str | None]]) -> int: ...

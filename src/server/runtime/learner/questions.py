@@ -18,6 +18,7 @@ from studyhall.core.library.learner.questions import check_question, evidence_te
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import LearnerStore
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.learner.ledgers import stored_questions
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.supervisor import Supervisor
 
@@ -39,13 +40,6 @@ class ReviewQuestions:
         self._pending: set[str] = set()
         self._tried: dict[str, date] = {}  # node id → the day its last attempt failed
 
-    def stored(self) -> dict[str, ReviewQuestionWritten]:
-        """Node id → its question (the first kept; later ones for the same node are ignored)."""
-        out: dict[str, ReviewQuestionWritten] = {}
-        for record in self._store.questions().records:
-            out.setdefault(record.node_id, record)
-        return out
-
     def want(self, cards: Iterable[dict[str, object]]) -> None:
         """Start writing questions for the shown cards that have none yet (call on the event
         loop; returns at once). Nothing happens with no usable model."""
@@ -64,7 +58,7 @@ class ReviewQuestions:
     async def _write_all(self, node_ids: list[str]) -> None:
         try:
             snapshot = await asyncio.to_thread(self._graph.snapshot)
-            have = await asyncio.to_thread(self.stored)
+            have = await asyncio.to_thread(stored_questions, self._store)
             for node_id in node_ids:
                 node = snapshot.node(node_id)
                 if node is None or node_id in have:

@@ -1,12 +1,13 @@
-"""``LearnerDesk``: the runtime's answers to the tutor's learner tools (``core/agents/
-learner_tools.py``) — the learner model through ``ReviewService``, past sessions through the
-chat store, imported material through Ask's one retriever (``AskDesk``), graph lookups through
-``NodeFinder``. Single-learner app: "this learner's data" is this data dir's.
+"""``LearnerToolAnswers``: the answers behind the tutor's learner tools (the
+``LearnerToolsPort`` of ``core/agents/learner_tools.py``) — the learner model through
+``LearnerLedgers``, past sessions through the chat store, imported material through Ask's one
+retriever (``AskDesk``), graph lookups through ``NodeFinder``. Single-learner app: "this
+learner's data" is this data dir's. The ``Learner`` façade answers the tools through it.
 
 Every read and every derivation runs off the event loop (stores are files, a cold graph read
 folds, a day plan replays FSRS cards); only the node search awaits in between. Observations
-are written only through ``ReviewService.observe`` (the learner ledgers' one writer), kept
-flashcards through ``ReviewService.keep_flashcards`` / ``retire_flashcards``.
+are written only through ``LearnerLedgers.observe`` (the learner ledgers' one writer), kept
+flashcards through ``LearnerLedgers.keep_flashcards`` / ``retire_flashcards``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import asyncio
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.grounding import Passage, clip_passage, render_passages
 from studyhall.core.agents.tools import ToolContext
@@ -24,9 +25,12 @@ from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.library.learner import insight
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.ports.storage import ChatStore, LearnerStore
-from studyhall.server.runtime.ask import AskDesk
+from studyhall.server.runtime.learner.ledgers import LearnerLedgers
 from studyhall.server.runtime.library.node_finder import NEAR_AT, NodeFinder
-from studyhall.server.runtime.review import ReviewService
+
+if TYPE_CHECKING:
+    # A type only: Ask's package reads the graph through the library's, which needs this one.
+    from studyhall.server.runtime.ask import AskDesk
 
 HISTORY_SESSIONS = 200  # the most recently active sessions a history search reads
 OBSERVATIONS_PER_SESSION = 3  # of one concept: more would let talk outweigh measurement
@@ -36,10 +40,10 @@ OBSERVATIONS_PER_SESSION = 3  # of one concept: more would let talk outweigh mea
 MODEL_FRESH_S = 2.0
 
 
-class LearnerDesk:
-    def __init__(self, *, review: ReviewService, finder: NodeFinder, chat_store: ChatStore,
+class LearnerToolAnswers:
+    def __init__(self, *, ledgers: LearnerLedgers, finder: NodeFinder, chat_store: ChatStore,
                  learner_store: LearnerStore, material: AskDesk) -> None:
-        self._review = review
+        self._ledgers = ledgers
         self._finder = finder
         self._chats = chat_store
         self._learner = learner_store
@@ -53,7 +57,7 @@ class LearnerDesk:
             read = self._read
         if read is not None and time.monotonic() - read[0] < MODEL_FRESH_S:
             return read[1]
-        model = await asyncio.to_thread(self._review.model)
+        model = await asyncio.to_thread(self._ledgers.model)
         with self._lock:
             self._read = (time.monotonic(), model)
         return model
@@ -148,7 +152,7 @@ class LearnerDesk:
         Idempotent. How many joined the queue."""
         self._forget()
         try:
-            return await asyncio.to_thread(self._review.keep_flashcards, artifact_id, cards)
+            return await asyncio.to_thread(self._ledgers.keep_flashcards, artifact_id, cards)
         finally:
             self._forget()
 
@@ -156,7 +160,7 @@ class LearnerDesk:
         """The artifact was deleted: its cards leave the review queue (grades stay evidence)."""
         self._forget()
         try:
-            await asyncio.to_thread(self._review.retire_flashcards, artifact_id)
+            await asyncio.to_thread(self._ledgers.retire_flashcards, artifact_id)
         finally:
             self._forget()
 
@@ -177,7 +181,7 @@ class LearnerDesk:
         before = (await self.model()).score(node_id).value
         text = f"{_quoted(quote)} — {note}" if note else _quoted(quote)
         self._forget()
-        after = await asyncio.to_thread(self._review.observe, node_id, level, text, ctx.chat_id)
+        after = await asyncio.to_thread(self._ledgers.observe, node_id, level, text, ctx.chat_id)
         self._forget()
         return {"recorded": True, "node_id": node_id, "level": level,
                 "mastery_before": None if before is None else round(before, 2),

@@ -1,7 +1,7 @@
 """What an export reads: the graph with the learner's evidence in it, the scope's nodes, and how
-each source is shown (its path and a ``file://`` link for imported notes). Shared by
-``studyhall export`` and ``GET /api/export/anki`` so both give the same deck. The files are
-written by the ``DeckWriter`` / ``VaultWriter`` ports (``adapters/export``), never here."""
+each source is shown (its path and a ``file://`` link for imported notes). Behind the
+``Learner``'s exports, so ``studyhall export`` and ``GET /api/export/anki`` give the same deck.
+The files are written by the ``DeckWriter`` / ``VaultWriter`` ports (``adapters/export``)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from studyhall.core.library.export.vault import TopicState, VaultReport, vault_n
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.ports.exports import VaultWriter
 from studyhall.core.ports.storage import SourceStore
-from studyhall.server.runtime.review import ReviewService
+from studyhall.server.runtime.learner.ledgers import LearnerLedgers
 
 DECK = "Studyhall"
 
@@ -49,19 +49,19 @@ def deck_name(snapshot: GraphSnapshot, scope: Scope,
     return f"{DECK}::{scope_text(scope).replace('::', ':')}"
 
 
-def anki_export(review: ReviewService, sources: SourceStore, base: GraphSnapshot | None,
+def anki_export(ledgers: LearnerLedgers, sources: SourceStore, base: GraphSnapshot | None,
                 scope_text: str | None) -> tuple[list[AnkiNote], str]:
     """The notes of the scope and the deck they go in (``InvalidInput`` / ``NotFound`` for a
     bad scope)."""
     scope = parse_scope(scope_text)
-    snapshot = review.graph_with_evidence(base)
+    snapshot = ledgers.graph_with_evidence(base)
     nodes = nodes_in(snapshot, scope)
     refs = source_refs(sources, (s for n in nodes for s in n.sources))
     return anki_notes(snapshot, nodes, refs), deck_name(snapshot, scope, refs)
 
 
-def topic_states(review: ReviewService, snapshot: GraphSnapshot) -> dict[str, TopicState]:
-    model = review.model(snapshot)
+def topic_states(ledgers: LearnerLedgers, snapshot: GraphSnapshot) -> dict[str, TopicState]:
+    model = ledgers.model(snapshot)
     out = {}
     for node in snapshot.nodes:
         card = model.card(node.id)
@@ -70,13 +70,13 @@ def topic_states(review: ReviewService, snapshot: GraphSnapshot) -> dict[str, To
     return out
 
 
-def markdown_export(review: ReviewService, sources: SourceStore, base: GraphSnapshot | None,
+def markdown_export(ledgers: LearnerLedgers, sources: SourceStore, base: GraphSnapshot | None,
                     writer: VaultWriter, folder: str, *, force: bool = False) -> VaultReport:
     """The graph's vault notes written into ``folder`` by ``writer`` (``InvalidInput`` for a
     folder that holds the learner's own notes, unless ``force``)."""
     if not force:
         writer.refuse_unsafe(folder, (s.root for s in sources.list()))
-    snapshot = review.graph_with_evidence(base)
+    snapshot = ledgers.graph_with_evidence(base)
     titles = {sid: ref.title for sid, ref in
               source_refs(sources, (s for n in snapshot.nodes for s in n.sources)).items()}
-    return writer.write(folder, vault_notes(snapshot, topic_states(review, snapshot), titles))
+    return writer.write(folder, vault_notes(snapshot, topic_states(ledgers, snapshot), titles))

@@ -1,18 +1,18 @@
-"""``ReviewService``: the learner model's runner — the only writer of the learner ledgers (review
-grades, the teacher's validated observations, "Quiz me" answers, kept flashcards) and the one
-read of the learner's state.
+"""``LearnerLedgers``: the only writer of the learner ledgers (review grades, the teacher's
+validated observations, "Quiz me" answers, kept flashcards; stored review questions are
+``questions.py``'s) and the one read of the learner's state, behind the ``Learner`` façade.
 
 Every read builds a ``LearnerModel`` (core) from the graph read and the learner ledgers at this
 moment: mastery, FSRS cards, today's queue and the statistics are derived there, never stored.
-Days are the machine's local calendar days (``zone``: another time zone, for tests). Methods are
-synchronous (file reads, replays): routes call them off the event loop.
+Days are the machine's local calendar days. Methods are synchronous (file reads, replays):
+callers run them off the event loop.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import datetime, tzinfo
+from datetime import datetime
 from typing import Any
 
 from studyhall.core.contracts.learner import (
@@ -23,6 +23,7 @@ from studyhall.core.contracts.learner import (
     LearnerObserved,
     PromptKind,
     ReviewGraded,
+    ReviewQuestionWritten,
     SourceQuizAnswered,
 )
 from studyhall.core.errors import InvalidInput
@@ -42,25 +43,21 @@ from studyhall.core.library.learner.report import (
 )
 from studyhall.core.ports.storage import LearnerStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.learner.preview import after_today, next_due, planned_or_now
 from studyhall.server.runtime.library.graph_reader import GraphReader
-from studyhall.server.runtime.review_preview import after_today, next_due, planned_or_now
-from studyhall.server.runtime.review_questions import ReviewQuestions
 
 MAX_QUEUE = 1000
 FRONT_MAX, BACK_MAX, QUOTE_MAX = 4000, 8000, 4000  # a longer side is cut (the record's limits)
 
 
-class ReviewService:
+class LearnerLedgers:
     def __init__(self, *, graph: GraphReader, learner_store: LearnerStore,
-                 settings_store: SettingsStore, clock: Clock, ids: Ids,
-                 questions: ReviewQuestions, zone: tzinfo | None = None) -> None:
+                 settings_store: SettingsStore, clock: Clock, ids: Ids) -> None:
         self._graph = graph
         self._store = learner_store
         self._settings = settings_store
         self._clock = clock
         self._ids = ids
-        self._zone = zone
-        self._questions = questions  # the model's stored questions (none yet: model-free)
         self._overlay = LearnerOverlay()
         self._weights: tuple[tuple[SnapshotNode, ...], TermWeights] | None = None
         self._lock = threading.Lock()  # the caches above; reads come from worker threads
@@ -72,8 +69,8 @@ class ReviewService:
         """The learner's state now, over ``base`` (the app's graph read when not given)."""
         snapshot = base if base is not None else self._graph.snapshot()
         learner = self._evidence()
-        stored = self._questions.stored()
-        return LearnerModel(snapshot, learner, self.now(), self.limits(),
+        stored = stored_questions(self._store)  # the model's questions (none: model-free)
+        return LearnerModel(snapshot, learner, self._now(), self._limits(),
                             weights=lambda: self._term_weights(snapshot), questions=stored)
 
     def queue(self, limit: int = 20, base: GraphSnapshot | None = None) -> dict[str, Any]:
@@ -114,11 +111,6 @@ class ReviewService:
             return self._overlay.apply(snapshot, learner.signals)
 
     # --- writes ----------------------------------------------------------------------------
-
-    def write_questions(self, cards: list[dict[str, Any]]) -> None:
-        """With a model, start writing stored questions for the shown cards that lack one, in
-        the background (on the event loop; returns at once)."""
-        self._questions.want(cards)
 
     def grade(self, node_id: str, grade: str,
               prompt_kind: PromptKind | None = None) -> dict[str, Any]:
@@ -212,11 +204,11 @@ class ReviewService:
     def _flashcards(self) -> Flashcards:
         return Flashcards(self._store.flashcards().records, self._store.retirements().records)
 
-    def now(self) -> datetime:
-        """Now, in the time zone whose calendar days the caps count."""
-        return self._clock.now().astimezone(self._zone)
+    def _now(self) -> datetime:
+        """Now, in the local time zone: its calendar days are the ones the caps count."""
+        return self._clock.now().astimezone()
 
-    def limits(self) -> Limits:
+    def _limits(self) -> Limits:
         s = self._settings.load()
         return Limits(s.new_cards_per_day, s.reviews_per_day, s.desired_retention)
 
@@ -229,6 +221,14 @@ class ReviewService:
         with self._lock:
             self._weights = (snapshot.nodes, weights)
         return weights
+
+
+def stored_questions(store: LearnerStore) -> dict[str, ReviewQuestionWritten]:
+    """Node id → its question (the first kept; later ones for the same node are ignored)."""
+    out: dict[str, ReviewQuestionWritten] = {}
+    for record in store.questions().records:
+        out.setdefault(record.node_id, record)
+    return out
 
 
 def _side(card: Mapping[str, str | None], key: str) -> str:
