@@ -299,7 +299,7 @@ def build_runtime(services: Services) -> Runtime:
                               "prober": learner_tools_for["prober"]},
                        wrap={"quiz": quiz_gate},
                        no_key=lambda role: no_key_for_turn(s, role))
-    context = GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
+    context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=review)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
     activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
@@ -323,7 +323,6 @@ def build_runtime(services: Services) -> Runtime:
         graph=graph, upkeep=upkeep, extraction=extraction, imports=imports, library=library,
         jobs=jobs,
         artifacts=artifact_desk, activity=activity,
-        context=context,
         review=review, ask=ask_desk,
     )
 

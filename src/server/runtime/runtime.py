@@ -20,7 +20,6 @@ from studyhall.server.runtime.activity import ActivityFeed
 from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
-from studyhall.server.runtime.classroom.graph_context import GraphContext
 from studyhall.server.runtime.extraction import ExtractionScheduler
 from studyhall.server.runtime.graph_reader import GraphReader
 from studyhall.server.runtime.graph_upkeep import GraphUpkeep
@@ -58,7 +57,6 @@ class Runtime:
     extraction: ExtractionScheduler  # sessions -> graph
     imports: ImportRunner  # notes and course material -> graph and search index
     library: Library  # Library: the sources shelf and Quiz me, for their routes
-    context: GraphContext  # the graph's nearest propositions at session start
     jobs: JobRunner  # Workbench: background sub-agents (start-up: recovery)
     artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)
     activity: ActivityFeed  # running and recent work, live (shutdown: its streams end)
