@@ -14,6 +14,7 @@ import contextlib
 import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -58,7 +59,7 @@ from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel
-from studyhall.core.guardrails.policy import scrubs
+from studyhall.core.guardrails.policy import SettingsScrubPolicy
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
 from studyhall.server.http import errors, health
@@ -160,7 +161,7 @@ def build_services(config: Config) -> Services:
             allow_network=not config.testing,
             backoff_base=0.0 if config.testing else 1.0,  # tests retry instantly
         ),
-        scrub_for=lambda role: scrubs(settings_store.load(), role),
+        scrub_for=SettingsScrubPolicy(settings_store),
     )
     # Demos and diagrams are checked in the system's headless Chromium (network off; started
     # on first use and kept warm while jobs run).
@@ -298,7 +299,7 @@ def build_runtime(services: Services) -> Runtime:
                                           *learner_tools_for["teacher"]),
                               "prober": learner_tools_for["prober"]},
                        wrap={"quiz": quiz_gate},
-                       no_key=lambda role: no_key_for_turn(s, role))
+                       no_key=partial(no_key_for_turn, s))  # no lambda: app.py stays out of a turn
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=review)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
