@@ -27,13 +27,13 @@ ToolWrap = Callable[[Tool], Tool]
 class AgentRoster:
     def __init__(self, *, tools: Mapping[AgentRole, Sequence[Tool]],
                  wrap: Mapping[str, ToolWrap]) -> None:
+        # quiz_aware: while a "quiz me" waits, the agent's session notes say to quiz now.
         self._agents = MappingProxyType(
-            {spec.role: _equipped(spec, tuple(tools.get(spec.role, ())), wrap)
+            {spec.role: quiz_aware(_equipped(spec, tuple(tools.get(spec.role, ())), wrap))
              for spec in (PROBER, TEACHER)})
 
     def agent_for(self, messages: Sequence[Message]) -> AgentSpec:
-        # "quiz me" -> this agent quizzes now
-        return quiz_aware(self._agents[agent_for(messages).role])
+        return self._agents[agent_for(messages).role]
 
 
 def _equipped(spec: AgentSpec, extra: tuple[Tool, ...], wrap: Mapping[str, ToolWrap]) -> AgentSpec:
