@@ -103,7 +103,7 @@ def layer(path: str) -> str:
 
 def docstring(path: str) -> str:
     text = ast.get_docstring(ast.parse(Path(SRC, path).read_text())) or ""
-    first = " ".join(text.split("\n\n")[0].split())
+    first = " ".join(text.split("\n\n")[0].split()).replace("|", "\\|")  # a table cell
     return first if len(first) <= 110 else first[:109] + " …"
 
 
