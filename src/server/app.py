@@ -15,6 +15,7 @@ import contextlib
 import sys
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,7 +60,7 @@ from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel
-from studyhall.core.guardrails.policy import scrubs
+from studyhall.core.guardrails.policy import SettingsScrubPolicy
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
@@ -161,7 +162,7 @@ def build_services(config: Config) -> Services:
             allow_network=not config.testing,
             backoff_base=0.0 if config.testing else 1.0,  # tests retry instantly
         ),
-        scrub_for=lambda role: scrubs(settings_store.load(), role),
+        scrub_for=SettingsScrubPolicy(settings_store),
     )
     # Demos and diagrams are checked in the system's headless Chromium (network off; started
     # on first use and kept warm while jobs run).
@@ -301,8 +302,8 @@ def build_runtime(services: Services) -> Runtime:
                                           *learner_tools_for["teacher"]),
                               "prober": learner_tools_for["prober"]},
                        wrap={"quiz": quiz_gate},
-                       no_key=lambda role: no_key_for_turn(s, role))
-    context = GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
+                       no_key=partial(no_key_for_turn, s))  # no lambda: app.py stays out of a turn
+    context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
     activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports))
@@ -327,7 +328,6 @@ def build_runtime(services: Services) -> Runtime:
         services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,
         library=library,
         workbench=workbench,
-        context=context,
         learner=learner, ask=ask_desk,
     )
 

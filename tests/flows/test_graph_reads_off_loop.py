@@ -16,6 +16,7 @@ from studyhall.server.runtime.library.graph_reader import GraphReader
 from tests.support.embedder import HashEmbedder
 from tests.support.notes import make_vault
 from tests.support.session_api import PORT, scripted_app, write_script
+from tests.support.session_start import context_steer, first_turn, opened
 from tests.support.trees_lesson import EXTRACTION, hold_session, script
 
 
@@ -54,9 +55,10 @@ async def test_import_search_positions_and_context_read_off_the_loop(
         moved = await api.http.put("/api/graph/positions",
                                    json={"positions": {node: {"x": 1, "y": 2}}})
         assert moved.status_code == 200 and moved.json()["saved"] == 1
-        steer = await runtime.context.steer("chat_x", "the details of cells")
-        assert steer is not None
+        chat_id = await opened(runtime, "the details of cells")  # its context, built meanwhile
         assert len(fold_threads) >= 3 and not on_loop(fold_threads)
+        await first_turn(runtime, chat_id)
+        assert context_steer(runtime, chat_id) is not None
 
 
 async def test_chat_extraction_and_its_upkeep_read_off_the_loop(

@@ -145,7 +145,7 @@ def test_nothing_due_on_an_empty_graph(capsys) -> None:
 
 async def test_a_teacher_observation_is_validated_and_explains_the_score() -> None:
     services, clock = seeded_services()
-    async with scripted_app(None, services=services) as (api, runtime):
+    async with scripted_app(None, services=services) as (api, _):
         # The ledgers' writer the tutor's record_observation goes through, over the app's stores.
         ledgers = LearnerLedgers(graph=GraphReader(services.graph_store),
                                  learner_store=services.learner_store,

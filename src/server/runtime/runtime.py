@@ -18,7 +18,6 @@ from typing import Protocol, runtime_checkable
 
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
-from studyhall.server.runtime.classroom.graph_context import GraphContext
 from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
@@ -50,7 +49,6 @@ class Runtime:
     # Library: imports, sessions into the graph, the graph's reads and search, the sources
     # shelf and the reader, Quiz me
     library: Library
-    context: GraphContext  # the graph's nearest propositions at session start
     # Workbench: jobs, artifacts, the activity feed (start-up: recovery, then the keeps a crash
     # cut; shutdown: the activity streams end)
     workbench: Workbench

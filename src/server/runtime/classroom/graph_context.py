@@ -21,7 +21,7 @@ from studyhall.core.library.graph.context import render_context, select_context
 from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.library.learner.session_context import NearStanding, near_standing
 from studyhall.core.ports.system import Clock
-from studyhall.server.runtime.classroom.turns import TurnRunner
+from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.supervisor import Supervisor
 
@@ -37,11 +37,11 @@ NEAR_K = 50  # the neighbourhood whose weak and due concepts the steer names
 
 class GraphContext:
     def __init__(
-        self, *, turns: TurnRunner, upkeep: GraphUpkeep, clock: Clock, supervisor: Supervisor,
+        self, *, board: TurnBoard, upkeep: GraphUpkeep, clock: Clock, supervisor: Supervisor,
         learner: Learner,
     ) -> None:
         self._learner = learner
-        self._turns = turns
+        self._board = board  # the steer waits there for the chat's next turn
         self._upkeep = upkeep
         self._clock = clock
         self._supervisor = supervisor
@@ -103,7 +103,7 @@ class GraphContext:
             return False
         if steer is None:
             return False
-        self._turns.queue_steer(chat_id, steer)
+        self._board.queue_steer(chat_id, steer)
         return True
 
     def schedule(self, chat_id: str, topic: str | None) -> None:

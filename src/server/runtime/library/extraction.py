@@ -158,7 +158,11 @@ class ExtractionScheduler:
         try:
             if chat_id in self._active:
                 return  # the running run will not see this turn; the next trigger will
-            if self.uncovered_tokens(chat_id) >= self._settings.load().chunk_tokens:
+            chunk = self._settings.load().chunk_tokens
+            views = self.chat_views(chat_id)
+            # A chat shorter than a chunk cannot be due, whatever is covered: no ledger read.
+            if (count_uncovered(views, set()) >= chunk
+                    and count_uncovered(views, self.covered(chat_id)) >= chunk):
                 self.start(chat_id, reason="trigger")
         except StudyhallError as e:
             log.warning("[extraction] trigger for %s skipped: %s", chat_id, e)
