@@ -16,6 +16,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from studyhall.core.errors import ModelScriptInvalid
 from studyhall.server.boot import BootingApp
+from studyhall.server.http.lazy_routes import LazyRoutes
 
 from tests.support.server import make_config
 
@@ -44,8 +45,9 @@ class HeldBuild:
         async def answer(request: Request) -> JSONResponse:
             return JSONResponse({"from": "the real app", "path": request.url.path})
 
-        app = Starlette(routes=[Route("/api/health", answer), Route("/api/chats", answer)],
-                        lifespan=lifespan)
+        self.group = LazyRoutes(("/api/graph",), lambda: [Route("/api/graph", answer)])
+        app = Starlette(routes=[Route("/api/health", answer), Route("/api/chats", answer),
+                                self.group], lifespan=lifespan)
         app.state.runtime = RUNTIME
         return app
 
@@ -99,6 +101,24 @@ async def test_health_answers_while_the_app_builds_and_every_other_request_waits
         assert (await client.get("/api/health")).json()["from"] == "the real app"
     assert await lifespan.send("shutdown") == "lifespan.shutdown.complete"
     assert build.events == ["started", "stopped"]
+
+
+async def test_route_groups_load_behind_the_first_answers_not_on_the_first_screens_requests():
+    config = make_config()
+    build = HeldBuild()
+    app = BootingApp(config, build)
+    lifespan = Lifespan(app)
+    assert await lifespan.send("startup") == "lifespan.startup.complete"
+    build.release.set()
+    await asyncio.wait_for(app.booted(), 10)
+    for _ in range(100):  # loaded in a thread right after the app started
+        if build.group.built:
+            break
+        await asyncio.sleep(0.05)
+    assert build.group.built
+    async with _client(app, config.token, config.port or 0) as client:
+        assert (await client.get("/api/graph")).json()["path"] == "/api/graph"
+    assert await lifespan.send("shutdown") == "lifespan.shutdown.complete"
 
 
 async def test_a_build_that_fails_is_reported_and_no_request_waits_for_ever():
