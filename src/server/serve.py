@@ -25,6 +25,7 @@ from studyhall.server.instance import RunningServer, remove_server_file, write_s
 from studyhall.server.logging import setup_logging, tag
 
 if TYPE_CHECKING:
+    from starlette.applications import Starlette
     from studyhall.server.runtime.runtime import Runtime
 
 log = logging.getLogger("studyhall.server")
@@ -121,7 +122,7 @@ def run_server(
     return 0
 
 
-def _build_app(config: Config, runtime: Runtime | None) -> Any:
+def _build_app(config: Config, runtime: Runtime | None) -> Starlette:
     from studyhall.server.app import build_app  # in the boot thread, after the server answers
 
     return build_app(config, runtime)
