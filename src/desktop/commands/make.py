@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studyhall.core.contracts.artifacts import Scope
 from studyhall.core.contracts.scope_text import SCOPE_HELP
-from studyhall.core.contracts.scope_text import parse_scope as parse_text
 from studyhall.desktop.failures import FAILED, OK, UsageError, say
+
+if TYPE_CHECKING:  # the command's module stays light: argparse only at start-up
+    from studyhall.core.contracts.artifacts import Scope
 
 POLL = 0.2  # seconds between looks at the running jobs
 
@@ -35,6 +36,7 @@ def register(subparsers: Any) -> None:
 
 def parse_scope(text: str) -> Scope:
     """``--scope`` in the one scope grammar; ``UsageError`` (exit 2) when it is not one."""
+    from studyhall.core.contracts.scope_text import parse_scope as parse_text
     from studyhall.core.errors import InvalidInput
     try:
         return parse_text(text)

@@ -6,7 +6,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
 from studyhall.server.config import Config
-from studyhall.server.http.openapi import openapi_document
 
 
 def routes(config: Config) -> list[BaseRoute]:
@@ -19,6 +18,9 @@ def routes(config: Config) -> list[BaseRoute]:
     async def openapi(request: Request) -> JSONResponse:
         """This document: every /api route, generated from the live route table."""
         # Read the table at request time so routes added by any module are always listed.
+        # Imported here: /api/health answers before the app is built (server/boot.py).
+        from studyhall.server.http.openapi import openapi_document
+
         return JSONResponse(openapi_document(request.app.routes, title="Studyhall", version=version))
 
     return [
