@@ -1,28 +1,21 @@
 """THE composition root: the only module that constructs adapters and wires them into the app.
 
 ``build_services(config)`` picks an adapter for every port; ``build_runtime(services)`` builds
-every runner, scheduler and feed on those ports; ``build_app(config, runtime)`` assembles the
-Starlette app from the route modules in ``server/http``, its lifespan ``started(runtime)``. The
-CLI builds the same services and runtime here and runs the same ``started``, so the command
-line and the HTTP API always run the same wiring. Heavy libraries (torch,
+every runner, scheduler and feed on those ports and declares who reacts to what. The ASGI app
+over a runtime (route groups, UI, middleware) is ``server/web.py: build_app``. The CLI builds
+the same services and runtime here and runs the same ``started``, so the command line and the
+HTTP API always run the same wiring. Heavy libraries (torch,
 sentence_transformers, litellm) are never imported on this path.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import sys
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from functools import partial
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Mount
-from starlette.staticfiles import StaticFiles
 from studyhall.adapters.embed.onnx_minilm import OnnxMiniLMEmbedder
 from studyhall.adapters.embed.select import SettingsEmbedder, local_embedder
 from studyhall.adapters.export.genanki_deck import GenankiDeckWriter
@@ -64,10 +57,6 @@ from studyhall.core.guardrails.policy import SettingsScrubPolicy
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
-from studyhall.server.http import errors, health
-from studyhall.server.http.fallback import fallback_route
-from studyhall.server.http.lazy_routes import LazyRoutes, lazy_modules
-from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
@@ -96,7 +85,7 @@ from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.library.material import CourseMaterial
 from studyhall.server.runtime.library.node_finder import NodeFinder
 from studyhall.server.runtime.reactions import Reactions
-from studyhall.server.runtime.runtime import Runtime, started
+from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench
 from studyhall.server.runtime.workbench.activity import ActivityFeed
@@ -105,31 +94,6 @@ from studyhall.server.runtime.workbench.artifacts import ArtifactDesk
 from studyhall.server.runtime.workbench.job_work import JobWork
 from studyhall.server.runtime.workbench.jobs import JobRunner
 from studyhall.server.services import Services
-
-if TYPE_CHECKING:  # checked as the modules they are; each loads with its first request
-    from studyhall.server.http import (
-        activity,
-        artifacts,
-        ask,
-        chats,
-        demo_frames,
-        exports,
-        graph,
-        graph_search,
-        imports,
-        review,
-        settings,
-        source_quiz,
-        sources,
-    )
-else:
-    (activity, artifacts, ask, chats, demo_frames, exports, graph, graph_search, imports, review,
-     settings, source_quiz, sources) = lazy_modules(
-        "studyhall.server.http", "activity", "artifacts", "ask", "chats", "demo_frames",
-        "exports", "graph", "graph_search", "imports", "review", "settings", "source_quiz",
-        "sources")
-
-UI_DIR = Path(__file__).resolve().parent / "ui"
 
 
 def build_services(config: Config) -> Services:
@@ -360,61 +324,3 @@ def _background(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
         threading.Thread(target=work, name="start-up work", daemon=True).start()
 
     return hook
-
-
-def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    """Every /api route, module by module. New feature routes are listed here, each group with
-    the path prefixes its routes sit under: a group's module (with the contracts and runtime it
-    imports) loads on the first request under them, so start-up imports what /api/health needs
-    (``http/lazy_routes.py``; a route outside its prefixes fails the group's first load)."""
-    return [
-        *health.routes(services.config),
-        LazyRoutes(("/api/chats",), lambda: chats.routes(runtime.classroom)),
-        LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
-                   lambda: graph.routes(runtime.library)),
-        LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.library)),
-        LazyRoutes(("/api/graph",), lambda: imports.routes(runtime.library)),
-        LazyRoutes(("/api/sources",), lambda: sources.routes(runtime.library)),
-        LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(runtime.library)),
-        LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
-        LazyRoutes(("/api/settings",), lambda: settings.routes(
-            services.settings_store, services.secret_store, services.chat_model, services.config)),
-        LazyRoutes(("/api/frames",), lambda: demo_frames.routes(runtime.workbench)),
-        LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(runtime.workbench)),
-        LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.workbench)),
-        LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
-                   lambda: review.routes(runtime.learner)),
-        LazyRoutes(("/api/export",), lambda: exports.routes(runtime.learner)),
-    ]
-
-
-def build_app(config: Config, runtime: Runtime | None = None) -> Starlette:
-    """The ASGI app over ``runtime`` (built from ``config`` when not given). ``config.port``
-    must be the bound port: the Host/Origin checks use it."""
-    if config.port is None:
-        raise ValueError("build_app needs the bound port (bind the socket first, see serve.py)")
-    runtime = runtime if runtime is not None else build_runtime(build_services(config))
-    services = runtime.services
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with started(runtime):
-            yield
-
-    routes: list[BaseRoute] = [
-        *_route_modules(services, runtime),
-        fallback_route(),  # 404, or 405 with the right Allow, for whatever no route took
-        Mount("/", StaticFiles(directory=UI_DIR, html=True), name="ui"),
-    ]
-    app = Starlette(
-        routes=routes,
-        middleware=[
-            Middleware(SecurityMiddleware, token=config.token, host=config.host, port=config.port)
-        ],
-        exception_handlers=errors.EXCEPTION_HANDLERS,  # type: ignore[arg-type]
-        lifespan=lifespan,
-    )
-    app.state.services = services
-    app.state.runtime = runtime
-    app.state.config = config
-    return app

@@ -123,7 +123,7 @@ def run_server(
 
 
 def _build_app(config: Config, runtime: Runtime | None) -> Starlette:
-    from studyhall.server.app import build_app  # in the boot thread, after the server answers
+    from studyhall.server.web import build_app  # in the boot thread, after the server answers
 
     return build_app(config, runtime)
 

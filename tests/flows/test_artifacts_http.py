@@ -14,10 +14,11 @@ import httpx
 import pytest
 from studyhall.adapters.store import JsonlArtifactStore
 from studyhall.core.contracts.jobs import Job
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.workbench.artifacts import ArtifactDesk
+from studyhall.server.web import build_app
 
 from tests.support.artifact_graph import NOTES_ANSWER, cards_answer, seed_heap_graph
 from tests.support.chat_model import FunctionChatModel

@@ -15,9 +15,10 @@ import httpx
 import pytest
 from studyhall.adapters.store import JsonJobStore
 from studyhall.core.contracts.jobs import Job
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.runtime import Runtime
+from studyhall.server.web import build_app
 
 from tests.support.chat_model import FunctionChatModel
 from tests.support.jobs import (

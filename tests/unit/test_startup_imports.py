@@ -27,7 +27,8 @@ _SCRIPT = f"""
 from studyhall.desktop.cli import build_parser
 build_parser()
 import studyhall.desktop.launcher  # what `studyhall` imports to serve
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
+from studyhall.server.web import build_app
 from studyhall.server.config import load_config
 config = load_config(port=5000)
 app = build_app(config, build_runtime(build_services(config)))
@@ -145,8 +146,8 @@ with TestClient(app, base_url="http://127.0.0.1:5000") as client:
 
 # What the server answers /api/health with: the app itself (adapters, runtime, contracts,
 # pydantic) is built right after, in a thread (server/boot.py).
-BUILT_AFTER_HEALTH = ("pydantic", "studyhall.server.app", "studyhall.server.services",
-                      "studyhall.server.runtime", "studyhall.adapters", "studyhall.core.ports",
+BUILT_AFTER_HEALTH = ("pydantic", "studyhall.server.app", "studyhall.server.web",
+                      "studyhall.server.services", "studyhall.server.runtime", "studyhall.adapters", "studyhall.core.ports",
                       "studyhall.core.library", "studyhall.core.agents", "studyhall.core.contracts.base")
 
 _BEFORE_HEALTH = f"""
@@ -168,7 +169,7 @@ def loaded():
     return sorted({{w for m in sys.modules for w in {BUILT_AFTER_HEALTH!r}
                    if m == w or m.startswith(w + ".")}})
 print(json.dumps(loaded()))
-import studyhall.server.app  # the guard against a vacuous check: the build loads them all
+import studyhall.server.web  # the guard against a vacuous check: the build loads them all
 print(json.dumps(loaded()))
 """
 
