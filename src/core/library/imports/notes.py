@@ -107,7 +107,7 @@ class NotesImporter:
         chat_model: ChatModel | None,
         prompt: Callable[[str], str],
         off_loop: OffLoop,
-        no_model_reason: Callable[[], str | None] = lambda: None,
+        no_model_reason: Callable[[], str | None],
         group_notes: int = GROUP_NOTES,
     ) -> None:
         self._reader = vault_reader

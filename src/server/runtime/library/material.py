@@ -26,8 +26,8 @@ from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 class CourseMaterial:
     def __init__(self, *, reader: MaterialReader, index: SearchIndex, clock: Clock,
                  sources: SourceStore, graph_store: GraphStore, embedder: Embedder,
-                 upkeep: GraphUpkeep, transcriber: Transcriber | None = None,
-                 no_transcriber: Callable[[], str | None] = lambda: None) -> None:
+                 upkeep: GraphUpkeep, transcriber: Transcriber,
+                 no_transcriber: Callable[[], str | None]) -> None:
         self._reader = reader
         self._index = index
         self._clock = clock
