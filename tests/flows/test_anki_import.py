@@ -32,6 +32,7 @@ from tests.support.anki_deck import (
     write_deck,
     write_modern_deck,
 )
+from tests.support.runs import finished
 from tests.support.session_api import scripted_app
 
 HOLA = node_id_for("What does hola mean? — Hello (a greeting)")
@@ -249,13 +250,13 @@ async def test_the_window_imports_a_deck_over_http(tmp_path):
     async with scripted_app(None) as (api, runtime):
         r = await api.http.post("/api/graph/import", json={"path": str(deck), "embed": False})
         assert r.status_code == 202, r.text
-        await runtime.library.wait_for_import(r.json()["run_id"])
+        await finished(runtime.library.import_run(r.json()["run_id"]))
         run = (await api.http.get(f"/api/graph/import/{r.json()['run_id']}")).json()
         assert run["status"] == "done", run
         assert run["report"]["anki"]["cards_queued"] == 3 and run["report"]["material"] is None
         bad = tmp_path / "broken.apkg"
         bad.write_bytes(b"PK\x03\x04 torn")
         r = await api.http.post("/api/graph/import", json={"path": str(bad), "embed": False})
-        await runtime.library.wait_for_import(r.json()["run_id"])
+        await finished(runtime.library.import_run(r.json()["run_id"]))
         failed = (await api.http.get(f"/api/graph/import/{r.json()['run_id']}")).json()
         assert failed["status"] == "error" and "not an Anki package" in failed["error"]

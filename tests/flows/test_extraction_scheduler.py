@@ -34,6 +34,7 @@ from tests.support.library_session import (
     session,
     text,
 )
+from tests.support.runs import finished
 
 
 def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2000):
@@ -65,11 +66,11 @@ def good_model(times: int = 1) -> FunctionChatModel:
 @pytest.mark.parametrize("store_kind", ["memory", "file"])
 async def test_explicit_run_merges_the_chat_and_a_rerun_converges(store_kind, tmp_path):
     scheduler, _, graph = make(good_model(), store_kind, tmp_path)
-    run = await scheduler.wait(scheduler.start(CHAT).id)
+    run = await finished(scheduler.get(scheduler.start(CHAT).id))
     assert (run.status, run.batches_done, run.propositions, run.edges) == ("done", 1, 2, 1)
     assert [n.state for n in graph_snapshot(graph).nodes] == ["solid", "shaky"]
     before = read_ledgers(graph)
-    again = await scheduler.wait(scheduler.start(CHAT).id)
+    again = await finished(scheduler.get(scheduler.start(CHAT).id))
     assert (again.status, again.batches_total) == ("done", 0)
     assert read_ledgers(graph) == before  # nothing uncovered: nothing written
     assert scheduler.uncovered_tokens(CHAT) == 0
@@ -88,7 +89,7 @@ async def test_trigger_fires_only_at_the_chunk_tokens_threshold():
     scheduler.on_turn_end(Outcome(CHAT))
     [run] = scheduler.runs()
     assert run.reason == "trigger"
-    await scheduler.wait(run.id)
+    await finished(scheduler.get(run.id))
     assert run.status == "done" and len(graph_snapshot(graph).nodes) == 2
     scheduler.on_turn_end(Outcome(CHAT))  # all covered now: no new run
     assert len(scheduler.runs()) == 1
@@ -109,7 +110,7 @@ async def test_a_second_start_joins_the_run_in_flight():
     scheduler.on_turn_end(Outcome(CHAT))
     assert len(scheduler.runs()) == 1
     gate.set()
-    assert (await scheduler.wait(first.id)).status == "done"
+    assert (await finished(scheduler.get(first.id))).status == "done"
 
 
 @pytest.mark.parametrize("stage", ["extractor", "auditor"])
@@ -133,7 +134,7 @@ async def test_abort_cancels_the_model_call_and_writes_nothing(stage):
     await asyncio.wait_for(entered.wait(), 5)
     assert run.stage == ("extracting" if stage == "extractor" else "auditing")
     assert scheduler.abort(run.id) is True
-    await scheduler.wait(run.id)
+    await finished(scheduler.get(run.id))
     assert cancelled.is_set()  # the call itself was cancelled, not left running
     assert run.status == "aborted" and "nothing" in (run.error or "")
     assert read_ledgers(graph) == read_ledgers(InMemoryGraphStore())
@@ -141,7 +142,7 @@ async def test_abort_cancels_the_model_call_and_writes_nothing(stage):
     assert scheduler.abort(run.id) is False  # already finished
     # The next run starts fresh and converges.
     scheduler._model = good_model()  # type: ignore[attr-defined]
-    done = await scheduler.wait(scheduler.start(CHAT).id)
+    done = await finished(scheduler.get(scheduler.start(CHAT).id))
     assert done.status == "done" and len(graph_snapshot(graph).nodes) == 2
 
 
@@ -149,7 +150,7 @@ async def test_abort_before_the_task_ever_ran_is_settled():
     scheduler, _, _ = make(good_model())
     run = scheduler.start(CHAT)
     assert scheduler.abort(run.id)
-    await scheduler.wait(run.id)
+    await finished(scheduler.get(run.id))
     assert run.status == "aborted" and run.finished_at is not None
     assert scheduler.start(CHAT) is not run  # the source is free again
 
@@ -158,11 +159,11 @@ async def test_malformed_output_fails_the_run_cleanly_and_the_next_run_converges
     model = scripted(extractor=["{broken", "still [broken", good_extraction()],
                          auditor=[keep_all("p1", "p2")])
     scheduler, _, graph = make(model)
-    failed = await scheduler.wait(scheduler.start(CHAT).id)
+    failed = await finished(scheduler.get(scheduler.start(CHAT).id))
     assert failed.status == "error"
     assert "extractor model answered 2 times without valid structured output" in failed.error
     assert read_ledgers(graph) == read_ledgers(InMemoryGraphStore())
-    ok = await scheduler.wait(scheduler.start(CHAT).id)
+    ok = await finished(scheduler.get(scheduler.start(CHAT).id))
     assert ok.status == "done" and len(graph_snapshot(graph).nodes) == 2
 
 
@@ -170,7 +171,7 @@ async def test_batches_merge_separately_with_progress():
     model = scripted(extractor=[{"propositions": [], "edges": []}] * 4)
     scheduler, _, graph = make(model, chunk_tokens=100)
     assert sum(v.tokens for v in scheduler.chat_views(CHAT)) > 100
-    run = await scheduler.wait(scheduler.start(CHAT).id)
+    run = await finished(scheduler.get(scheduler.start(CHAT).id))
     assert run.batches_total >= 2 and run.batches_done == run.batches_total
     assert model.calls("extractor") == run.batches_total
     assert [c.id for c in graph.checkpoints().records] == [

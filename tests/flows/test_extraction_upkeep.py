@@ -17,6 +17,7 @@ from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.supervisor import Supervisor
 
 from tests.support.embedder import HashEmbedder
+from tests.support.runs import finished
 from tests.support.session_api import PORT, scripted_app, write_script
 from tests.support.trees_lesson import LEARNER, hold_session, script
 
@@ -50,7 +51,7 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
         assert services.graph_store.positions() == {}
 
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.library.wait_for_extraction(run_id)
+        run = await finished(runtime.library.extraction_run(run_id))
         assert run.status == "done" and run.propositions == 2, run.drops
         await asyncio.wait_for(runtime.supervisor.idle(), 30)
 
@@ -67,7 +68,7 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
         # Nothing new to merge: a second run schedules nothing and moves nothing.
         positions = services.graph_store.positions()
         again = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        assert (await runtime.library.wait_for_extraction(again)).batches_done == 0
+        assert (await finished(runtime.library.extraction_run(again))).batches_done == 0
         await runtime.supervisor.idle()
         assert services.graph_store.positions() == positions
 

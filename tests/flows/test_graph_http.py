@@ -12,6 +12,7 @@ from studyhall.core.contracts.settings import Settings
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 
+from tests.support.runs import finished
 from tests.support.session_api import PORT, scripted_app, write_script
 from tests.support.trees_lesson import EXTRACTION, TREE, hold_session, script
 
@@ -33,7 +34,7 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
         r = await api.http.post(f"/api/chats/{chat_id}/extract")
         assert r.status_code == 200, r.text
         run_id = r.json()["run_id"]
-        run = await runtime.library.wait_for_extraction(run_id)
+        run = await finished(runtime.library.extraction_run(run_id))
         assert run.status == "done", run.error
 
         graph = (await api.http.get("/api/graph")).json()  # the merge shows: nothing stale
@@ -53,7 +54,7 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
 
         # Re-running: nothing uncovered, nothing written, the graph is unchanged.
         again = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()
-        await runtime.library.wait_for_extraction(again["run_id"])
+        await finished(runtime.library.extraction_run(again["run_id"]))
         assert (await api.http.get("/api/graph")).json() == graph
         assert (await api.http.post("/api/chats/nope/extract")).status_code == 404
 
@@ -65,7 +66,7 @@ async def test_invalid_json_twice_fails_the_run_and_writes_nothing(tmp_path: Pat
     async with scripted_app(path, services=services) as (api, runtime):
         chat_id = await hold_session(api, runtime)
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.library.wait_for_extraction(run_id)
+        run = await finished(runtime.library.extraction_run(run_id))
         assert run.status == "error" and "Settings" in (run.error or "")
         status = (await api.http.get(f"/api/extraction/runs/{run_id}")).json()
         assert status["status"] == "error"
@@ -89,7 +90,7 @@ async def test_a_turn_that_crosses_chunk_tokens_triggers_extraction(tmp_path: Pa
         await runtime.supervisor.idle()
         [run] = library.extraction_runs()
         assert run.reason == "trigger"
-        await library.wait_for_extraction(run.id)
+        await finished(library.extraction_run(run.id))
         assert run.status == "done", run.error
         assert run.batches_done >= 2 and library.coverage(chat_id)["uncovered_tokens"] == 0
         runs = (await api.http.get("/api/extraction/runs")).json()

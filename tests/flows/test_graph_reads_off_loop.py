@@ -15,6 +15,7 @@ from studyhall.server.runtime.library.graph_reader import GraphReader
 
 from tests.support.embedder import HashEmbedder
 from tests.support.notes import make_vault
+from tests.support.runs import finished
 from tests.support.session_api import PORT, scripted_app, write_script
 from tests.support.session_start import context_steer, first_turn, opened
 from tests.support.trees_lesson import EXTRACTION, hold_session, script
@@ -73,7 +74,7 @@ async def test_chat_extraction_and_its_upkeep_read_off_the_loop(
         chat_id = await hold_session(api, runtime)
         fold_threads.clear()
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.library.wait_for_extraction(run_id)
+        run = await finished(runtime.library.extraction_run(run_id))
         await runtime.supervisor.idle()
         assert run.status == "done" and run.propositions == 1
         # The run's first read (the cold one) is in a thread; the merge's own reads stay on

@@ -18,6 +18,7 @@ from tests.support.library_session import CHAT, T0, good_extraction, keep_all, s
 from tests.support.model_replies import Call
 from tests.support.model_server import LM_STUDIO_FORMAT_REFUSAL, model_server
 from tests.support.real_models import real_app, real_services
+from tests.support.runs import finished
 from tests.support.session_api import parse_sse
 
 KEY = "sk-local-server-0123456789"
@@ -27,7 +28,7 @@ async def _extract(api, runtime, services) -> tuple[str, int]:  # type: ignore[n
     services.chat_store.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0,
                                           messages=tuple(session())))
     r = await api.http.post(f"/api/chats/{CHAT}/extract")
-    run = await runtime.library.wait_for_extraction(r.json()["run_id"])
+    run = await finished(runtime.library.extraction_run(r.json()["run_id"]))
     return run.status, len(graph_snapshot(services.graph_store).nodes)
 
 
@@ -71,7 +72,7 @@ async def test_a_failed_extraction_keeps_the_servers_reason() -> None:
             services.chat_store.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0,
                                                   messages=tuple(session())))
             r = await api.http.post(f"/api/chats/{CHAT}/extract")
-            run = await runtime.library.wait_for_extraction(r.json()["run_id"])
+            run = await finished(runtime.library.extraction_run(r.json()["run_id"]))
             await settle(runtime)
         assert run.status == "error"
         assert "context length 4096 exceeded by prompt" in (run.error or "")

@@ -14,6 +14,7 @@ from tests.support.jobs import settle
 from tests.support.library_session import CHAT, T0, good_extraction, keep_all, session
 from tests.support.model_server import model_server
 from tests.support.real_models import real_app
+from tests.support.runs import finished
 
 
 async def test_a_keyless_ollama_server_runs_a_session_and_needs_no_key() -> None:
@@ -45,7 +46,7 @@ async def test_extraction_on_ollama_sends_its_format_and_builds_the_graph() -> N
             services.chat_store.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0,
                                                   messages=tuple(session())))
             r = await api.http.post(f"/api/chats/{CHAT}/extract")
-            run = await runtime.library.wait_for_extraction(r.json()["run_id"])
+            run = await finished(runtime.library.extraction_run(r.json()["run_id"]))
             await settle(runtime)
         assert run.status == "done" and len(graph_snapshot(services.graph_store).nodes) == 2
         (extracting,) = server.chat_requests("extractor")

@@ -12,6 +12,7 @@ from studyhall.core.library.extraction.merger import node_id_for
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 
+from tests.support.runs import finished
 from tests.support.session_api import PORT, scripted_app, write_script
 from tests.support.trees_lesson import TREE, hold_session, script
 
@@ -56,7 +57,7 @@ async def test_session_findings_land_under_the_nearest_topic(tmp_path: Path) -> 
     async with scripted_app(path, services=services) as (api, runtime):
         chat_id = await hold_session(api, runtime)
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.library.wait_for_extraction(run_id)
+        run = await finished(runtime.library.extraction_run(run_id))
         assert run.status == "done", run.error
 
         graph = (await api.http.get("/api/graph")).json()

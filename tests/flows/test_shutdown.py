@@ -28,6 +28,7 @@ from studyhall.server.runtime.runtime import started, stop
 from tests.support.chat_model import FunctionChatModel
 from tests.support.jobs import RoleGate, job_call, session_script, wait_for
 from tests.support.notes import canonical, importer, make_vault
+from tests.support.runs import finished
 from tests.support.server import child_env, get, start_child, wait_for_server
 from tests.support.session_api import PORT, scripted_app, write_script
 from tests.support.trees_lesson import EXTRACTION, hold_session, script
@@ -80,7 +81,7 @@ async def test_shutdown_stops_an_extraction_before_it_writes_and_a_rerun_merges_
     assert graph.checkpoints().records == () and graph.coverage(chat_id).records == ()
 
     async with scripted_app(path, services) as (api, runtime):
-        again = await runtime.library.wait_for_extraction(runtime.library.extract(chat_id).id)
+        again = await finished(runtime.library.extraction_run(runtime.library.extract(chat_id).id))
         assert again.status == "done" and again.propositions == 1
         (checkpoint,) = graph.checkpoints().records  # the re-run's one batch, whole
         assert checkpoint.id.startswith(again.id)

@@ -91,9 +91,6 @@ class Library:
     def import_runs(self) -> list[ImportRun]:
         return self._imports.runs()
 
-    async def wait_for_import(self, run_id: str) -> ImportRun:
-        return await self._imports.wait(run_id)
-
     def abort_import(self, run_id: str) -> bool:
         return self._imports.abort(run_id)
 
@@ -143,9 +140,6 @@ class Library:
 
     def extraction_runs(self) -> list[ExtractionRun]:
         return self._extraction.runs()
-
-    async def wait_for_extraction(self, run_id: str) -> ExtractionRun:
-        return await self._extraction.wait(run_id)
 
     def abort_extraction(self, run_id: str) -> bool:
         return self._extraction.abort(run_id)

@@ -127,7 +127,7 @@ class ExtractionScheduler:
         self._pipeline = ExtractionPipeline(
             store=graph_store, base=SharedGraph(graph_store, self.reader.snapshot), clock=clock,
             ids=ids)
-        self._book = RunBook[ExtractionRun]("extraction run", KEEP_FINISHED)
+        self._book = RunBook[ExtractionRun](KEEP_FINISHED)
         self._active: dict[str, ExtractionRun] = {}  # source id -> its run in flight
 
     # --- coverage ---------------------------------------------------------------------------
@@ -187,9 +187,6 @@ class ExtractionScheduler:
 
     def runs(self) -> list[ExtractionRun]:
         return self._book.runs()
-
-    async def wait(self, run_id: str) -> ExtractionRun:
-        return await self._book.wait(run_id)
 
     def abort(self, run_id: str) -> bool:
         """Cancel a running run; False when it is unknown or already finished."""

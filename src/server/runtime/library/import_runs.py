@@ -107,7 +107,7 @@ class ImportRunner:
         self._clock = clock
         self._ids = ids
         self._supervisor = supervisor
-        self._book = RunBook[ImportRun]("import run", KEEP_FINISHED)
+        self._book = RunBook[ImportRun](KEEP_FINISHED)
         self._active: ImportRun | None = None
 
     async def run(
@@ -214,9 +214,6 @@ class ImportRunner:
 
     def runs(self) -> list[ImportRun]:
         return self._book.runs()
-
-    async def wait(self, run_id: str) -> ImportRun:
-        return await self._book.wait(run_id)
 
     def abort(self, run_id: str) -> bool:
         return self._book.abort(run_id)

@@ -1,13 +1,11 @@
 """The book of background runs a runner keeps (extraction runs, import runs): look one up,
-list them newest first, wait for one, cancel one, and forget the oldest finished ones."""
+list them newest first, cancel one, and forget the oldest finished ones."""
 
 from __future__ import annotations
 
 import asyncio
 from datetime import datetime
 from typing import Generic, Protocol, TypeVar
-
-from studyhall.core.errors import NotFound
 
 
 class _Run(Protocol):
@@ -25,8 +23,7 @@ R = TypeVar("R", bound=_Run)
 
 
 class RunBook(Generic[R]):
-    def __init__(self, noun: str, keep_finished: int) -> None:
-        self._noun = noun  # "extraction run": what the NotFound message calls one
+    def __init__(self, keep_finished: int) -> None:
         self._keep = keep_finished
         self._runs: dict[str, R] = {}
 
@@ -42,14 +39,6 @@ class RunBook(Generic[R]):
 
     def runs(self) -> list[R]:
         return sorted(self._runs.values(), key=lambda r: (r.started_at, r.id), reverse=True)
-
-    async def wait(self, run_id: str) -> R:
-        run = self._runs.get(run_id)
-        if run is None:
-            raise NotFound(f"There is no {self._noun} {run_id!r}.")
-        if run.task is not None:
-            await asyncio.wait({run.task})
-        return run
 
     def abort(self, run_id: str) -> bool:
         """Cancel a running run; False when it is unknown or already finished."""
