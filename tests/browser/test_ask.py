@@ -122,3 +122,21 @@ def test_ask_with_no_model_shows_passages_not_an_answer(window, tmp_path):
         page.wait_for_function("() => location.hash.startsWith('#/sources/transcript_') && location.hash.endsWith('?t=754')")
     finally:
         server.stop()
+
+
+def test_slash_in_the_empty_question_box_types_nothing_but_a_question_keeps_its_slashes(window, tmp_path):
+    server = start_server(tmp_path / "data", None)
+    try:
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/ask")
+        page.wait_for_selector(".ask-input")
+        page.focus(".ask-input")
+        page.keyboard.press("/")  # "/" leads here: arriving, it types nothing
+        assert page.input_value(".ask-input") == ""
+        page.keyboard.type("How does TCP/IP differ?")
+        assert page.input_value(".ask-input") == "How does TCP/IP differ?"
+    finally:
+        server.stop()

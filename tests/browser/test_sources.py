@@ -143,3 +143,38 @@ def test_a_shelf_imported_without_meaning_search_says_so_in_plain_words(window, 
         both_themes(window, "sources-06-words-only", ".shelf-list")
     finally:
         server.stop()
+
+
+def _vtt(cues: list[tuple[float, float, str]]) -> str:
+    def at(s: float) -> str:
+        ms = round(s * 1000)
+        return f"{ms // 3_600_000:02d}:{ms // 60_000 % 60:02d}:{ms // 1000 % 60:02d}.{ms % 1000:03d}"
+
+    return "WEBVTT\n\n" + "\n\n".join(f"{at(a)} --> {at(b)}\n{text}" for a, b, text in cues) + "\n"
+
+
+def test_a_place_in_a_lecture_opens_its_own_cue_not_the_one_before(window, tmp_path):
+    # Cues that start between whole seconds: a place written as whole seconds (t=308 for a cue
+    # at 308.6 s) lands inside the cue before it, which then lights up.
+    course = tmp_path / "Course"
+    course.mkdir()
+    starts = [300.0, 304.3, 308.6, 312.9, 317.2]
+    cues = [(s, s + 4.3, f"Point {i + 1}: the proton gradient drives the rotor, step {i + 1}.")
+            for i, s in enumerate(starts)]
+    (course / "Gradient.vtt").write_text(_vtt(cues), encoding="utf-8")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        lecture = imported(server, course)["Gradient.vtt"]["id"]
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/sources/{lecture}")
+        page.wait_for_selector("body[data-reader='transcript'] .cue")
+        page.locator(".cue-line:has-text('Point 3')").click()
+        page.wait_for_function("() => location.hash.endsWith('?t=308.6')")
+        page.reload()  # the address alone: what a citation or a bookmark opens
+        page.wait_for_selector("body[data-reader='transcript'] .cue.current")
+        assert "Point 3" in page.locator(".cue.current").inner_text()
+    finally:
+        server.stop()

@@ -14,10 +14,16 @@ export const CASES = {
   NO_MATCH: { glyph: "○", cls: "none", label: "Not in your material — general knowledge, nothing cited", hint: "" },
 };
 
+// A transcript place: the moment itself, to the millisecond. Whole seconds would open a cue
+// that starts at 308.6 s at 308 s — inside the cue before it, which then lights up.
+export function momentPlace(seconds) {
+  return `t=${Math.round(seconds * 1000) / 1000}`;
+}
+
 /** The reader's address for a passage: its source, at the second, page or heading it starts at. */
 export function passageHref(p) {
   let place = "";
-  if (p.start !== null && p.start !== undefined) place = `t=${Math.floor(p.start)}`;
+  if (p.start !== null && p.start !== undefined) place = momentPlace(p.start);
   else if (p.page) place = `page=${p.page}`;
   else if (p.anchor && !/^(t|page)=/.test(p.anchor)) place = `at=${encodeURIComponent(p.anchor)}`;
   return `#/sources/${encodeURIComponent(p.source_id)}${place ? `?${place}` : ""}`;

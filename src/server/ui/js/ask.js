@@ -30,7 +30,7 @@ export function mountAsk(container, { sourceId = null, position = null, onThread
   const log = h("div.ask-log", { role: "log", "aria-label": "Questions and answers" });
   const box = h("textarea.ask-input", {
     rows: 1, placeholder: sourceId ? "Ask about this…" : "Ask about your notes, lectures and PDFs…",
-    "aria-label": "Your question", maxlength: 4000,
+    "aria-label": "Your question", maxlength: 4000, dataset: { slashTarget: "1" },
   });
   const askButton = h("button.primary.ask-send", { type: "submit" }, "Ask");
   const stopButton = h("button.ask-stop", { type: "button", hidden: true, onclick: () => stop() },

@@ -2,6 +2,7 @@
 // (computed once per transcript by the server, with no model); a click seeks there.
 
 import { h } from "./dom.js";
+import { momentPlace } from "./ask-view.js";
 import { sourceHref } from "./sources.js";
 
 function clock(seconds) {
@@ -20,7 +21,7 @@ export function keyMoments(body) {
     h("summary", h("span.key-moments-title", "Key moments"), h("span.muted.small", ` · ${moments.length}`)),
     h("ol.key-moment-list", moments.map((m) => h("li.key-moment",
       h("a.key-moment-link", {
-        href: sourceHref(body.id, `t=${Math.floor(m.start)}`),
+        href: sourceHref(body.id, momentPlace(m.start)),
         title: m.terms?.length ? `About: ${m.terms.join(", ")}` : null,
       }, h("span.cue-time", clock(m.start)), h("span.key-moment-text", m.title))))));
 }

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
+import { momentPlace } from "./ask-view.js";
 import { KIND_ICONS, sourceHref } from "./sources.js";
 import { mountReaderTools } from "./reader-tools.js";
 import { keyMoments } from "./key-moments.js";
@@ -225,7 +226,7 @@ function transcriptView(body, { scroll, dock, head }) {
     const li = e.target.closest("li.cue");
     if (!li) return;
     const cue = cues[Number(li.dataset.i)];
-    history.replaceState(null, "", sourceHref(body.id, `t=${Math.floor(cue.start)}`));
+    history.replaceState(null, "", sourceHref(body.id, momentPlace(cue.start)));
     seek(cue.start, true);
   });
   // Follow the recording only while it plays: a paused player keeps the place asked for.

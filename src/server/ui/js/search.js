@@ -17,6 +17,7 @@ export class GraphSearch {
       type: "search", placeholder: "Search your graph", "aria-label": "Search the knowledge graph",
       autocomplete: "off", spellcheck: "false", role: "combobox", "aria-expanded": "false",
       "aria-controls": "graph-search-results", "aria-autocomplete": "list",
+      dataset: { slashTarget: "1" },
     });
     this.list = h("ul.search-results", { id: "graph-search-results", role: "listbox", hidden: true });
     this.root = h("div.graph-search", h("span.search-key", { "aria-hidden": "true" }, "/"), this.input, this.list);

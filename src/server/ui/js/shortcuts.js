@@ -33,6 +33,12 @@ export function bindShortcuts(getView) {
     if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
     if (document.querySelector("dialog[open]")) return;  // a dialog owns the keyboard
     const view = getView();
+    // "/" goes to a view's box: pressed in that box while it is still empty, it is the shortcut
+    // arriving where it leads, not the first character of a question ("TCP/IP" still types).
+    if (e.key === "/" && e.target.dataset?.slashTarget && e.target.value === "") {
+      e.preventDefault();
+      return;
+    }
     if (typing(e.target)) return;
     if (view?.handleKey?.(e)) {
       e.preventDefault();
