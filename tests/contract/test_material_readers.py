@@ -97,3 +97,30 @@ def test_scan_finds_course_files_skips_hidden_and_escaping_links(tmp_path: Path)
         FileMaterialReader().scan(str(tmp_path / "nope"))
     single = FileMaterialReader().scan(str(root / "sub" / "a.vtt"))
     assert single.files == ("a.vtt",) and single.single_file
+
+
+@pytest.mark.parametrize(("caption", "recording"), [
+    ("X.eng.vtt", "X.mp4"), ("X.eng.vtt", "X.eng.mp4"), ("X.en-US.srt", "X.webm"),
+    ("X.vtt", "X.mp4"),
+])
+def test_a_recording_pairs_with_its_captions_by_stem_and_language_tag(
+        tmp_path: Path, caption: str, recording: str):
+    srt = caption.endswith(".srt")
+    (tmp_path / caption).write_text(vtt([(0, 2, "One."), (3, 5, "Two.")], srt=srt))
+    (tmp_path / recording).write_bytes(b"\x00video")
+    got = _read(tmp_path, caption)
+    assert isinstance(got, MaterialFile) and got.media == recording
+    # With a transcriber, the recording is not a second lecture waiting for transcription.
+    scan = FileMaterialReader(transcripts_dir=tmp_path / "cache").scan(str(tmp_path))
+    assert list(scan.files) == [caption]
+
+
+def test_a_language_tag_is_only_a_short_tag_before_the_extension():
+    from studyhall.core.contracts.material import pairing_stem
+
+    assert pairing_stem("Lecture 3.eng.vtt") == pairing_stem("Lecture 3.mp4") == "Lecture 3"
+    assert pairing_stem("talk.pt_BR.srt") == "talk"
+    # Not tags: a version, a word, a second dot in a title.
+    assert pairing_stem("Lecture 3.final.mp4") == "Lecture 3.final"
+    assert pairing_stem("v1.2.vtt") == "v1.2"
+    assert pairing_stem("notes.vtt") == "notes" and pairing_stem("eng.vtt") == "eng"

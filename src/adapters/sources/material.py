@@ -25,6 +25,7 @@ from studyhall.core.contracts.material import (
     MaterialScan,
     SkippedFile,
     is_media,
+    pairing_stem,
 )
 from studyhall.core.errors import NotFound
 
@@ -56,9 +57,15 @@ def reader_for(path: str) -> Reader | None:
 
 
 def _captioned(folder: Path, name: str) -> bool:
-    """A same-stem .vtt/.srt beside a media file: that transcript is the one imported."""
-    stem = os.path.splitext(name)[0]
-    return any((folder / (stem + suffix)).is_file() for suffix in CAPTION_SUFFIXES)
+    """Captions beside a media file, paired by stem (``X.mp4`` with ``X.vtt`` or
+    ``X.eng.vtt``): that transcript is the one imported, the recording is its player."""
+    stem = pairing_stem(name)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    return any(other.endswith(CAPTION_SUFFIXES) and pairing_stem(other) == stem
+               and (folder / other).is_file() for other in names)
 
 
 class FileMaterialReader:

@@ -19,7 +19,7 @@ from studyhall.adapters.sources._files import (
     read_bytes,
     title_from_path,
 )
-from studyhall.core.contracts.material import MaterialFile, Segment, SkippedFile
+from studyhall.core.contracts.material import MaterialFile, Segment, SkippedFile, pairing_stem
 
 VIDEO_SUFFIXES = (".mp4", ".webm", ".mkv", ".mov", ".m4v", ".ogv", ".mp3", ".m4a")
 _URL = re.compile(r"https?://[^\s\"'<>]+")
@@ -39,11 +39,16 @@ def find_media(root: str, path: str, rule: PathRule = ROOT_ONLY) -> str | None:
     folder, _, name = path.rpartition("/")
     stem = name.rsplit(".", 1)[0] if "." in name else name
     beside = f"{folder}/{stem}" if folder else stem
-    for suffix in VIDEO_SUFFIXES:
-        for candidate in (beside + suffix, beside + suffix.upper()):
-            located = rule.locate(root, candidate)
-            if isinstance(located, str) and os.path.isfile(located):
-                return candidate
+    # ``X.eng.vtt`` plays ``X.eng.mp4`` first, else ``X.mp4`` (captions carry a language tag
+    # more often than their recording does).
+    stems = dict.fromkeys((stem, pairing_stem(name)))
+    for candidate_stem in stems:
+        at = f"{folder}/{candidate_stem}" if folder else candidate_stem
+        for suffix in VIDEO_SUFFIXES:
+            for candidate in (at + suffix, at + suffix.upper()):
+                located = rule.locate(root, candidate)
+                if isinstance(located, str) and os.path.isfile(located):
+                    return candidate
     try:
         opened = rule.open(root, beside + ".url")
     except OSError:

@@ -48,6 +48,24 @@ def is_media(path: str) -> bool:
     return path.lower().endswith(MEDIA_SUFFIXES)
 
 
+def _is_language_tag(part: str) -> bool:
+    """``eng``, ``en``, ``en-US``, ``pt_BR``: what players and subtitle tools put before the
+    extension (``Lecture 3.eng.vtt``). Checked by hand: a short fixed shape, linear in the name."""
+    base, _, region = part.replace("_", "-").partition("-")
+    if not (2 <= len(base) <= 3 and base.isascii() and base.isalpha()):
+        return False
+    return not region or (2 <= len(region) <= 4 and region.isascii() and region.isalnum())
+
+
+def pairing_stem(name: str) -> str:
+    """The name a recording and its captions share: the file name without its extension and
+    without a language tag before it — ``X.eng.vtt``, ``X.vtt``, ``X.mp4`` and ``X.eng.mp4`` all
+    pair as ``X``. Case is kept (a folder may hold ``a.mp4`` and ``A.mp4``)."""
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    head, dot, last = stem.rpartition(".")
+    return head if dot and head and _is_language_tag(last) else stem
+
+
 MaterialKind = Literal["note", "transcript", "pdf", "text"]
 
 

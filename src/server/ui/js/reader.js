@@ -181,7 +181,7 @@ function transcriptView(body, { scroll, dock, head }) {
     player = h("div.player", media, problem);
   } else {
     player = h("p.muted.small.player-note.no-media",
-      "No recording beside this transcript. Put the video or audio file next to it (same name) and re-import to play it here.");
+      "No recording beside this transcript. Put the video or audio file next to it with the same name (Lecture 3.mp4 beside Lecture 3.vtt or Lecture 3.eng.vtt) and import again to play it here.");
   }
   replace(scroll, h("div.reader.reader-transcript", head, h("div.player-sticky", player), keyMoments(body), list));
 
