@@ -49,6 +49,16 @@ async def collect_text(model: ChatModel, request: ModelRequest) -> str:
     return "".join(parts) or fallback
 
 
+class MisshapenAnswer(ValueError):
+    """An answer that is not in the shape asked for. ``str()`` is what the model is told (the
+    field and the rule it broke); ``for_learner`` is what the window may say: no schema, no
+    JSON, no field paths."""
+
+    def __init__(self, for_model: str, for_learner: str) -> None:
+        super().__init__(for_model)
+        self.for_learner = for_learner
+
+
 def feedback(problems: list[str], fix: str) -> str:
     lines = ["That result failed its checks:"]
     lines += [f"- {p}" for p in problems]
@@ -72,14 +82,17 @@ async def build_verified(
     conversation = list(messages)
     history: list[tuple[str, ...]] = []
     problems: list[str] = []
+    told: list[str] = []  # the same problems, as the learner may read them
     for attempt in range(1, attempts + 1):
         request = ModelRequest(role=role, messages=tuple(conversation), response_schema=schema)
         text = await collect_text(model, request)
         try:
             value = read(text)
-            problems = await verify(value)
+            problems = told = await verify(value)
+        except MisshapenAnswer as e:
+            problems, told = [str(e)], [e.for_learner]
         except ValueError as e:
-            problems = [str(e)]
+            problems = told = [str(e)]
         if not problems:
             return Built(value, attempt, text, tuple(history))
         history.append(tuple(problems))
@@ -88,7 +101,7 @@ async def build_verified(
             {"role": "assistant", "content": shown or "(empty answer)"},
             {"role": "user", "content": feedback(problems, fix)},
         ]
-    listed = "; ".join(problems[:5]) + (f"; and {len(problems) - 5} more" if len(problems) > 5 else "")
+    listed = "; ".join(told[:5]) + (f"; and {len(told) - 5} more" if len(told) > 5 else "")
     raise JobFailed(
         f"The {what} failed its checks {attempts} time{'s' if attempts != 1 else ''} and was not "
         f"delivered. Last problems: {listed}",

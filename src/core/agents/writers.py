@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
-from studyhall.core.agents.builder import ATTEMPTS, Built, build_verified
+from studyhall.core.agents.builder import ATTEMPTS, Built, MisshapenAnswer, build_verified
 from studyhall.core.agents.grounding import Grounding, render_facts, render_passages
 from studyhall.core.agents.structured import describe_error, parse_json_text
 from studyhall.core.contracts.jobs import JobKind
@@ -76,10 +76,27 @@ def _reader(kind: JobKind, given: Offered, brief: Mapping[str, Any]) -> Any:
         try:
             answer = model.model_validate(parse_json_text(text))
         except ValidationError as e:
-            raise ValueError(f"the JSON does not fit the schema: {describe_error(e)}") from e
+            raise MisshapenAnswer(f"the JSON does not fit the schema: {describe_error(e)}",
+                                  _left_out(e)) from e
+        except ValueError as e:
+            raise MisshapenAnswer(str(e), "the model's answer was not in the form asked for "
+                                          "(it could not be read)") from e
         return review_artifact(kind, answer, given, dict(brief))
 
     return read
+
+
+def _left_out(error: ValidationError) -> str:
+    """The parts an answer left out or got wrong, in words: "key ideas", "card 2's answer"."""
+    parts: list[str] = []
+    for e in error.errors():
+        words = [f"item {p + 1}" if isinstance(p, int) else str(p).replace("_", " ")
+                 for p in e["loc"]]
+        part = " of ".join(reversed(words)) or "the whole answer"
+        if part not in parts:
+            parts.append(part)
+    shown = ", ".join(parts[:3]) + (f" and {len(parts) - 3} more" if len(parts) > 3 else "")
+    return f"the model's answer left out or garbled a required part ({shown})"
 
 
 async def write_artifact(model: ChatModel, prompt: str, kind: JobKind, brief: Mapping[str, Any],

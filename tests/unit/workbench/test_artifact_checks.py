@@ -150,19 +150,24 @@ async def test_the_writer_is_asked_again_only_when_too_few_cards_survive() -> No
     assert "verbatim quote" in system and "n_1: A heap is a complete binary tree." in system
 
 
-@pytest.mark.parametrize("answer, says", [
-    ([1, 2, 3], "does not fit the schema"),
-    ({"title": "Heaps", "cards": "many"}, "does not fit the schema"),
-    ("no json here", "not valid JSON"),
+@pytest.mark.parametrize("answer, says, told", [
+    ([1, 2, 3], "does not fit the schema", "left out or garbled a required part"),
+    ({"title": "Heaps", "cards": "many"}, "does not fit the schema", "(cards)"),
+    ("no json here", "not valid JSON", "not in the form asked for"),
     ({"title": "Map", "center": "c", "ideas": [{"id": "a", "label": "x", "parent": "a"}]},
-     "parent 'a' is not an idea listed before it"),
+     "parent 'a' is not an idea listed before it", "parent 'a' is not an idea listed before it"),
 ])
-async def test_a_malformed_answer_is_a_clear_failure_not_a_crash(answer: Any, says: str) -> None:
+async def test_a_malformed_answer_is_a_clear_failure_not_a_crash(answer: Any, says: str,
+                                                                 told: str) -> None:
     kind = "mind_map" if isinstance(answer, dict) and "center" in answer else "flashcards"
     model = scripted(answer, answer)
     with pytest.raises(JobFailed) as failed:
         await write_artifact(model, "p", kind, {"topic": "heaps"}, GROUNDING, attempts=2)
-    assert says in str(failed.value)
+    # The model was told the exact rule; the window says it in words (issue 30: no schema or
+    # JSON words in the window).
+    assert any(says in p for p in failed.value.problems)
+    assert told in str(failed.value)
+    assert "JSON" not in str(failed.value) and "schema" not in str(failed.value)
 
 
 def test_without_material_the_writer_is_told_to_leave_evidence_out() -> None:

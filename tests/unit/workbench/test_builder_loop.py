@@ -157,3 +157,23 @@ async def test_research_keeps_real_citations_and_removes_invented_ones() -> None
 def test_describe_page_reads_title_and_description() -> None:
     assert describe_page(CLEAN) == ("Heap demo", "Push numbers and watch the heap fix itself.")
     assert describe_page("<html></html>") == (None, None)
+
+
+async def test_a_writer_that_never_fits_the_shape_fails_in_words_a_learner_reads() -> None:
+    # The model is told the field and the rule; the learner is told what was missing, plainly.
+    model = scripted(*[say('{"title": "Heaps", "faq": []}')] * 3)
+    with pytest.raises(JobFailed) as failed:
+        await write_artifact(model, "p", "study_guide", {"topic": "heaps"}, Grounding())
+    shown = str(failed.value)
+    assert "failed its checks 3 times" in shown and "key ideas" in shown
+    for jargon in ("JSON", "schema", "Field required", "key_ideas"):
+        assert jargon not in shown
+    assert "key_ideas" in contents(model, 1)[-1]  # the model still hears the exact field
+    assert failed.value.problems and "schema" in failed.value.problems[0]
+
+
+async def test_a_writer_that_never_answers_in_json_fails_without_saying_json() -> None:
+    model = scripted(*[say("Here are some thoughts on heaps.")] * 3)
+    with pytest.raises(JobFailed) as failed:
+        await write_artifact(model, "p", "notes", {"topic": "heaps"}, Grounding())
+    assert "JSON" not in str(failed.value) and "not in the form asked for" in str(failed.value)
