@@ -70,7 +70,8 @@ export function openImport() {
     h("button", { type: "button", onclick: () => el.close() }, "Close"), start);
   const form = h("form.dialog-body", { method: "dialog" },
     h("h2", "Import your notes"),
-    h("label", { for: "import-path" }, "A Markdown file, a folder of notes (an Obsidian vault works), or an Anki deck (.apkg)"),
+    h("label", { for: "import-path" }, "A folder of notes (an Obsidian vault works), a Markdown file, or an Anki deck (.apkg)"),
+    h("p.muted.small", "Lectures (.vtt, .srt captions; audio or video beside them), PDFs and text files in the folder come along: they are searchable and citable in Ask."),
     folderField(input),
     h("p.muted.small", "No key needed: without a model, the notes' own structure builds the graph. Importing again only reads what changed."),
     error, body, actions,

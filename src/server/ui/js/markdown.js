@@ -17,12 +17,12 @@ const md = markdownit({
     const language = (lang || "").trim().split(/\s+/)[0].toLowerCase();
     try {
       if (language && hljs.getLanguage(language)) {
-        return `<pre class="code"><code class="hljs language-${language}">${hljs.highlight(code, { language, ignoreIllegals: true }).value}</code></pre>`;
+        return `<pre class="code" tabindex="0"><code class="hljs language-${language}">${hljs.highlight(code, { language, ignoreIllegals: true }).value}</code></pre>`;
       }
     } catch (error) {
       console.warn("highlight failed", error);
     }
-    return `<pre class="code"><code class="hljs">${md.utils.escapeHtml(code)}</code></pre>`;
+    return `<pre class="code" tabindex="0"><code class="hljs">${md.utils.escapeHtml(code)}</code></pre>`;
   },
 });
 md.use(mathPlugin);
