@@ -2,7 +2,8 @@
 
 ``GET /api/settings`` → what the Settings screen shows: the data dir, every role's model /
 effort / server address, the saved key names with a mask (``…abcd``), the providers a
-configured model still needs a key for. ``PUT /api/settings/models`` changes roles;
+configured model still needs a key for. ``PUT /api/settings/provider`` puts every role on one
+provider (``settings_provider``); ``PUT /api/settings/models`` changes roles;
 ``PUT /api/settings/keys`` ``{"name", "value"}`` saves a key in the secret store and
 ``DELETE /api/settings/keys`` ``{"name"}`` forgets it; ``POST /api/settings/test`` ``{"role"}``
 makes one tiny model call for that role and says plainly whether it worked;
