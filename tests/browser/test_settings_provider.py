@@ -76,3 +76,52 @@ def test_one_provider_and_one_key_is_enough_and_the_local_form_says_what_is_miss
         page.wait_for_selector("#new-topic")
     finally:
         server.stop()
+
+
+def test_with_only_an_openai_key_saved_openai_is_offered_and_one_click_is_enough(
+        window, tmp_path, monkeypatch):
+    for name in [k for k in os.environ if k.endswith("_API_KEY")]:
+        monkeypatch.delenv(name)
+    server = start_server(tmp_path / "data")
+    server.services.secret_store.set("openai", KEY)  # the learner: one key, mixed roles
+    try:
+        page = window.page
+        page.goto(server.launch_url.split("#")[0] + "#/settings")
+        page.wait_for_selector("#provider-choice")
+        assert "anthropic" in page.locator(".settings-section .note").inner_text()
+        assert page.locator("#provider-choice").input_value() == "openai"
+        assert "is saved" in page.locator("#provider-key-help").inner_text()
+        page.get_by_role("button", name="Use OpenAI").click()  # no key typed: the saved one
+        page.wait_for_selector(".provider-step:has-text('Every role uses OpenAI now')")
+        assert page.locator(".settings-section .note:has-text('need a key')").count() == 0
+        view = page.evaluate("async () => (await fetch('/api/settings')).json()")
+        assert view["needed_keys"] == [] and view["provider"] == "openai"
+    finally:
+        server.stop()
+
+
+def test_advanced_keeps_transcription_off_until_a_transcriber_is_typed(window, tmp_path):
+    server = start_server(tmp_path / "data")
+    try:
+        page = window.page
+        page.goto(server.launch_url.split("#")[0] + "#/settings?advanced=1")
+        page.wait_for_selector("#provider-choice")
+        page.select_option("#provider-choice", "anthropic")
+        page.fill("#provider-key", KEY)
+        page.get_by_role("button", name="Use Anthropic").click()
+        page.wait_for_selector(".provider-step:has-text('Every role uses Anthropic now')")
+        page.locator("details.settings-advanced").evaluate("el => { el.open = true; }")
+        transcriber = page.locator("input[name='model-transcriber']")
+        assert transcriber.input_value() == ""
+        assert "no speech-to-text model" in page.locator("#transcription-off").inner_text()
+        page.fill("input[name='model-extractor']", "anthropic/claude-sonnet-4-5")
+        page.get_by_role("button", name="Save models").click()
+        page.wait_for_selector(".toast:has-text('Models saved')")
+        assert server.services.settings_store.load().transcription_off  # still off
+        page.locator("details.settings-advanced").evaluate("el => { el.open = true; }")
+        page.fill("input[name='model-transcriber']", "openai/whisper-1")
+        page.get_by_role("button", name="Save models").click()
+        page.wait_for_selector("#transcription-off", state="detached")
+        assert server.services.settings_store.load().transcription_off is None
+    finally:
+        server.stop()
