@@ -9,7 +9,9 @@ import os
 from pathlib import Path
 
 import pytest
-from studyhall.core.contracts.providers import PROVIDER_CHOICES
+from studyhall.core.contracts.providers import PROVIDER_CHOICES, provider_choice, with_provider
+from studyhall.server.app import build_services
+from studyhall.server.runtime.classroom.model_ready import no_model_reason
 
 from tests.support.server import api_client, make_config
 
@@ -121,3 +123,14 @@ def test_the_route_is_in_the_openapi_document(client):
     assert set(schema["properties"]["provider"]["enum"]) == {c.id for c in PROVIDER_CHOICES}
     assert set(schema["properties"]) == {"provider", "model", "api_base"}
     assert "400" in put["responses"]
+
+
+def test_with_transcription_off_the_import_is_told_why_without_a_call(tmp_path, monkeypatch):
+    for name in [k for k in os.environ if k.endswith("_API_KEY")]:
+        monkeypatch.delenv(name)
+    services = build_services(make_config(data_dir=tmp_path / "data"))
+    services.secret_store.set("anthropic", KEY)
+    services.settings_store.update(lambda s: with_provider(s, provider_choice("anthropic")))
+    why = no_model_reason(services, "transcriber")
+    assert why is not None and why.startswith("Transcription is off: Anthropic has no")
+    assert no_model_reason(services, "extractor") is None  # the one key serves the rest
