@@ -24,6 +24,7 @@ JSON_ROUTES = [
     ("POST", "/api/graph/import"),
     ("PUT", "/api/graph/positions"),
     ("PUT", "/api/settings/models"),
+    ("PUT", "/api/settings/provider"),
     ("PUT", "/api/settings/keys"),
     ("DELETE", "/api/settings/keys"),
     ("PUT", "/api/settings/privacy"),

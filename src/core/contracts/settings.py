@@ -93,6 +93,9 @@ class Settings(Record):
     desired_retention: float = Field(default=0.9, ge=0.7, le=0.97)
     privacy: Privacy = Field(default_factory=Privacy)
     timeouts: Timeouts = Field(default_factory=Timeouts)
+    # Why transcription is off (the chosen provider has no speech-to-text model); None: the
+    # transcriber role runs. Choosing a provider sets it; saving a transcriber model clears it.
+    transcription_off: str | None = None
 
     def model_for(self, role: ModelRole) -> RoleModel:
         return self.models.get(role) or default_models()[role]

@@ -2,7 +2,8 @@
 
 ``GET /api/settings`` → what the Settings screen shows: the data dir, every role's model /
 effort / server address, the saved key names with a mask (``…abcd``), the providers a
-configured model still needs a key for. ``PUT /api/settings/models`` changes roles;
+configured model still needs a key for. ``PUT /api/settings/provider`` puts every role on one
+provider (``settings_provider``); ``PUT /api/settings/models`` changes roles;
 ``PUT /api/settings/keys`` ``{"name", "value"}`` saves a key in the secret store and
 ``DELETE /api/settings/keys`` ``{"name"}`` forgets it; ``POST /api/settings/test`` ``{"role"}``
 makes one tiny model call for that role and says plainly whether it worked;
@@ -57,6 +58,7 @@ from studyhall.server.config import Config
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
+from studyhall.server.http.settings_provider import provider_route, provider_view
 from studyhall.server.runtime.classroom.model_ready import (
     env_key_names,
     env_key_providers,
@@ -187,7 +189,7 @@ def routes(settings_store: SettingsStore, secrets: SecretStore, chat_model: Chat
                 servers.add(address)  # a server a key may be saved for
             # The same rule the import and the labeler use to skip a model with no key.
             lacking = missing_key(chosen, saved, env_providers)
-            if lacking is not None:
+            if lacking is not None and not (role == "transcriber" and settings.transcription_off):
                 needed.add(lacking)
         return {
             "data_dir": str(config.data_dir),
@@ -209,6 +211,7 @@ def routes(settings_store: SettingsStore, secrets: SecretStore, chat_model: Chat
             "review": {"new_cards_per_day": settings.new_cards_per_day,
                        "reviews_per_day": settings.reviews_per_day,
                        "desired_retention": settings.desired_retention},
+            **provider_view(settings),  # the provider step: the choices, the one in use
         }
 
     async def _changed(change: Callable[[Settings], Settings]) -> Response:
@@ -244,8 +247,10 @@ def routes(settings_store: SettingsStore, secrets: SecretStore, chat_model: Chat
                 api_base=base.url if base is not None else None)
         for name, secret in keys.items():
             await asyncio.to_thread(secrets.set, name, secret)
+        # Saving a transcriber model turns transcription back on (a provider may have set it off).
+        back_on = {"transcription_off": None} if "transcriber" in chosen else {}
         return await _changed(lambda current: Settings.model_validate(
-            {**current.model_dump(), "models": {**current.models, **chosen}}))
+            {**current.model_dump(), "models": {**current.models, **chosen}, **back_on}))
 
     @describe(summary="Save an API key (stored in the OS keyring or a 0600 file)",
               request=KeyIn, responses={400: "Bad name or key"})
@@ -333,6 +338,7 @@ def routes(settings_store: SettingsStore, secrets: SecretStore, chat_model: Chat
     return [
         Route("/api/settings", get_settings, methods=["GET"], name="get_settings"),
         Route("/api/settings/models", put_models, methods=["PUT"], name="put_settings_models"),
+        provider_route(_changed, secrets),
         Route("/api/settings/keys", put_key, methods=["PUT"], name="put_settings_key"),
         Route("/api/settings/keys", delete_key, methods=["DELETE"], name="delete_settings_key"),
         Route("/api/settings/test", test_connection, methods=["POST"], name="test_settings"),

@@ -56,7 +56,10 @@ def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> s
     if services.config.script_path is not None:
         return None
     try:
-        role = services.settings_store.load().model_for(role_name)
+        settings = services.settings_store.load()
+        if role_name == "transcriber" and settings.transcription_off:
+            return settings.transcription_off  # the chosen provider has no speech-to-text
+        role = settings.model_for(role_name)
         lacking = missing_key(role, services.secret_store.names(), env_key_providers())
     except StudyhallError:
         return None  # let the model call say what is wrong

@@ -1,4 +1,4 @@
-// Settings: API keys per provider (saved to the secret store, shown masked — the page never
+// Settings: the provider step first (settings-provider.js), API keys per provider (saved to the secret store, shown masked — the page never
 // holds a saved key), the model and effort per role, a local server's address, a connection
 // test with a plain answer, privacy (scrubbing for a local server), and where the data lives.
 
@@ -7,6 +7,7 @@ import { h, replace } from "./dom.js";
 import { refreshSettings, state } from "./store.js";
 import { toast } from "./toast.js";
 import { reviewSection } from "./settings-review.js";
+import { providerSection } from "./settings-provider.js";
 
 const ROLE_NAMES = {
   prober: "Prober — finds your level", teacher: "Teacher", researcher: "Researcher",
@@ -23,7 +24,7 @@ export async function mountSettings({ main, dock }, params, query) {
   replace(main, h("div.settings-scroll", page));
   replace(dock, h("div.dock-section", h("h2.dock-title", "About keys"),
     h("p.muted.small", "Keys are stored in your system keyring when there is one, otherwise in a file only you can read in the data folder. They are never shown again, logged, or sent anywhere but to their provider."),
-    h("p.muted.small", "A local server (Ollama, LM Studio) needs no key: give its address and a model id such as ollama/llama3.2.")));
+    h("p.muted.small", "A server on this computer or your network (Ollama, LM Studio, llama.cpp) needs no key: choose it under “Where your models run” and type the name of the model it serves.")));
 
   async function draw() {
     const s = state.settings || await refreshSettings();
@@ -33,13 +34,13 @@ export async function mountSettings({ main, dock }, params, query) {
     }
     replace(page,
       h("h1", { id: "settings-title" }, "Settings"),
-      query.get("first") ? h("p.lede.small", "Add a key for the provider your models use, then start a session.") : null,
+      query.get("first") ? h("p.lede.small", "Choose where your models run and paste its key (one is enough), then start a session.") : null,
       s.scripted ? h("p.note.small", "Scripted models are on (STUDYHALL_SCRIPT): every role answers from the script, no key is used.") : null,
-      // "Provider + key, done" first: choose the provider, paste the key, test it.
-      keysSection(s, draw), testSection(s),
+      // "Provider + key, done" first: choose the provider (its key in the same step), test it.
+      providerSection(s, draw), keysSection(s, draw), testSection(s),
       h("details.settings-advanced", { open: query.get("advanced") ? true : null },
-        h("summary", "Advanced: a model per role, a local server"),
-        modelsSection(s, draw), localSection(s, draw), timeoutsSection(s, draw)),
+        h("summary", "Advanced: a model or server per role, timeouts"),
+        modelsSection(s, draw), timeoutsSection(s, draw)),
       privacySection(s, draw),
       reviewSection(s, draw),
       h("section.settings-section", h("h2", "Data"),
@@ -102,7 +103,11 @@ function keysSection(s, redraw) {
 
 function modelsSection(s, redraw) {
   const rows = s.roles.map((r) => {
-    const model = h("input", { type: "text", value: r.model, "aria-label": `Model for ${r.role}`, spellcheck: "false", name: `model-${r.role}` });
+    // Transcription off (the provider has no speech-to-text model): the field stays empty, and
+    // typing a model into it turns transcription back on.
+    const off = r.role === "transcriber" && s.transcription_off;
+    const model = h("input", { type: "text", value: off ? "" : r.model, "aria-label": `Model for ${r.role}`, spellcheck: "false", name: `model-${r.role}`,
+      "aria-describedby": off ? "transcription-off" : null });
     const effort = h("select", { "aria-label": `Effort for ${r.role}`, name: `effort-${r.role}` },
       h("option", { value: "" }, "default"),
       s.efforts.map((e) => h("option", { value: e, selected: r.effort === e }, e)));
@@ -119,7 +124,8 @@ function modelsSection(s, redraw) {
     error, h("div.form-actions", h("button.primary", { type: "submit" }, "Save models")));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    const models = Object.fromEntries(rows.map((r) => [r.role, {
+    const kept = rows.filter((r) => !(r.role === "transcriber" && s.transcription_off && !r.model.value.trim()));
+    const models = Object.fromEntries(kept.map((r) => [r.role, {
       model: r.model.value.trim(), effort: r.effort.value || null, api_base: r.base.value.trim() || null }]));
     try {
       state.settings = await api.put("/api/settings/models", { models });
@@ -133,34 +139,8 @@ function modelsSection(s, redraw) {
   return h("section.settings-section", { "aria-labelledby": "models-title" },
     h("h2", { id: "models-title" }, "Models"),
     h("p.muted.small", "Any model id litellm knows, e.g. openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, openrouter/…, ollama/llama3.2."),
+    s.transcription_off ? h("p.note.small", { id: "transcription-off" }, s.transcription_off) : null,
     form);
-}
-
-function localSection(s, redraw) {
-  const base = h("input", { id: "local-base", type: "url", placeholder: "http://localhost:11434", spellcheck: "false" });
-  const model = h("input", { id: "local-model", type: "text", placeholder: "ollama/llama3.2", spellcheck: "false" });
-  const error = h("p.form-error", { role: "alert", hidden: true });
-  const form = h("form.local-form",
-    h("label", { for: "local-base" }, "Local server address"), base,
-    h("label", { for: "local-model" }, "Model id"), model,
-    h("button", { type: "submit" }, "Use for every role"));
-  form.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    if (!base.value.trim() || !model.value.trim()) return;
-    const models = Object.fromEntries(s.roles.map((r) => [r.role, { model: model.value.trim(), effort: r.effort, api_base: base.value.trim() }]));
-    try {
-      state.settings = await api.put("/api/settings/models", { models });
-      toast("Every role now uses the local server.");
-      redraw();
-    } catch (err) {
-      error.textContent = err.message;
-      error.hidden = false;
-    }
-  });
-  return h("section.settings-section", { "aria-labelledby": "local-title" },
-    h("h2", { id: "local-title" }, "Local server"),
-    h("p.muted.small", "Run every role on a model served on this computer (Ollama, LM Studio, vLLM). No key and no traffic leaves the machine."),
-    form, error);
 }
 
 function privacySection(s, redraw) {
