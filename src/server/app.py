@@ -49,6 +49,7 @@ from studyhall.core.agents.quiz_gate import gated
 from studyhall.core.agents.reranker import ModelReranker
 from studyhall.core.agents.review_question_writer import ROLE as QUESTION_ROLE
 from studyhall.core.agents.rewriter import ModelRewriter
+from studyhall.core.agents.roster import ToolWrap
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
@@ -60,7 +61,6 @@ from studyhall.server.config import Config
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
-from studyhall.server.runtime.classroom.agent_roster import ToolWrap
 from studyhall.server.runtime.classroom.graph_context import GraphContext
 from studyhall.server.runtime.classroom.model_ready import no_key_for_turn, no_model_reason
 from studyhall.server.runtime.classroom.prompts import load_prompt

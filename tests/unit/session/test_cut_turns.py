@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from studyhall.core.agents.loop import CHECKPOINT_CHARS, AgentRun, Saved
-from studyhall.core.agents.prober import PROBER
+from studyhall.core.agents.roster import PROBER
 from studyhall.core.classroom.cut_turns import (
     INCOMPLETE,
     TURN_FAILED,

@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from studyhall.core.agents.loop import AgentRun, Saved, Stopped
+from studyhall.core.agents.roster import AgentRoster
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.turn_events import (
     Finish,
@@ -39,7 +40,6 @@ from studyhall.core.contracts.chat import ChatRecord, Message, Usage, add_usage
 from studyhall.core.errors import ModelAuthError, ModelError, StoreError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.classroom.agent_roster import AgentRoster
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.events import TurnEnded
 
