@@ -7,7 +7,7 @@ event goes out), so a crash loses at most the part in flight. Written only again
 ``ChatModel`` port.
 
 Text in flight is saved as well, every ``CHECKPOINT_CHARS`` characters, marked incomplete
-(``core.classroom.cut_turns``): a crash mid-answer keeps what the learner had read.
+(``core.classroom.turn_state``): a crash mid-answer keeps what the learner had read.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from typing import Literal
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.tools import ToolContext, argument_error, json_error, unknown_tool_error
 from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
-from studyhall.core.classroom.cut_turns import mark_cut, with_cut_text
 from studyhall.core.classroom.record_messages import to_provider_messages
+from studyhall.core.classroom.turn_state import mark_cut, with_cut_text
 from studyhall.core.contracts import models as provider
 from studyhall.core.contracts.chat import (
     DataPart,
