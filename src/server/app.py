@@ -53,8 +53,7 @@ from studyhall.core.agents.roster import ToolWrap
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
-from studyhall.core.guardrails.chat_model import GuardedChatModel
-from studyhall.core.guardrails.policy import SettingsScrubPolicy
+from studyhall.core.guardrails.chat_model import GuardedChatModel, SettingsScrubPolicy
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
