@@ -29,8 +29,7 @@ from studyhall.core.contracts.models import (
 )
 from studyhall.core.contracts.settings import LOCAL_PROVIDERS, ModelRole, RoleModel, Settings
 from studyhall.core.guardrails.material import holds_material
-from studyhall.core.guardrails.restore_stream import StreamRestorer
-from studyhall.core.guardrails.scrubber import Placeholders, detect, scrub
+from studyhall.core.guardrails.scrubber import Placeholders, StreamRestorer, detect, scrub
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import SettingsStore
 
