@@ -7,19 +7,30 @@ name for every agent that has the tool (the learner model's prerequisite gate ar
 A turn only picks one, derived from the record, so it holds after a restart — including a
 waiting "quiz me": while the learner's newest message asks to be quizzed (the intent router
 says so), the agent's session notes tell it to quiz now, until anything answers that message.
+
+The prober hands the session to the teacher with a steer carrying its assessment, derived from
+the record too (``pending_handoff``), so it is delivered exactly once across restarts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from types import MappingProxyType
 
 from studyhall.core.agents.spec import AgentSpec
-from studyhall.core.agents.tools import ASK_TOOL, PLAN_INIT_TOOL, PROBE_DONE_TOOL, Tool, quiz_tool
+from studyhall.core.agents.tools import (
+    ASK_TOOL,
+    ASSESSMENT_FIELDS,
+    PLAN_INIT_TOOL,
+    PROBE_DONE_TOOL,
+    Tool,
+    quiz_tool,
+)
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
-from studyhall.core.classroom.steers import completed_probe
-from studyhall.core.contracts.chat import AgentRole, Message, SteerPart, TextPart
+from studyhall.core.contracts.chat import AgentRole, Message, SteerPart, TextPart, ToolCallPart
+from studyhall.core.contracts.steers import is_delivered, probe_steer_id, steer_message
 from studyhall.core.guardrails.intent import route
 
 ToolWrap = Callable[[Tool], Tool]
@@ -91,6 +102,54 @@ def _equipped(spec: AgentSpec, extra: tuple[Tool, ...], wrap: Mapping[str, ToolW
     """``spec`` with the tools other systems give its role, each wrapped by its name's wrap."""
     tools = (*spec.tools, *extra)
     return replace(spec, tools=tuple(wrap[t.name](t) if t.name in wrap else t for t in tools))
+
+
+# --- the prober -> teacher hand-off ------------------------------------------------------------
+
+
+def completed_probe(messages: Iterable[Message]) -> ToolCallPart | None:
+    """The first ``probe_done`` that succeeded: from it on, the teacher runs every turn."""
+    for message in messages:
+        for part in message.parts:
+            if (
+                isinstance(part, ToolCallPart)
+                and part.name == "probe_done"
+                and part.state == "output-available"
+            ):
+                return part
+    return None
+
+
+def assessment_of(part: ToolCallPart) -> dict[str, str]:
+    return {k: str(part.input.get(k, "")).strip() for k in ASSESSMENT_FIELDS}
+
+
+def handoff_text(assessment: Mapping[str, str]) -> str:
+    return (
+        "The prober has finished assessing the learner and hands the session to you, the "
+        "teacher.\n"
+        f"- Floor (what they reliably know): {assessment.get('floor', '')}\n"
+        f"- Ceiling (where they start to struggle): {assessment.get('ceiling', '')}\n"
+        f"- Goal (in their words): {assessment.get('goal', '')}\n"
+        f"- Summary: {assessment.get('summary', '')}\n"
+        "Start from the floor, aim at the goal. Author the session's plan now with plan_init."
+    )
+
+
+def pending_handoff(chat_id: str, messages: Sequence[Message], at: datetime) -> Message | None:
+    """The hand-off steer, if a probe has completed and the steer was not delivered yet.
+
+    Derived from the record rather than held in memory, so a crash between ``probe_done``
+    and the teacher's first step still hands off exactly once after a restart.
+    """
+    probe = completed_probe(messages)
+    steer_id = probe_steer_id(chat_id)
+    if probe is None or is_delivered(messages, steer_id):
+        return None
+    assessment = assessment_of(probe)
+    return steer_message(
+        steer_id, "handoff", handoff_text(assessment), at, data_name="assessment", data=assessment
+    )
 
 
 # --- "quiz me" ---------------------------------------------------------------------------------
