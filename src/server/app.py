@@ -66,13 +66,6 @@ from studyhall.server.runtime.classroom.prompts import load_prompt
 from studyhall.server.runtime.classroom.quiz_gating import QuizGating
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.classroom.turns import TurnRunner
-from studyhall.server.runtime.events import (
-    GraphMerged,
-    JobChanged,
-    JobFinished,
-    TurnEnded,
-    WakeWanted,
-)
 from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.library import Library
@@ -83,7 +76,14 @@ from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.library.material import CourseMaterial
 from studyhall.server.runtime.library.node_finder import NodeFinder
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import (
+    GraphMerged,
+    JobChanged,
+    JobFinished,
+    Reactions,
+    TurnEnded,
+    WakeWanted,
+)
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench

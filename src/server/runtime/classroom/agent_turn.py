@@ -41,7 +41,7 @@ from studyhall.core.errors import ModelAuthError, ModelError, StoreError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
-from studyhall.server.runtime.events import TurnEnded
+from studyhall.server.runtime.reactions import TurnEnded
 
 log = logging.getLogger("studyhall.turns")
 

@@ -47,8 +47,7 @@ from studyhall.server.runtime.classroom.after_turn import AfterTurn
 from studyhall.server.runtime.classroom.agent_turn import AgentTurnDeps, run_agent_turn
 from studyhall.server.runtime.classroom.answers import answer_output
 from studyhall.server.runtime.classroom.turn_board import RunningTurn, TurnBoard
-from studyhall.server.runtime.events import TurnEnded, WakeWanted
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import Reactions, TurnEnded, WakeWanted
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.turns")
