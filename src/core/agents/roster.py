@@ -19,7 +19,7 @@ from dataclasses import replace
 from datetime import datetime
 from types import MappingProxyType
 
-from studyhall.core.agents.spec import AgentSpec
+from studyhall.core.agents.loop import AgentSpec
 from studyhall.core.agents.tools import (
     ASK_TOOL,
     ASSESSMENT_FIELDS,
