@@ -49,31 +49,23 @@ from studyhall.core.agents.quiz_gate import gated
 from studyhall.core.agents.reranker import ModelReranker
 from studyhall.core.agents.review_question_writer import ROLE as QUESTION_ROLE
 from studyhall.core.agents.rewriter import ModelRewriter
+from studyhall.core.agents.roster import ToolWrap
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
-from studyhall.core.guardrails.chat_model import GuardedChatModel
-from studyhall.core.guardrails.policy import SettingsScrubPolicy
+from studyhall.core.guardrails.chat_model import GuardedChatModel, SettingsScrubPolicy
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
-from studyhall.server.runtime.classroom.agent_roster import ToolWrap
 from studyhall.server.runtime.classroom.graph_context import GraphContext
 from studyhall.server.runtime.classroom.model_ready import no_key_for_turn, no_model_reason
 from studyhall.server.runtime.classroom.prompts import load_prompt
 from studyhall.server.runtime.classroom.quiz_gating import QuizGating
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.classroom.turns import TurnRunner
-from studyhall.server.runtime.events import (
-    GraphMerged,
-    JobChanged,
-    JobFinished,
-    TurnEnded,
-    WakeWanted,
-)
 from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.library import Library
@@ -84,7 +76,14 @@ from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.library.material import CourseMaterial
 from studyhall.server.runtime.library.node_finder import NodeFinder
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import (
+    GraphMerged,
+    JobChanged,
+    JobFinished,
+    Reactions,
+    TurnEnded,
+    WakeWanted,
+)
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench

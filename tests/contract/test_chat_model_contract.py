@@ -23,8 +23,7 @@ from studyhall.adapters.fakes.settings import InMemorySettingsStore
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_errors import CallTarget
 from studyhall.adapters.llm.litellm_model import LitellmChatModel, load_litellm
-from studyhall.adapters.llm.script import ChatScript, ScriptEntry, parse_script
-from studyhall.adapters.llm.script_mock import mock_error
+from studyhall.adapters.llm.script import ChatScript, ScriptEntry, mock_error, parse_script
 from studyhall.adapters.llm.scripted import ScriptedChatModel
 from studyhall.core.contracts.models import (
     FinishEvent,

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from studyhall.core.agents.quiz_request import QUIZ_NOTE
+from studyhall.core.agents.roster import QUIZ_NOTE
 from studyhall.core.guardrails.intent import DISHONESTY_REPLY
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config

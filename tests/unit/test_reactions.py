@@ -9,8 +9,7 @@ import logging
 
 import pytest
 from studyhall.core.errors import StoreError
-from studyhall.server.runtime.events import JobChanged, TurnEnded, WakeWanted
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import JobChanged, Reactions, TurnEnded, WakeWanted
 from studyhall.server.runtime.supervisor import Supervisor
 
 ENDED = TurnEnded("chat_1", "stop", None, ())

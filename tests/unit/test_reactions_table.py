@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.events import (
+from studyhall.server.runtime.reactions import (
     EVENTS,
     GraphMerged,
     JobChanged,

@@ -43,8 +43,7 @@ from studyhall.adapters.llm.litellm_errors import (
     retry_after_seconds,
     to_model_error,
 )
-from studyhall.adapters.llm.script import ChatScript
-from studyhall.adapters.llm.script_mock import mock_response_for
+from studyhall.adapters.llm.script import ChatScript, mock_response_for
 from studyhall.adapters.llm.stream_assembly import StreamAssembler
 from studyhall.adapters.llm.structured_modes import StructuredModes
 from studyhall.core.contracts.api_keys import key_names, needs_key

@@ -4,6 +4,16 @@ The script maps a model role to the answers that role gives, one entry per model
 order. How many entries each role has used lives in a cursor file in the data dir, advanced
 under a file lock *before* the entry is used: a restarted server continues the script where
 the last one stopped, and two processes sharing a data dir never replay an entry.
+
+An entry reaches litellm as its offline ``mock_response`` (``mock_response_for``), so scripted
+runs execute the real adapter:
+
+- plain text (or a ``json`` answer): a string, which litellm streams in small deltas;
+- tool calls: a ``litellm.ModelResponse`` whose message carries them; with ``stream=True``
+  litellm streams it as chunks with ids, names and argument strings (``mock_tool_calls`` does
+  not stream tool calls, so it is not used);
+- errors: an instance of the litellm exception a provider would cause, which litellm raises
+  from inside ``acompletion`` — so the adapter's mapping and retry code run unchanged.
 """
 
 from __future__ import annotations
@@ -16,10 +26,12 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from filelock import FileLock, Timeout
 from studyhall.adapters.errors import store_error, translated
+from studyhall.adapters.llm.error_messages import CallTarget
 from studyhall.core.contracts.settings import MODEL_ROLES
 from studyhall.core.errors import ModelNotConfigured, ModelScriptInvalid
 
@@ -293,3 +305,58 @@ class ChatScript:
             except BaseException:
                 tmp.unlink(missing_ok=True)
                 raise
+
+
+# --- an entry as litellm's mock_response -------------------------------------------------------
+
+def mock_error(litellm: ModuleType, kind: str, target: CallTarget) -> BaseException:
+    kw = {"llm_provider": target.provider, "model": target.model}
+    if kind == "auth":
+        return litellm.AuthenticationError(message="scripted: the key was refused", **kw)
+    if kind == "rate_limit":
+        return litellm.RateLimitError(message="scripted: rate limited", **kw)
+    if kind == "timeout":
+        return litellm.Timeout(message="scripted: request timed out", **kw)
+    if kind == "server":
+        return litellm.InternalServerError(message="scripted: provider error", **kw)
+    if kind == "context_too_long":
+        return litellm.ContextWindowExceededError(message="scripted: prompt too long", **kw)
+    if kind == "bad_request":
+        return litellm.BadRequestError(message="scripted: request rejected", **kw)
+    raise ValueError(f"unknown scripted error kind {kind!r}")
+
+
+def _is_magic(text: str) -> bool:
+    # litellm turns a few literal strings into exceptions; such text must travel another way.
+    return text.startswith(("litellm.", "Exception: "))
+
+
+def mock_response_for(litellm: ModuleType, entry: ScriptEntry, target: CallTarget) -> Any:
+    """The ``mock_response=`` value that makes litellm answer exactly like ``entry``."""
+    if entry.error is not None:
+        return mock_error(litellm, entry.error, target)
+    text = entry.answer_text
+    if not entry.tool_calls and not _is_magic(text or ""):
+        return text or ""
+    calls = [
+        {
+            "id": entry.tool_call_id(k),
+            "type": "function",
+            "function": {
+                "name": call.name,
+                "arguments": call.arguments
+                if isinstance(call.arguments, str)
+                else json.dumps(call.arguments, ensure_ascii=False),
+            },
+        }
+        for k, call in enumerate(entry.tool_calls)
+    ]
+    message: dict[str, Any] = {"role": "assistant", "content": text or None}
+    if calls:
+        message["tool_calls"] = calls
+    return litellm.ModelResponse(
+        model=target.model,
+        choices=[
+            {"index": 0, "finish_reason": "tool_calls" if calls else "stop", "message": message}
+        ],
+    )

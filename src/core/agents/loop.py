@@ -1,4 +1,6 @@
-"""The agent loop: stream the model, run server tools, stop at client tools, cap the steps.
+"""The agent loop: stream the model, run server tools, stop at client tools, cap the steps —
+for the agent an ``AgentSpec`` declares (its model role, its prompt file, its tools, its session
+notes).
 
 One ``AgentRun`` builds one assistant message. It yields the turn's own stream events
 (``core.agents.turn_events``: text, tool calls and results, usage), which the runtime passes on
@@ -7,7 +9,7 @@ event goes out), so a crash loses at most the part in flight. Written only again
 ``ChatModel`` port.
 
 Text in flight is saved as well, every ``CHECKPOINT_CHARS`` characters, marked incomplete
-(``core.classroom.cut_turns``): a crash mid-answer keeps what the learner had read.
+(``core.classroom.turn_state``): a crash mid-answer keeps what the learner had read.
 """
 
 from __future__ import annotations
@@ -17,13 +19,19 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from studyhall.core.agents.spec import AgentSpec
-from studyhall.core.agents.tools import ToolContext, argument_error, json_error, unknown_tool_error
+from studyhall.core.agents.tools import (
+    Tool,
+    ToolContext,
+    argument_error,
+    json_error,
+    unknown_tool_error,
+)
 from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
-from studyhall.core.classroom.cut_turns import mark_cut, with_cut_text
 from studyhall.core.classroom.record_messages import to_provider_messages
+from studyhall.core.classroom.turn_state import mark_cut, with_cut_text
 from studyhall.core.contracts import models as provider
 from studyhall.core.contracts.chat import (
+    AgentRole,
     DataPart,
     Message,
     Part,
@@ -33,6 +41,28 @@ from studyhall.core.contracts.chat import (
     add_usage,
 )
 from studyhall.core.ports.models import ChatModel
+
+# (topic, transcript) -> the session-specific notes appended to the base prompt.
+NotesFn = Callable[[str | None, Sequence[Message]], str]
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    role: AgentRole
+    prompt_name: str  # a file in core/agents/prompts/, loaded by the runtime (core does no I/O)
+    tools: tuple[Tool, ...]
+    notes: NotesFn
+
+    def tool(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def tool_specs(self) -> tuple[provider.ToolSpec, ...]:
+        return tuple(t.spec for t in self.tools)
+
+    def system_prompt(self, base: str, topic: str | None, messages: Sequence[Message]) -> str:
+        notes = self.notes(topic, messages).strip()
+        return f"{base.strip()}\n\n## This session\n{notes}" if notes else base.strip()
+
 
 StopReason = Literal["stop", "awaiting-answer", "handoff", "step-limit"]
 # Streamed text is checkpointed (saved, marked incomplete) each time this much more arrived.

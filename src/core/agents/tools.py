@@ -16,7 +16,6 @@ from typing import Any, Literal
 from studyhall.core.classroom.plan_parser import parse_plan
 from studyhall.core.classroom.plan_status import current_plan
 from studyhall.core.classroom.questions import validate_ask, validate_quiz
-from studyhall.core.classroom.steers import ASSESSMENT_FIELDS
 from studyhall.core.classroom.turn_state import NOT_SHOWN
 from studyhall.core.contracts.chat import DataPart, Message
 from studyhall.core.contracts.models import ToolSpec
@@ -202,6 +201,8 @@ ASK_TOOL = Tool(spec=ASK_SPEC, kind="client", check=_check_ask)
 
 
 # --- probe_done -----------------------------------------------------------------------------
+
+ASSESSMENT_FIELDS = ("floor", "ceiling", "goal", "summary")  # what probe_done files
 
 PROBE_DONE_SPEC = ToolSpec(
     name="probe_done",

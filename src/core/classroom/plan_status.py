@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from studyhall.core.classroom.phases import approves_plan, tool_calls
 from studyhall.core.classroom.plan_parser import parse_plan
-from studyhall.core.classroom.tool_calls import approves_plan, tool_calls
 from studyhall.core.classroom.turn_state import was_rejected
 from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.plan import ApprovedPlan, Plan, PlanStatus

@@ -4,12 +4,13 @@ A steer's id is also its message id, so "was it delivered?" is a question about 
 answered the same before and after a restart: ``steer_probe_<chat_id>`` (the prober's hand-off),
 ``steer_ctx_<chat_id>`` (the graph's context) and ``steer_<job_id>`` (a finished job; job ids
 start ``job_``, so no job steer can take another kind's id). The classroom and the workbench
-both deliver steers; this is the one rule they share.
+both deliver steers; this is the one rule they share: a steer already in the transcript is never
+appended again (``claim_steers``), and re-saving it replaces itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -58,3 +59,16 @@ def delivered_steer_ids(messages: Iterable[Message]) -> set[str]:
 
 def is_delivered(messages: Iterable[Message], steer_id: str) -> bool:
     return steer_id in delivered_steer_ids(messages)
+
+
+def claim_steers(messages: Sequence[Message], queued: Iterable[Message]) -> list[Message]:
+    """The queued steers still to deliver: not in the transcript, each id once, queue order."""
+    seen = delivered_steer_ids(messages)
+    claimed: list[Message] = []
+    for message in queued:
+        steer = steer_part(message)
+        if steer is None or steer.steer_id in seen:
+            continue
+        seen.add(steer.steer_id)
+        claimed.append(message)
+    return claimed

@@ -4,9 +4,11 @@ Outgoing, it scrubs every message (system, user, assistant and tool text, tool-c
 arguments) with one placeholder scope per call; coming back, it restores the placeholders in
 text deltas (holding back a placeholder split across deltas) and in tool-call arguments, so
 the learner reads their own words while the provider never receives them. It also rates the
-call's risk for the audit row. Scrubbing follows ``scrub_for(role)`` (on for hosted
-providers, a setting for a local server); a message carrying ``AS_WRITTEN`` — text the
-learner asked to send as written — is never scrubbed, and the mark never leaves the process.
+call's risk for the audit row. Scrubbing follows ``scrub_for(role)``: every call to a hosted
+provider; a call to a model served on the learner's own machine (Ollama, LM Studio, a localhost
+server) only when Settings says so (``SettingsScrubPolicy``, at the end). A message carrying
+``AS_WRITTEN`` — text the learner asked to send as written — is never scrubbed, and the mark
+never leaves the process.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
+from urllib.parse import urlsplit
 
 from studyhall.core.contracts.models import (
     AS_WRITTEN_KEY,
@@ -24,11 +27,11 @@ from studyhall.core.contracts.models import (
     StreamedText,
     ToolCallEvent,
 )
-from studyhall.core.contracts.settings import ModelRole
+from studyhall.core.contracts.settings import LOCAL_PROVIDERS, ModelRole, RoleModel, Settings
 from studyhall.core.guardrails.material import holds_material
-from studyhall.core.guardrails.restore_stream import StreamRestorer
-from studyhall.core.guardrails.scrubber import Placeholders, detect, scrub
+from studyhall.core.guardrails.scrubber import Placeholders, StreamRestorer, detect, scrub
 from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.storage import SettingsStore
 
 AS_WRITTEN = AS_WRITTEN_KEY
 ScrubPolicy = Callable[[ModelRole], bool]
@@ -168,3 +171,34 @@ class GuardedChatModel:
         held = restorer.flush()
         if held:
             yield StreamedText(held)
+
+
+# --- which calls are scrubbed ------------------------------------------------------------------
+
+_LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
+
+
+def is_local(model: RoleModel) -> bool:
+    """True when the prompt never leaves the machine: a local provider, or a server address
+    on the loopback interface. A LAN or remote address counts as hosted."""
+    if model.model.split("/", 1)[0] in LOCAL_PROVIDERS and model.api_base is None:
+        return True
+    if model.api_base is None:
+        return False
+    host = (urlsplit(model.api_base).hostname or "").lower()
+    return host in _LOOPBACK_HOSTS or host.startswith("127.")
+
+
+def scrubs(settings: Settings, role: ModelRole) -> bool:
+    return not is_local(settings.model_for(role)) or settings.privacy.scrub_local
+
+
+class SettingsScrubPolicy:
+    """``scrubs`` over the settings as saved at each call, so a Privacy change applies to the
+    next call (the composition root hands this to ``GuardedChatModel``)."""
+
+    def __init__(self, settings: SettingsStore) -> None:
+        self._settings = settings
+
+    def __call__(self, role: ModelRole) -> bool:
+        return scrubs(self._settings.load(), role)

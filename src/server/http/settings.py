@@ -51,7 +51,7 @@ from studyhall.core.contracts.settings import (
 )
 from studyhall.core.contracts.text_patterns import NOT_BLANK, NOT_SPACE, SPACE
 from studyhall.core.errors import InvalidInput, ModelError
-from studyhall.core.guardrails.policy import is_local, scrubs
+from studyhall.core.guardrails.chat_model import is_local, scrubs
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import SecretStore, SettingsStore
 from studyhall.server.config import Config

@@ -1,4 +1,9 @@
-"""The one dispatcher of the runtime's events: producers publish, the table reacts.
+"""The runtime's events and their one dispatcher: producers publish, the table reacts.
+
+What the runtime's parts tell each other is data: one frozen dataclass per event (below).
+``subject`` is the one-line tag (``[chat <id>]``, ``[job <id>]``) a contained handler failure is
+logged under, and ``LOG`` the logger it goes to (the producer's own, so a system's log keeps its
+failures); a new event is a dataclass here, listed in ``EVENTS``, and its row in the table.
 
 ``server/app.py`` builds the bus first, hands it to every producer's constructor, and gives it
 the one handler table (``declare``, once) after the parts exist. A producer picks when its
@@ -23,12 +28,92 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
+from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import StudyhallError
-from studyhall.server.runtime.events import Event
 from studyhall.server.runtime.supervisor import Supervisor
+
+# --- the events --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    """A turn ended (after it was saved, before its chat is free again): which chat, how it
+    ended, what it cost. The library's extraction trigger and the workbench's delivery react."""
+
+    LOG: ClassVar[str] = "studyhall.turns"
+    chat_id: str
+    reason: str  # stop | awaiting-answer | step-limit | error | stopped
+    usage: Usage | None
+    message_ids: tuple[str, ...]  # the assistant messages this turn wrote
+
+    @property
+    def subject(self) -> str:
+        return f"[chat {self.chat_id}]"
+
+
+@dataclass(frozen=True)
+class WakeWanted:
+    """Steers wait for a chat where no turn runs and no question waits for the learner: the
+    turn runner starts a wake turn that claims them (the job runner publishes it, awaited,
+    under its per-chat delivery lock)."""
+
+    LOG: ClassVar[str] = "studyhall.jobs"
+    chat_id: str
+
+    @property
+    def subject(self) -> str:
+        return f"[chat {self.chat_id}]"
+
+
+@dataclass(frozen=True)
+class JobChanged:
+    """A job's state or spend changed (started, finished, settled, stopped, tokens used)."""
+
+    LOG: ClassVar[str] = "studyhall.jobs"
+    job_id: str
+
+    @property
+    def subject(self) -> str:
+        return f"[job {self.job_id}]"
+
+
+@dataclass(frozen=True)
+class JobFinished:
+    """A job's work finished well and its outcome is saved, before it is delivered: what it
+    wrote is kept now (idempotent; start-up catches up when a crash cut it)."""
+
+    LOG: ClassVar[str] = "studyhall.jobs"
+    job: Job
+
+    @property
+    def subject(self) -> str:
+        return f"[job {self.job.id}]"
+
+
+@dataclass(frozen=True)
+class GraphMerged:
+    """An extraction run merged something into the graph: new nodes want vectors, clusters
+    and positions without waiting for the next import."""
+
+    LOG: ClassVar[str] = "studyhall.extraction"
+    run_id: str
+    source_id: str
+
+    @property
+    def subject(self) -> str:
+        return f"[extraction {self.run_id}]"
+
+
+Event = TurnEnded | WakeWanted | JobChanged | JobFinished | GraphMerged
+EVENTS: tuple[type[Event], ...] = (TurnEnded, WakeWanted, JobChanged, JobFinished, GraphMerged)
+
+
+# --- the dispatcher ----------------------------------------------------------------------------
 
 # A handler takes the event it is listed under; what it returns is awaited by ``handle`` and
 # ``publish`` when it is awaitable, and ignored otherwise.

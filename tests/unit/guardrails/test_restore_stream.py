@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from studyhall.core.guardrails.restore_stream import StreamRestorer
-from studyhall.core.guardrails.scrubber import Placeholders, scrub
+from studyhall.core.guardrails.scrubber import Placeholders, StreamRestorer, scrub
 
 
 def _restored(deltas: list[str]) -> tuple[str, list[str]]:

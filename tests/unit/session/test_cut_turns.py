@@ -8,17 +8,17 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from studyhall.core.agents.loop import CHECKPOINT_CHARS, AgentRun, Saved
-from studyhall.core.agents.prober import PROBER
-from studyhall.core.classroom.cut_turns import (
+from studyhall.core.agents.roster import PROBER
+from studyhall.core.classroom.turn_state import (
     INCOMPLETE,
     TURN_FAILED,
     failure,
     is_cut,
     mark_cut,
+    owes_reply,
     resume_point,
     with_failure,
 )
-from studyhall.core.classroom.turn_state import owes_reply
 from studyhall.core.contracts.chat import DataPart, Message, TextPart, ToolCallPart
 from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.errors import ModelStreamCut

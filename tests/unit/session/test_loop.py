@@ -7,8 +7,7 @@ from typing import Any
 
 import pytest
 from studyhall.core.agents.loop import AgentRun, Saved, Stopped
-from studyhall.core.agents.prober import PROBER
-from studyhall.core.agents.teacher import TEACHER
+from studyhall.core.agents.roster import PROBER, TEACHER
 from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
 from studyhall.core.contracts.chat import DataPart, Message, TextPart, ToolCallPart
 from studyhall.core.errors import ModelProviderDown

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 from studyhall.core.agents.labeler import PROMPT_NAME
-from studyhall.core.agents.prober import PROBER
-from studyhall.core.agents.teacher import TEACHER
+from studyhall.core.agents.roster import PROBER, TEACHER
 from studyhall.server.runtime.classroom.prompts import load_prompt
 
 

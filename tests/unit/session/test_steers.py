@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from studyhall.core.classroom.steers import claim_steers, completed_probe, pending_handoff
+from studyhall.core.agents.roster import completed_probe, pending_handoff
 from studyhall.core.contracts.chat import DataPart, SteerPart
 from studyhall.core.contracts.steers import (
+    claim_steers,
     context_steer_id,
     delivered_steer_ids,
     is_delivered,

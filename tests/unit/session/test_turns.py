@@ -21,8 +21,7 @@ from studyhall.core.errors import BusyError, Conflict, InvalidInput, NotFound, S
 from studyhall.server.runtime.classroom.prompts import load_prompt
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.classroom.turns import TurnRunner
-from studyhall.server.runtime.events import TurnEnded
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import Reactions, TurnEnded
 from studyhall.server.runtime.supervisor import Supervisor
 
 from tests.support.chat_model import FunctionChatModel

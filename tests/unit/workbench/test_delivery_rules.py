@@ -6,10 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 from studyhall.core.classroom.record_messages import to_provider_messages
-from studyhall.core.classroom.steers import claim_steers
 from studyhall.core.contracts.chat import DataPart, Message, TextPart
 from studyhall.core.contracts.jobs import Job
-from studyhall.core.contracts.steers import job_steer_id, steer_part
+from studyhall.core.contracts.steers import claim_steers, job_steer_id, steer_part
 from studyhall.core.workbench.delivery import (
     delivery_action,
     is_delivered,

@@ -14,7 +14,7 @@ from studyhall.server.runtime.classroom.graph_context import GraphContext
 from studyhall.server.runtime.classroom.turn_board import RunningTurn
 from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.classroom.views import chat_view
-from studyhall.server.runtime.events import WakeWanted
+from studyhall.server.runtime.reactions import WakeWanted
 
 __all__ = ["Classroom"]
 

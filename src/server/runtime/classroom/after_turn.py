@@ -19,8 +19,7 @@ from studyhall.core.contracts.steers import steer_part
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore
 from studyhall.core.ports.system import Clock
-from studyhall.server.runtime.events import TurnEnded
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import Reactions, TurnEnded
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.turns")

@@ -4,7 +4,7 @@ A turn may run two agents: when the prober files ``probe_done``, the hand-off st
 and the teacher answers in the same turn. Whatever ends the turn (done, stopped, a provider
 or store failure), what the learner already saw is saved and the stream ends with ``finish``
 or ``error``; the last item yielded is ``TurnEnded``, how it ended. A failure is saved with the
-record (on its last message, ``core.classroom.cut_turns``) so a reload still says why, and a
+record (on its last message, ``core.classroom.turn_state``) so a reload still says why, and a
 turn that resumes a message a failure or crash cut off continues that message from its last
 complete point. The events are the loop's own typed values (``core.agents.turn_events``),
 yielded to the turn runner, which passes them on unchanged for the route to encode; nothing
@@ -18,8 +18,8 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from studyhall.core.agents.loop import AgentRun, Saved, Stopped
-from studyhall.core.agents.spec import AgentSpec
+from studyhall.core.agents.loop import AgentRun, AgentSpec, Saved, Stopped
+from studyhall.core.agents.roster import AgentRoster
 from studyhall.core.agents.turn_events import (
     Finish,
     MessageStart,
@@ -28,7 +28,7 @@ from studyhall.core.agents.turn_events import (
     TurnEvent,
     UsageReport,
 )
-from studyhall.core.classroom.cut_turns import (
+from studyhall.core.classroom.turn_state import (
     has_failure,
     is_cut,
     resume_point,
@@ -39,9 +39,8 @@ from studyhall.core.contracts.chat import ChatRecord, Message, Usage, add_usage
 from studyhall.core.errors import ModelAuthError, ModelError, StoreError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.classroom.agent_roster import AgentRoster
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
-from studyhall.server.runtime.events import TurnEnded
+from studyhall.server.runtime.reactions import TurnEnded
 
 log = logging.getLogger("studyhall.turns")
 

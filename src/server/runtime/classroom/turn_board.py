@@ -11,10 +11,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Sequence
 
+from studyhall.core.agents.roster import pending_handoff
 from studyhall.core.agents.turn_events import TurnEvent
-from studyhall.core.classroom.steers import claim_steers, pending_handoff
 from studyhall.core.contracts.chat import ChatRecord, Message
-from studyhall.core.contracts.steers import delivered_steer_ids, steer_part
+from studyhall.core.contracts.steers import claim_steers, delivered_steer_ids, steer_part
 from studyhall.core.errors import BusyError
 from studyhall.core.ports.storage import ChatStore
 from studyhall.core.ports.system import Clock

@@ -17,6 +17,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from studyhall.core.agents.roster import AgentRoster, ToolWrap
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.turn_events import Finish, MessageStart, Steer, ToolResult, TurnTextDelta
 from studyhall.core.classroom.turn_state import close_dangling, owes_reply, pending_client_calls
@@ -43,12 +44,10 @@ from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.classroom.after_turn import AfterTurn
-from studyhall.server.runtime.classroom.agent_roster import AgentRoster, ToolWrap
 from studyhall.server.runtime.classroom.agent_turn import AgentTurnDeps, run_agent_turn
 from studyhall.server.runtime.classroom.answers import answer_output
 from studyhall.server.runtime.classroom.turn_board import RunningTurn, TurnBoard
-from studyhall.server.runtime.events import TurnEnded, WakeWanted
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import Reactions, TurnEnded, WakeWanted
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.turns")

@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from studyhall.core.classroom.cut_turns import failure
 from studyhall.core.classroom.part_view import part_view
 from studyhall.core.classroom.phases import derive_phase
 from studyhall.core.classroom.plan_json import plan_json
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
-from studyhall.core.classroom.turn_state import pending_questions
+from studyhall.core.classroom.turn_state import failure, pending_questions
 from studyhall.core.contracts.chat import ChatRecord, Message, ToolCallPart, Usage, add_usage
 
 

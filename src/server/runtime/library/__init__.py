@@ -29,10 +29,10 @@ from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
 from studyhall.core.ports.storage import ChatStore, SettingsStore, SourceStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.events import GraphMerged, TurnEnded
 from studyhall.server.runtime.library.extraction import ExtractionRun, ExtractionScheduler
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.library.import_runs import ImportRun, ImportRunner
+from studyhall.server.runtime.reactions import GraphMerged, TurnEnded
 
 if TYPE_CHECKING:
     # Types only: the learner's package reaches into this one (its graph reader), and a

@@ -39,10 +39,9 @@ from studyhall.core.library.extraction.tally import plan_usage
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import ChatStore, GraphStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
-from studyhall.server.runtime.events import GraphMerged, TurnEnded
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.run_book import RunBook
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import GraphMerged, Reactions, TurnEnded
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.extraction")

@@ -25,8 +25,8 @@ from studyhall.core.library.upkeep.report import UpkeepReport
 from studyhall.core.library.upkeep.vector_cache import Vector, VectorCache
 from studyhall.core.ports.models import ChatModel, Embedder
 from studyhall.core.ports.storage import GraphStore
-from studyhall.server.runtime.events import GraphMerged
 from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.reactions import GraphMerged
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.upkeep")

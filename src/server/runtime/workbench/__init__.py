@@ -16,7 +16,7 @@ from studyhall.core.contracts.artifacts import Scope
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import NotFound, StudyhallError
 from studyhall.core.ports.storage import JobStore
-from studyhall.server.runtime.events import JobChanged, JobFinished, TurnEnded
+from studyhall.server.runtime.reactions import JobChanged, JobFinished, TurnEnded
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench.activity import ActivityFeed, ActivityUpdate, job_view
 from studyhall.server.runtime.workbench.artifacts import ArtifactDesk

@@ -21,7 +21,7 @@ from studyhall.core.contracts.turn_stream import ActivityChanged
 from studyhall.core.errors import NotFound
 from studyhall.core.ports.storage import JobStore
 from studyhall.core.workbench.kinds import job_title
-from studyhall.server.runtime.events import JobChanged
+from studyhall.server.runtime.reactions import JobChanged
 from studyhall.server.runtime.workbench.jobs import JobRunner
 
 RECENT = 20

@@ -30,7 +30,7 @@ from studyhall.core.ports.storage import ArtifactStore, ChatStore, JobStore
 from studyhall.core.ports.system import Clock
 from studyhall.core.workbench.kinds import ARTIFACT_KINDS, MAX_CARDS, MIN_CARDS, SPECS
 from studyhall.core.workbench.markdown import artifact_markdown
-from studyhall.server.runtime.events import JobFinished
+from studyhall.server.runtime.reactions import JobFinished
 from studyhall.server.runtime.workbench.artifact_scope import ScopeResolver, scope_from
 from studyhall.server.runtime.workbench.jobs import JobRunner
 

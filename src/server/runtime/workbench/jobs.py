@@ -47,8 +47,13 @@ from studyhall.core.workbench.delivery import (
 )
 from studyhall.core.workbench.steer import job_steer
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
-from studyhall.server.runtime.events import JobChanged, JobFinished, TurnEnded, WakeWanted
-from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.reactions import (
+    JobChanged,
+    JobFinished,
+    Reactions,
+    TurnEnded,
+    WakeWanted,
+)
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench.job_work import MeteredModel, WorkDone
 
