@@ -16,6 +16,8 @@ from studyhall.core.library.imports.report import ImportProgress, ImportReport
 from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.supervisor import Supervisor
 
+from tests.support.runs import finished
+
 WAIT = 5.0  # seconds; a runner that ran the two sides one after the other never gets there
 
 
@@ -121,9 +123,9 @@ async def test_an_abort_stops_both_sides() -> None:
     await asyncio.wait_for(index.embedding.wait(), WAIT)
 
     assert runner.abort(run.id)
-    finished = await runner.wait(run.id)
+    ended = await finished(runner.get(run.id))
 
-    assert finished.status == "aborted" and index.cancelled and not index.finished
+    assert ended.status == "aborted" and index.cancelled and not index.finished
 
 
 async def test_without_embeddings_the_sides_run_one_after_the_other() -> None:

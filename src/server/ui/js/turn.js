@@ -79,7 +79,7 @@ export class TurnStream {
 }
 
 /** A cut-off message's parts at its last complete point: the text marked incomplete and every
- * mark dropped (the server's ``cut_turns.resume_point``). */
+ * mark dropped (the server's ``turn_state.resume_point``). */
 export function resumePoint(parts) {
   const out = [];
   for (const part of parts) {
