@@ -11,10 +11,14 @@ A session's findings are anchored too (``anchor_floating``): a kept group of fin
 no existing node gets a ``supports`` edge to its nearest existing node (the neighbour the
 auditor was shown first) — a topic, or a proposition that hangs under one; a group nothing in
 the graph is near hangs under the session's own first finding. None is left floating.
+Given the session's title, a finding attaches to its neighbour only when it is ``about`` it
+(enough shared content words, not a stop word or one common word); the rest hang under a session
+topic named for the session, never under another finding.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 from studyhall.core.contracts.chat import add_usage
@@ -29,7 +33,9 @@ from studyhall.core.library.extraction.findings import (
     ExtractorOutput,
     KeepAllAuditor,
     NodeRef,
+    PropositionFinding,
 )
+from studyhall.core.library.extraction.nearest import words
 from studyhall.core.library.extraction.structural_extractor import (
     StructuralExtractor,
     section_node,
@@ -113,10 +119,35 @@ class _AnchoredAuditor:
         return Audit(AuditorOutput(verdicts=verdicts), judged.usage)
 
 
+# A finding attaches to a neighbour only when they share at least this many content words
+# (stop words removed) and their word-set cosine reaches MIN_COSINE: one shared common word
+# (or only a stop word) is not "about" a topic. Below it the finding goes to its session topic.
+MIN_SHARED_WORDS = 2
+MIN_COSINE = 0.25
+
+
+def about(finding_text: str, topic_text: str) -> bool:
+    """Whether a finding is about a topic enough to hang under it (see ``MIN_COSINE``)."""
+    a, b = words(finding_text), words(topic_text)
+    shared = len(a & b)
+    return shared >= MIN_SHARED_WORDS and shared / math.sqrt(len(a) * len(b)) >= MIN_COSINE
+
+
+def session_topic(findings: ExtractorOutput, title: str) -> PropositionFinding | None:
+    """The session's own topic: named for the session, evidenced by its first finding's
+    first quote so its dock says where it came from."""
+    first = next((p for p in findings.propositions if p.evidence), None)
+    if first is None:
+        return None
+    return PropositionFinding(key=f"session-topic:{title}", text=f"From your session «{title}»",
+                              evidence=first.evidence[:1])
+
+
 def anchor_floating(
     findings: ExtractorOutput,
     audit: AuditorOutput,
     neighbours: Mapping[str, Sequence[NodeRef]],
+    session_title: str | None = None,
 ) -> ExtractorOutput:
     """``findings`` with ``supports`` edges that tie every kept new finding to the graph.
 
@@ -141,6 +172,7 @@ def anchor_floating(
                 groups.join(a, b)
             elif b not in dropped:  # an existing node, or a finding linked to one
                 grounded.add(a)
+    text_of = {p.key: p.text for p in findings.propositions}
     anchors: list[EdgeFinding] = []
     hub: str | None = None
     orphans: list[str] = []
@@ -148,12 +180,19 @@ def anchor_floating(
         if any(m in grounded for m in members):
             hub = hub or members[0]
             continue
-        near = next(((m, refs[0]) for m in members if (refs := neighbours.get(m))), None)
+        near = next(((m, refs[0]) for m in members if (refs := neighbours.get(m))
+                     and (session_title is None or about(text_of[m], refs[0].text))), None)
         if near is None:
             orphans.append(members[0])
             continue
         anchors.append(_supports(near[0], near[1].id))
         hub = hub or members[0]
+    topic = session_topic(findings, session_title) if session_title and orphans else None
+    if topic is not None:  # never under another finding: under the session's own topic
+        anchors += [_supports(k, topic.key) for k in orphans]
+        return findings.model_copy(update={
+            "propositions": (*findings.propositions, topic),
+            "edges": (*findings.edges, *anchors)})
     if hub is None and orphans:
         hub = orphans.pop(0)
     anchors += [_supports(k, hub) for k in orphans if hub is not None]
