@@ -138,7 +138,7 @@ def peak_rss_mb() -> float:
 
 def child_cold(root: Path, save: bool) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.server.runtime.graph_reader import GraphReader
+    from studyhall.server.runtime.library.graph_reader import GraphReader
 
     reader = GraphReader(JsonlGraphStore(root), save_after=1 if save else 10**15)
     snap, cold = timed(reader.snapshot)
@@ -151,8 +151,8 @@ def child_cold(root: Path, save: bool) -> dict[str, Any]:
 
 def child_cached(root: Path) -> dict[str, Any]:
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.core.library.extraction.merger import merge_run
-    from studyhall.server.runtime.graph_reader import GraphReader, gc_paused
+    from studyhall.core.library.extraction.merger import commit_merge, plan_merge
+    from studyhall.server.runtime.library.graph_reader import GraphReader, gc_paused
 
     try:
         from studyhall.server.http.graph_body import GraphBody
@@ -168,8 +168,8 @@ def child_cached(root: Path) -> dict[str, Any]:
     with gc_paused():  # as the route renders
         _, body = timed(lambda: renderer.render(snap))
     batch, findings, audit = sample_merge(0)
-    merge_run(batch, findings, audit, snap.known(), store, run_id="run_bench_new",
-              started_at=T0, at=T0 + timedelta(days=3650))
+    commit_merge(plan_merge(batch, findings, audit, snap.known(), run_id="run_bench_new",
+                            started_at=T0, at=T0 + timedelta(days=3650)), store)
     grown, incremental = timed(reader.snapshot)
     with gc_paused():
         _, body_next = timed(lambda: renderer.render(grown))

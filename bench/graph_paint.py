@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from studyhall.server.runtime.graph_reader import SAVE_AFTER
+from studyhall.server.runtime.library.graph_reader import SAVE_AFTER
 
 from tests.support.big_graph import seed_big_graph
 from tests.support.live_server import CHROMIUM, CHROMIUM_ARGS, start_server

@@ -93,10 +93,10 @@ async def _import(vault: Path, data: Path, embed: bool, recording: Recording | N
     if recording is not None:
         recording.inner = services.embedder
         services = replace(services, embedder=recording)
-    runner = build_runtime(services).imports
+    library = build_runtime(services).library
     started = time.perf_counter()
-    report, material = await runner.run(str(vault), mode="structural", embed=embed)
-    return report, material, time.perf_counter() - started
+    report = await library.import_here(str(vault), mode="structural", embed=embed)
+    return report, report.to_dict()["material"], time.perf_counter() - started
 
 
 async def one_vault(notes: int, plain: bool) -> None:
@@ -119,7 +119,7 @@ async def one_vault(notes: int, plain: bool) -> None:
         # folder) before anything is timed: the import below reuses it.
         encoder = local_embedder(base / "embed" / "models")
         started = time.perf_counter()
-        await encoder.warm_up()
+        await encoder.embed(["load the model"])  # the first embed loads it (a few ms of encoding)
         print(f"  model load ({encoder.backend}, first use of a data folder): "
               f"{time.perf_counter() - started:5.2f} s  [{_load()}]")
         recording = Recording(None)

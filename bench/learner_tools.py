@@ -4,7 +4,7 @@
 
 The graph is ``tests/support/big_graph.py``'s (every node with some understanding evidence, so
 most are review cards) plus ``follows`` chains. Each tool call is checked and run the way the
-agent loop does, with a fresh learner-model read (the desk's short-lived model read dropped
+agent loop does, with a fresh learner-model read (the tool answers' short-lived model read dropped
 first): the best of three, wall and CPU milliseconds. The graph read itself is warm (the app
 keeps it); the day plan (FSRS replays of every card) and the node search are what a call pays.
 """
@@ -32,9 +32,12 @@ async def main(nodes: int) -> None:
     from studyhall.core.contracts.graph import EdgeAdded
     from studyhall.server.app import build_runtime, build_services
     from studyhall.server.config import load_config
-    from studyhall.server.runtime.learner_desk import LearnerDesk
-    from studyhall.server.runtime.node_finder import NodeFinder
-    from studyhall.server.runtime.quiz_gating import QuizGating
+    from studyhall.server.runtime.classroom.quiz_gating import QuizGating
+    from studyhall.server.runtime.learner.ledgers import LearnerLedgers
+    from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
+    from studyhall.server.runtime.library.graph_reader import GraphReader
+    from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
+    from studyhall.server.runtime.library.node_finder import NodeFinder
 
     from tests.support.big_graph import seed_big_graph
     from tests.support.embedder import HashEmbedder
@@ -47,14 +50,21 @@ async def main(nodes: int) -> None:
         "source_id": "notes", "run_id": "seed", "at": at}) for i in range(0, nodes - 40, 7)])
     runtime = build_runtime(services)
     started = time.perf_counter()
-    runtime.graph.snapshot()
+    runtime.library.graph()
     print(f"{nodes} nodes; cold graph read {time.perf_counter() - started:.2f} s")
-    finder = NodeFinder(runtime.upkeep)
-    desk = LearnerDesk(review=runtime.review, finder=finder, chat_store=services.chat_store,
-                       learner_store=services.learner_store, material=runtime.ask)
-    tools = {t.name: t for t in learner_tools(desk)}
-    quiz = gated(quiz_tool(tagged=False), QuizGating(desk.model, finder))
-    ctx = ToolContext(chat_id=runtime.turns.create_chat("topic 3").id, messages=())
+    graph = GraphReader(services.graph_store)
+    finder = NodeFinder(GraphUpkeep(
+        graph_store=services.graph_store, reader=graph, embedder=services.embedder,
+        chat_model=None, prompt=str, supervisor=runtime.supervisor))
+    # The Learner's tool answers, built here to drop their short-lived model read per call.
+    ledgers = LearnerLedgers(graph=graph, learner_store=services.learner_store,
+                             settings_store=services.settings_store, clock=services.clock,
+                             ids=services.ids)
+    answers = LearnerToolAnswers(ledgers=ledgers, finder=finder, chat_store=services.chat_store,
+                                 learner_store=services.learner_store, material=runtime.ask)
+    tools = {t.name: t for t in learner_tools(answers)}
+    quiz = gated(quiz_tool(tagged=False), QuizGating(answers.model, finder))
+    ctx = ToolContext(chat_id=runtime.classroom.create_chat("topic 3").id, messages=())
     hard = {"node_id": "n00047", "questions": [
         {"prompt": "?", "choices": ["a", "b"], "correct": [0], "difficulty": "hard"}]}
     calls: list[tuple[str, Any]] = [
@@ -67,7 +77,7 @@ async def main(nodes: int) -> None:
     for name, args in [*calls, ("hard quiz (gate)", hard)]:
         wall, cpu = [], []
         for _ in range(3):
-            desk._forget()  # a fresh model read, as the first call of a step pays
+            answers._forget()  # a fresh model read, as the first call of a step pays
             t0, c0 = time.perf_counter(), time.process_time()
             if name in tools:
                 assert await tools[name].check(args, ctx) == []

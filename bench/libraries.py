@@ -168,7 +168,7 @@ def _graph(nodes: int) -> Any:
     sys.path.insert(0, str(Path(__file__).parent))
     from graph import generate
     from studyhall.adapters.store import JsonlGraphStore
-    from studyhall.server.runtime.graph_reader import GraphReader
+    from studyhall.server.runtime.library.graph_reader import GraphReader
 
     root = Path(tempfile.mkdtemp(prefix="studyhall-bench-")) / "graph"
     generate(nodes, root)
@@ -180,7 +180,7 @@ def _graph(nodes: int) -> Any:
 
 def body_section(snapshot: Any) -> None:
     import orjson
-    from studyhall.core.library.graph.export import snapshot_to_dict
+    from studyhall.core.library.graph.interchange import snapshot_to_dict
     from studyhall.server.http.graph_body import GraphBody
 
     data = snapshot_to_dict(snapshot)
@@ -201,7 +201,7 @@ def body_section(snapshot: Any) -> None:
 
 def graphml_section(snapshot: Any) -> None:
     import networkx as nx
-    from studyhall.core.library.graph.export import snapshot_to_graphml
+    from studyhall.core.library.graph.interchange import snapshot_to_graphml
 
     def with_networkx() -> str:
         graph: Any = nx.MultiDiGraph(id="studyhall")

@@ -37,18 +37,17 @@ async def score(limit: int = 20) -> dict[str, float]:
         os.environ["STUDYHALL_DATA_DIR"] = tmp
         from studyhall.server.app import build_runtime, build_services
         from studyhall.server.config import load_config
-        from studyhall.server.runtime.node_finder import NodeFinder
 
         runtime = build_runtime(build_services(load_config()))
-        await runtime.imports.notes.run(str(HERE / "vault"), mode="structural", embed=True)
-        snapshot = runtime.upkeep.reader.snapshot()
-        finder = NodeFinder(runtime.upkeep)
+        library = runtime.library
+        await library.import_here(str(HERE / "vault"), mode="structural", embed=True)
+        snapshot = library.stored_graph()
         titles = note_titles(list(snapshot.nodes))
         questions = [json.loads(line) for line in (HERE / "questions.jsonl").open()]
         at1 = at5 = rr = 0.0
         for q in questions:
             notes: list[str] = []
-            for hit in await finder.search(q["question"], snapshot, limit=limit):
+            for hit in await library.find_nodes(q["question"], snapshot, limit=limit):
                 node = snapshot.node(hit.node_id)
                 for note in [titles[s] for s in node.sources] if node else []:
                     if note not in notes:

@@ -1,28 +1,25 @@
 """THE composition root: the only module that constructs adapters and wires them into the app.
 
 ``build_services(config)`` picks an adapter for every port; ``build_runtime(services)`` builds
-every runner, scheduler and feed on those ports; ``build_app(config, runtime)`` assembles the
-Starlette app from the route modules in ``server/http``, its lifespan ``started(runtime)``. The
-CLI builds the same services and runtime here and runs the same ``started``, so the command
-line and the HTTP API always run the same wiring. Heavy libraries (torch,
+every runner, scheduler and feed on those ports and declares who reacts to what. The ASGI app
+over a runtime (route groups, UI, middleware) is ``server/web.py: build_app``. The CLI builds
+the same services and runtime here and runs the same ``started``, so the command line and the
+HTTP API always run the same wiring. Heavy libraries (torch,
 sentence_transformers, litellm) are never imported on this path.
 """
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import sys
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
+from functools import partial
 
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.routing import BaseRoute, Mount
-from starlette.staticfiles import StaticFiles
 from studyhall.adapters.embed.onnx_minilm import OnnxMiniLMEmbedder
 from studyhall.adapters.embed.select import SettingsEmbedder, local_embedder
+from studyhall.adapters.export.genanki_deck import GenankiDeckWriter
+from studyhall.adapters.export.markdown_folder import MarkdownFolderWriter
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
@@ -56,20 +53,20 @@ from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel
-from studyhall.core.guardrails.policy import scrubs
+from studyhall.core.guardrails.policy import SettingsScrubPolicy
+from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
-from studyhall.server.http import errors, health
-from studyhall.server.http.fallback import fallback_route
-from studyhall.server.http.lazy_routes import LazyRoutes, lazy_modules
-from studyhall.server.http.security import SecurityMiddleware
 from studyhall.server.redaction import REDACTOR, RedactingSecretStore
-from studyhall.server.runtime.activity import ActivityFeed
-from studyhall.server.runtime.agent_roster import ToolWrap
-from studyhall.server.runtime.anki_import import AnkiImporter
-from studyhall.server.runtime.artifact_scope import ScopeResolver
-from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
+from studyhall.server.runtime.classroom import Classroom
+from studyhall.server.runtime.classroom.agent_roster import ToolWrap
+from studyhall.server.runtime.classroom.graph_context import GraphContext
+from studyhall.server.runtime.classroom.model_ready import no_key_for_turn, no_model_reason
+from studyhall.server.runtime.classroom.prompts import load_prompt
+from studyhall.server.runtime.classroom.quiz_gating import QuizGating
+from studyhall.server.runtime.classroom.turn_board import TurnBoard
+from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.events import (
     GraphMerged,
     JobChanged,
@@ -77,53 +74,26 @@ from studyhall.server.runtime.events import (
     TurnEnded,
     WakeWanted,
 )
-from studyhall.server.runtime.extraction import ExtractionScheduler
-from studyhall.server.runtime.graph_context import GraphContext
-from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.import_runs import ImportRunner
-from studyhall.server.runtime.imports import NotesImporter
-from studyhall.server.runtime.job_work import JobWork
-from studyhall.server.runtime.jobs import JobRunner
-from studyhall.server.runtime.learner_desk import LearnerDesk
-from studyhall.server.runtime.material import CourseMaterial
-from studyhall.server.runtime.model_ready import no_key_for_turn, no_model_reason
-from studyhall.server.runtime.node_finder import NodeFinder
-from studyhall.server.runtime.prompts import load_prompt
-from studyhall.server.runtime.quiz_gating import QuizGating
+from studyhall.server.runtime.learner import Learner
+from studyhall.server.runtime.learner.questions import ReviewQuestions
+from studyhall.server.runtime.library import Library
+from studyhall.server.runtime.library.anki_import import AnkiImporter
+from studyhall.server.runtime.library.extraction import ExtractionScheduler
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.library.import_runs import ImportRunner
+from studyhall.server.runtime.library.material import CourseMaterial
+from studyhall.server.runtime.library.node_finder import NodeFinder
 from studyhall.server.runtime.reactions import Reactions
-from studyhall.server.runtime.review import ReviewService
-from studyhall.server.runtime.review_questions import ReviewQuestions
-from studyhall.server.runtime.runtime import Runtime, started
+from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.supervisor import Supervisor
-from studyhall.server.runtime.turn_board import TurnBoard
-from studyhall.server.runtime.turns import TurnRunner
+from studyhall.server.runtime.workbench import Workbench
+from studyhall.server.runtime.workbench.activity import ActivityFeed
+from studyhall.server.runtime.workbench.artifact_scope import ScopeResolver
+from studyhall.server.runtime.workbench.artifacts import ArtifactDesk
+from studyhall.server.runtime.workbench.job_work import JobWork
+from studyhall.server.runtime.workbench.jobs import JobRunner
 from studyhall.server.services import Services
-
-if TYPE_CHECKING:  # checked as the modules they are; each loads with its first request
-    from studyhall.server.http import (
-        activity,
-        artifacts,
-        ask,
-        chats,
-        demo_frames,
-        exports,
-        graph,
-        graph_search,
-        imports,
-        review,
-        settings,
-        source_quiz,
-        sources,
-    )
-else:
-    (activity, artifacts, ask, chats, demo_frames, exports, graph, graph_search, imports, review,
-     settings, source_quiz, sources) = lazy_modules(
-        "studyhall.server.http", "activity", "artifacts", "ask", "chats", "demo_frames",
-        "exports", "graph", "graph_search", "imports", "review", "settings", "source_quiz",
-        "sources")
-
-UI_DIR = Path(__file__).resolve().parent / "ui"
 
 
 def build_services(config: Config) -> Services:
@@ -156,7 +126,7 @@ def build_services(config: Config) -> Services:
             allow_network=not config.testing,
             backoff_base=0.0 if config.testing else 1.0,  # tests retry instantly
         ),
-        scrub_for=lambda role: scrubs(settings_store.load(), role),
+        scrub_for=SettingsScrubPolicy(settings_store),
     )
     # Demos and diagrams are checked in the system's headless Chromium (network off; started
     # on first use and kept warm while jobs run).
@@ -204,6 +174,9 @@ def build_services(config: Config) -> Services:
             local if isinstance(local, OnnxMiniLMEmbedder) else MiniLMEncoder()),
         vault_reader=FileVaultReader(rule=files),
         sandbox=sandbox,
+        # Exports write each file whole (genanki loads on the first deck written).
+        deck_writer=GenankiDeckWriter(),
+        vault_writer=MarkdownFolderWriter(),
         on_startup=(preload,),
         # A one-time model export in flight is killed, not waited for (~10 s in torch).
         on_shutdown=(sandbox.aclose, embedder.aclose),
@@ -240,27 +213,13 @@ def build_runtime(services: Services) -> Runtime:
     notes = NotesImporter(
         vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,
         settings_store=s.settings_store, clock=s.clock, ids=s.ids, upkeep=upkeep,
-        chat_model=s.chat_model, prompt=load_prompt, no_model_reason=lambda: no_model_reason(s),
+        chat_model=s.chat_model, prompt=load_prompt, off_loop=asyncio.to_thread,
+        no_model_reason=lambda: no_model_reason(s),
     )
     material = CourseMaterial(reader=s.material_reader, index=s.search_index, clock=s.clock,
                               sources=s.source_store, graph_store=s.graph_store,
                               embedder=s.embedder, upkeep=upkeep, transcriber=s.transcriber,
                               no_transcriber=lambda: no_model_reason(s, "transcriber"))
-    questions = ReviewQuestions(
-        graph=graph, learner_store=s.learner_store, model=s.chat_model, supervisor=supervisor,
-        clock=s.clock, ids=s.ids, no_model=lambda: no_model_reason(s, QUESTION_ROLE),
-        model_name=lambda: s.settings_store.load().model_for(QUESTION_ROLE).model)
-    review = ReviewService(graph=graph, learner_store=s.learner_store,
-                           settings_store=s.settings_store, clock=s.clock, ids=s.ids,
-                           questions=questions)
-    # An Anki deck's reviews and cards go to the learner ledgers through their one writer.
-    # The deck reader obeys the one path rule too: never a deck linked into the data folder.
-    deck_reader = AnkiPackageReader(rule=PathRule.guarding(s.config.data_dir))
-    anki = AnkiImporter(reader=deck_reader, graph_store=s.graph_store, clock=s.clock,
-                        ids=s.ids, upkeep=upkeep, review=review)
-    imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
-                           supervisor=supervisor, anki=anki)
-
     # The one retriever: Ask's model grades the passages and rewrites a follow-up; every other
     # search (the tutor's tool, a sub-agent's grounding, the eval) asks it for no model step.
     retriever = Retriever(index=s.search_index, embedder=s.embedder, scorer=s.passage_scorer,
@@ -269,6 +228,27 @@ def build_runtime(services: Services) -> Runtime:
     ask_desk = AskDesk(retriever=retriever, model=s.chat_model, index=s.search_index,
                        store=s.ask_store, clock=s.clock, ids=s.ids, graph=graph,
                        chats=s.chat_store)
+    finder = NodeFinder(upkeep)
+    learner = Learner(
+        graph=graph, graph_store=s.graph_store, learner_store=s.learner_store,
+        settings_store=s.settings_store, chat_store=s.chat_store, sources=s.source_store,
+        finder=finder, material=ask_desk, deck_writer=s.deck_writer, vault_writer=s.vault_writer,
+        clock=s.clock, ids=s.ids, questions=ReviewQuestions(
+            graph=graph, learner_store=s.learner_store, model=s.chat_model,
+            supervisor=supervisor, clock=s.clock, ids=s.ids,
+            no_model=lambda: no_model_reason(s, QUESTION_ROLE),
+            model_name=lambda: s.settings_store.load().model_for(QUESTION_ROLE).model))
+    # An Anki deck's reviews and cards go to the learner ledgers through their one writer.
+    # The deck reader obeys the one path rule too: never a deck linked into the data folder.
+    deck_reader = AnkiPackageReader(rule=PathRule.guarding(s.config.data_dir))
+    anki = AnkiImporter(reader=deck_reader, graph_store=s.graph_store, clock=s.clock,
+                        ids=s.ids, upkeep=upkeep, learner=learner)
+    imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
+                           supervisor=supervisor, anki=anki)
+    library = Library(sources=s.source_store, index=s.search_index, reader=s.material_reader,
+                      notes=s.vault_reader, embedder=s.embedder, upkeep=upkeep, learner=learner,
+                      model=s.chat_model, ids=s.ids, clock=s.clock, imports=imports,
+                      extraction=extraction, chats=s.chat_store, settings=s.settings_store)
     scopes = ScopeResolver(graph=graph, chats=s.chat_store, sources=s.source_store,
                            index=s.search_index)
     # The job runner queues its steers on the board and asks for a wake turn (``WakeWanted``),
@@ -278,8 +258,7 @@ def build_runtime(services: Services) -> Runtime:
                      reactions=reactions,
                      work=JobWork(sandbox=s.sandbox, prompt=load_prompt,
                                   grounding=ask_desk.grounding, scope_grounding=scopes.grounding))
-    desk, learner_tools_for, quiz_gate = _tutor_knows_the_learner(
-        s, review, NodeFinder(upkeep), ask_desk)
+    learner_tools_for, quiz_gate = _tutor_knows_the_learner(learner, finder)
     turns = TurnRunner(board=board, chat_store=s.chat_store, chat_model=s.chat_model,
                        settings_store=s.settings_store, clock=s.clock, ids=s.ids,
                        prompt=load_prompt, supervisor=supervisor, reactions=reactions,
@@ -287,45 +266,47 @@ def build_runtime(services: Services) -> Runtime:
                                           *learner_tools_for["teacher"]),
                               "prober": learner_tools_for["prober"]},
                        wrap={"quiz": quiz_gate},
-                       no_key=lambda role: no_key_for_turn(s, role))
-    activity = ActivityFeed(jobs, s.job_store, registries=(extraction, imports))
+                       no_key=partial(no_key_for_turn, s))  # no lambda: app.py stays out of a turn
+    context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
+                           learner=learner)
+    classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
+    activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
-                                 chats=s.chat_store, resolver=scopes, cards=desk, clock=s.clock,
+                                 chats=s.chat_store, resolver=scopes, cards=learner, clock=s.clock,
                                  no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))
+    workbench = Workbench(jobs=jobs, artifacts=artifact_desk, activity=activity,
+                          job_store=s.job_store, supervisor=supervisor)
     # Who reacts to what: the one place the parts are joined after they exist. Each handler
     # is error-contained by the bus; the producer picks when they run (reactions.py).
     reactions.declare({
         # Each in its own task once the turn is saved: a turn past chunk_tokens starts an
         # extraction run; the workbench flips what the turn delivered and wakes for the rest.
-        TurnEnded: (extraction.on_turn_end, jobs.on_turn_end),
-        WakeWanted: (turns.wake,),  # a job's steer waits and no turn will claim it
-        JobChanged: (activity.job_changed,),  # the activity streams re-read
+        TurnEnded: (library.turn_ended, workbench.on_turn_end),
+        WakeWanted: (classroom.wake,),  # a job's steer waits and no turn will claim it
+        JobChanged: (workbench.job_changed,),  # the activity streams re-read
         # Session and scope jobs alike keep what they wrote, before the delivery.
-        JobFinished: (artifact_desk.job_finished,),
-        GraphMerged: (upkeep.graph_merged,),  # new nodes get vectors, clusters, positions
+        JobFinished: (workbench.job_finished,),
+        GraphMerged: (library.graph_merged,),  # new nodes get vectors, clusters, positions
     })
     return Runtime(
-        services=s, supervisor=supervisor, reactions=reactions, turns=turns, graph=graph,
-        upkeep=upkeep, extraction=extraction, imports=imports, jobs=jobs,
-        artifacts=artifact_desk, activity=activity,
-        context=GraphContext(turns=turns, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
-                             learner=review),
-        review=review, ask=ask_desk,
+        services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,
+        library=library,
+        workbench=workbench,
+        learner=learner, ask=ask_desk,
     )
 
 
 def _tutor_knows_the_learner(
-    s: Services, review: ReviewService, finder: NodeFinder, ask_desk: AskDesk,
-) -> tuple[LearnerDesk, dict[AgentRole, tuple[Tool, ...]], ToolWrap]:
+    learner: Learner, finder: NodeFinder,
+) -> tuple[dict[AgentRole, tuple[Tool, ...]], ToolWrap]:
     """The learner model in the session: hard quiz questions gated by prerequisites (every
     agent's quiz, the returned wrap), the learner tools for the teacher, their read-only part
-    for the prober. The desk is returned too: kept flashcards join its review queue."""
-    desk = LearnerDesk(review=review, finder=finder, chat_store=s.chat_store,
-                       learner_store=s.learner_store, material=ask_desk)
-    gate = QuizGating(desk.model, finder)
+    for the prober, all answered by the Learner."""
+    gate = QuizGating(learner.recent_model, finder)
     tools: dict[AgentRole, tuple[Tool, ...]] = {
-        "teacher": tuple(learner_tools(desk)), "prober": tuple(learner_tools(desk, READ_TOOLS))}
-    return desk, tools, lambda tool: gated(tool, gate)
+        "teacher": tuple(learner_tools(learner)),
+        "prober": tuple(learner_tools(learner, READ_TOOLS))}
+    return tools, lambda tool: gated(tool, gate)
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
@@ -343,60 +324,3 @@ def _background(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
         threading.Thread(target=work, name="start-up work", daemon=True).start()
 
     return hook
-
-
-def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    """Every /api route, module by module. New feature routes are listed here, each group with
-    the path prefixes its routes sit under: a group's module (with the contracts and runtime it
-    imports) loads on the first request under them, so start-up imports what /api/health needs
-    (``http/lazy_routes.py``; a route outside its prefixes fails the group's first load)."""
-    return [
-        *health.routes(services),
-        LazyRoutes(("/api/chats",), lambda: chats.routes(services, runtime)),
-        LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
-                   lambda: graph.routes(services, runtime)),
-        LazyRoutes(("/api/graph",), lambda: graph_search.routes(services, runtime)),
-        LazyRoutes(("/api/graph",), lambda: imports.routes(services, runtime)),
-        LazyRoutes(("/api/sources",), lambda: sources.routes(services, runtime)),
-        LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(services, runtime)),
-        LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
-        LazyRoutes(("/api/settings",), lambda: settings.routes(services)),
-        LazyRoutes(("/api/frames",), lambda: demo_frames.routes(services)),
-        LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(services, runtime)),
-        LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(services, runtime)),
-        LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
-                   lambda: review.routes(services, runtime)),
-        LazyRoutes(("/api/export",), lambda: exports.routes(services, runtime)),
-    ]
-
-
-def build_app(config: Config, runtime: Runtime | None = None) -> Starlette:
-    """The ASGI app over ``runtime`` (built from ``config`` when not given). ``config.port``
-    must be the bound port: the Host/Origin checks use it."""
-    if config.port is None:
-        raise ValueError("build_app needs the bound port (bind the socket first, see serve.py)")
-    runtime = runtime if runtime is not None else build_runtime(build_services(config))
-    services = runtime.services
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        async with started(runtime):
-            yield
-
-    routes: list[BaseRoute] = [
-        *_route_modules(services, runtime),
-        fallback_route(),  # 404, or 405 with the right Allow, for whatever no route took
-        Mount("/", StaticFiles(directory=UI_DIR, html=True), name="ui"),
-    ]
-    app = Starlette(
-        routes=routes,
-        middleware=[
-            Middleware(SecurityMiddleware, token=config.token, host=config.host, port=config.port)
-        ],
-        exception_handlers=errors.EXCEPTION_HANDLERS,  # type: ignore[arg-type]
-        lifespan=lifespan,
-    )
-    app.state.services = services
-    app.state.runtime = runtime
-    app.state.config = config
-    return app

@@ -13,10 +13,13 @@ import os
 import re
 import threading
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from studyhall.core.errors import SecretError
-from studyhall.core.ports.storage import SecretStore
 from studyhall.core.redaction import MASK, mask_key_shapes
+
+if TYPE_CHECKING:  # the port's module loads every contract: the log is set up before those
+    from studyhall.core.ports.storage import SecretStore
 
 _MIN_SECRET_LEN = 6  # shorter values would mask ordinary words
 _SECRET_ENV = re.compile(r"(?i)(API_?KEY|TOKEN|SECRET|PASSWORD)$")

@@ -17,13 +17,16 @@ import os
 import signal
 import socket
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studyhall.server.app import build_app
+from studyhall.server.boot import BootingApp
 from studyhall.server.config import Config
 from studyhall.server.instance import RunningServer, remove_server_file, write_server_file
 from studyhall.server.logging import setup_logging, tag
-from studyhall.server.runtime.runtime import Runtime, stop
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from studyhall.server.runtime.runtime import Runtime
 
 log = logging.getLogger("studyhall.server")
 
@@ -71,8 +74,10 @@ def run_server(
     setup_logging(config.data_dir)
     sock = bind_socket(config.host, config.port)
     config = config.with_port(sock.getsockname()[1])
-    app = build_app(config, runtime)
-    server = _server(app, app.state.runtime)
+    # /api/health answers first; the app (adapters, runtime, routes) is built right behind it
+    # (server/boot.py), so the process answers in about the time a bare Starlette app does.
+    app = BootingApp(config, lambda: _build_app(config, runtime))
+    server = _server(app)
     info = RunningServer(
         pid=os.getpid(), port=config.port or 0, url=f"http://{config.host}:{config.port}",
         token=config.token,
@@ -90,9 +95,11 @@ def run_server(
         if on_ready is not None:
             on_ready(info)
         watcher = asyncio.create_task(_stop_after(stop_when, info, server)) if stop_when else None
+        failed = asyncio.create_task(_stop_if_boot_fails(app, server))
         try:
             await serving
         finally:
+            failed.cancel()
             if watcher is not None:
                 watcher.cancel()
 
@@ -110,7 +117,21 @@ def run_server(
         # would otherwise be traversed by the interpreter's final collections, seconds on a busy
         # machine; frozen objects are left out of them (memory is freed by the exit anyway).
         gc.freeze()
+    if app.failure is not None:
+        raise app.failure  # as if the build had failed before serving: the caller reports it
     return 0
+
+
+def _build_app(config: Config, runtime: Runtime | None) -> Starlette:
+    from studyhall.server.web import build_app  # in the boot thread, after the server answers
+
+    return build_app(config, runtime)
+
+
+async def _stop_if_boot_fails(app: BootingApp, server: Any) -> None:
+    await app.booted()
+    if app.failure is not None:
+        server.should_exit = True
 
 
 # A request still running once the runtime has stopped (an answer being written, say) gets
@@ -118,7 +139,7 @@ def run_server(
 GRACE_SECONDS = 0.5
 
 
-def _server(app: Any, runtime: Runtime) -> Any:
+def _server(app: BootingApp) -> Any:
     """A uvicorn server that stops the runtime as its shutdown begins."""
     import uvicorn  # here, not at module level: the CLI's other commands never pay for it
     from studyhall.server.connection_guard import server_config
@@ -127,8 +148,12 @@ def _server(app: Any, runtime: Runtime) -> Any:
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
             # Before uvicorn waits for open responses: stopping the runtime ends the live
             # streams (activity, turns) that would otherwise hold it for the whole grace period.
-            # The lifespan's own stop then finds it done.
-            await stop(runtime)
+            # The lifespan's own stop then finds it done (no runtime yet: the lifespan waits
+            # for the build and stops what it started).
+            if (runtime := app.runtime) is not None:
+                from studyhall.server.runtime.runtime import stop
+
+                await stop(runtime)
             await super().shutdown(sockets)
 
     # A header-read deadline and a cap on open connections (``connection_guard``): clients

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from studyhall.core.ports.exports import DeckWriter, VaultWriter
 from studyhall.core.ports.models import ChatModel, Embedder, Reranker, Transcriber
 from studyhall.core.ports.sandbox import Sandbox
 from studyhall.core.ports.search import SearchIndex
@@ -56,6 +57,8 @@ class Services:
     vault_reader: VaultReader  # Markdown/Obsidian vaults from disk
     sandbox: Sandbox  # the headless browser that checks generated demos and diagrams
     transcriber: Transcriber  # audio/video without captions to a timed transcript (BYOK)
+    deck_writer: DeckWriter  # ``studyhall export anki`` and the window's deck download
+    vault_writer: VaultWriter  # ``studyhall export markdown``: a folder of notes
     # What the adapters need at start-up / shutdown (e.g. the key preload, the sandbox's
     # browser); ``runtime.started`` runs them around the runtime's own steps.
     on_startup: tuple[Hook, ...] = ()

@@ -9,7 +9,7 @@ from studyhall.adapters.fakes.settings import InMemorySettingsStore
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.guardrails.chat_model import GuardedChatModel
 
 
@@ -22,7 +22,7 @@ async def test_the_audit_row_records_risk_and_never_the_scrubbed_value(tmp_path:
     model = GuardedChatModel(inner, lambda role: True)
     first = ModelRequest(role="teacher", messages=(
         {"role": "user", "content": "Write to jane.doe@example.com"},))
-    text = "".join([e.text async for e in model.stream(first) if isinstance(e, TextDelta)])
+    text = "".join([e.text async for e in model.stream(first) if isinstance(e, StreamedText)])
     assert text == "Sure, jane.doe@example.com."
     plain = ModelRequest(role="teacher", messages=({"role": "user", "content": "hello"},))
     _ = [e async for e in model.stream(plain)]

@@ -30,7 +30,7 @@ from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,
-    TextDelta,
+    StreamedText,
     ToolCallEvent,
     ToolSpec,
     UsageEvent,
@@ -65,7 +65,7 @@ async def collect(model: ChatModel, req: ModelRequest) -> list[ModelEvent]:
 
 
 def text_of(events: list[ModelEvent]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
+    return "".join(e.text for e in events if isinstance(e, StreamedText))
 
 
 async def _no_sleep(_: float) -> None:
@@ -84,7 +84,7 @@ class ChatModelContract:
     async def test_text_streams_in_deltas_then_usage_then_finish(self) -> None:
         text = "The derivative measures how fast a quantity changes."
         events = await collect(self.make({"teacher": [{"text": text}]}), request())
-        deltas = [e for e in events if isinstance(e, TextDelta)]
+        deltas = [e for e in events if isinstance(e, StreamedText)]
         assert len(deltas) > 1, "text must stream in pieces, not arrive in one block"
         assert text_of(events) == text
         assert isinstance(events[-1], FinishEvent) and events[-1].reason == "stop"

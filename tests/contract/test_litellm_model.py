@@ -14,7 +14,7 @@ from studyhall.adapters.fakes.settings import InMemorySettingsStore
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel, load_litellm
 from studyhall.adapters.llm.script import ChatScript
-from studyhall.core.contracts.models import ModelRequest, TextDelta, ToolSpec, UsageEvent
+from studyhall.core.contracts.models import ModelRequest, StreamedText, ToolSpec, UsageEvent
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import (
     ModelAuthError,
@@ -105,7 +105,7 @@ async def test_rate_limit_is_retried_then_succeeds(tmp_path: Path) -> None:
         tmp_path, {"teacher": [{"error": "rate_limit"}, {"text": "Back again."}]}, sleeps
     )
     events = await drain(model, req())
-    assert "".join(e.text for e in events if isinstance(e, TextDelta)) == "Back again."
+    assert "".join(e.text for e in events if isinstance(e, StreamedText)) == "Back again."
     assert len(sleeps.delays) == 1 and sleeps.delays[0] == pytest.approx(1.0)
     (row,) = JsonlAuditLog(tmp_path / "audit.jsonl").rows()
     assert row["outcome"] == "ok" and row["attempts"] == 2

@@ -12,7 +12,7 @@ import pytest
 from studyhall.adapters.fakes.secrets import InMemorySecretStore
 from studyhall.adapters.fakes.settings import InMemorySettingsStore
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.core.errors import (
     ModelBadRequest,
@@ -57,7 +57,7 @@ def model_at(api_base: str, keys: dict[str, str] | None = None, **options: Any
 async def text_of(model: LitellmChatModel, **request: Any) -> str:
     events = [e async for e in model.stream(ModelRequest(
         role="teacher", messages=({"role": "user", "content": "hi"},), **request))]
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
+    return "".join(e.text for e in events if isinstance(e, StreamedText))
 
 
 @pytest.mark.parametrize("address", ["http://192.168.1.5:1234/v1", "http://localhost.evil.com/v1",

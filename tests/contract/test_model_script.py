@@ -13,7 +13,7 @@ from studyhall.adapters.fakes.settings import InMemorySettingsStore
 from studyhall.adapters.llm.audit import JsonlAuditLog
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.errors import ModelNotConfigured, ModelScriptInvalid
 
 SCRIPT = {
@@ -53,7 +53,7 @@ def test_a_restarted_adapter_continues_the_script(tmp_path: Path) -> None:
             allow_network=False,
         )
         req = ModelRequest(role="labeler", messages=({"role": "user", "content": "x"},))
-        return "".join([e.text async for e in model.stream(req) if isinstance(e, TextDelta)])
+        return "".join([e.text async for e in model.stream(req) if isinstance(e, StreamedText)])
 
     assert asyncio.run(label()) == "one"
     assert asyncio.run(label()) == "two"

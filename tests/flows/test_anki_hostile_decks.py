@@ -158,7 +158,7 @@ async def test_a_malformed_deck_over_http_ends_its_run_with_the_reason(tmp_path)
     async with scripted_app(None) as (api, runtime):
         r = await api.http.post("/api/graph/import", json={"path": str(deck), "embed": False})
         assert r.status_code == 202, r.text
-        await runtime.imports.wait(r.json()["run_id"])
+        await runtime.library.wait_for_import(r.json()["run_id"])
         run = (await api.http.get(f"/api/graph/import/{r.json()['run_id']}")).json()
         assert run["status"] == "error"
         assert "its template number (ord), not a number" in run["error"] and CHECK in run["error"]
@@ -281,12 +281,12 @@ async def test_health_answers_while_a_hostile_deck_imports(tmp_path):
         assert r.status_code == 202, r.text
         run_id = r.json()["run_id"]
         slowest = 0.0
-        while runtime.imports.get(run_id).status == "running":
+        while runtime.library.import_run(run_id).status == "running":
             started = time.perf_counter()
             assert (await api.http.get("/api/health")).status_code == 200
             slowest = max(slowest, time.perf_counter() - started)
             await asyncio.sleep(0.02)
-        run = await runtime.imports.wait(run_id)
+        run = await runtime.library.wait_for_import(run_id)
         assert run.status == "done", run.error
         assert run.report is not None and run.report.imported == 123  # and the 3 usual
         assert slowest < 1.0, f"/api/health waited {slowest:.2f}s during the import"

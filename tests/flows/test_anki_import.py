@@ -82,8 +82,8 @@ def test_a_deck_imports_with_its_history_and_again_changes_nothing(tmp_path, cap
 async def test_the_fsrs_state_is_the_replay_of_the_decks_answers(tmp_path):
     deck = write_deck(tmp_path / "spanish.apkg")
     async with scripted_app(None) as (api, runtime):
-        await runtime.imports.run(str(deck), embed=False)
-        model = runtime.review.model()
+        await runtime.library.import_here(str(deck), embed=False)
+        model = runtime.learner.model()
         hola = [r for r in REVIEWS if r[0] == "g-hola"]
         grades = [Graded(_at(at), ("again", "hard", "good", "easy")[ease - 1])
                   for _, at, ease, _ in hola]
@@ -249,13 +249,13 @@ async def test_the_window_imports_a_deck_over_http(tmp_path):
     async with scripted_app(None) as (api, runtime):
         r = await api.http.post("/api/graph/import", json={"path": str(deck), "embed": False})
         assert r.status_code == 202, r.text
-        await runtime.imports.wait(r.json()["run_id"])
+        await runtime.library.wait_for_import(r.json()["run_id"])
         run = (await api.http.get(f"/api/graph/import/{r.json()['run_id']}")).json()
         assert run["status"] == "done", run
         assert run["report"]["anki"]["cards_queued"] == 3 and run["report"]["material"] is None
         bad = tmp_path / "broken.apkg"
         bad.write_bytes(b"PK\x03\x04 torn")
         r = await api.http.post("/api/graph/import", json={"path": str(bad), "embed": False})
-        await runtime.imports.wait(r.json()["run_id"])
+        await runtime.library.wait_for_import(r.json()["run_id"])
         failed = (await api.http.get(f"/api/graph/import/{r.json()['run_id']}")).json()
         assert failed["status"] == "error" and "not an Anki package" in failed["error"]

@@ -14,10 +14,11 @@ import httpx
 import pytest
 from studyhall.adapters.store import JsonlArtifactStore
 from studyhall.core.contracts.jobs import Job
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.runtime import Runtime
+from studyhall.server.runtime.workbench.artifacts import ArtifactDesk
+from studyhall.server.web import build_app
 
 from tests.support.artifact_graph import NOTES_ANSWER, cards_answer, seed_heap_graph
 from tests.support.chat_model import FunctionChatModel
@@ -191,7 +192,7 @@ async def test_a_crash_between_finishing_and_keeping_is_caught_up_at_start(
         return None  # the process "dies" before the keep
 
     with monkeypatch.context() as m:
-        m.setattr(ArtifactDesk, "job_finished", dies_first)  # read when the table is built
+        m.setattr(ArtifactDesk, "job_finished", dies_first)  # the workbench forwards to it
         async with scripted_app(s) as (api, runtime):
             seed_heap_graph(runtime.services.graph_store)
             (job,) = (await make(api, ["notes"])).json()["jobs"]

@@ -13,7 +13,7 @@ from typing import Any
 
 from studyhall.adapters.store import JsonAskStore
 from studyhall.core.contracts.asks import CUT_OFF, STOPPED, AskThread
-from studyhall.core.contracts.models import ModelEvent, ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelEvent, ModelRequest, StreamedText
 from studyhall.core.errors import ModelStreamCut
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
@@ -45,13 +45,13 @@ class Answerer:
                 yield event
             return
         for _ in range(self.hold_after):
-            yield TextDelta(text="y" * 100)
+            yield StreamedText(text="y" * 100)
         self.held.set()
         await self.release.wait()
         if self.fail:
             raise ModelStreamCut("The answer broke off: the provider closed the stream.",
                                  role="answerer")
-        yield TextDelta(text=" [1].")
+        yield StreamedText(text=" [1].")
 
 
 def _app(tmp_path: Path, answerer_for):  # type: ignore[no-untyped-def]
@@ -75,7 +75,7 @@ def _on_disk(services) -> AskThread:  # type: ignore[no-untyped-def]
 async def test_an_answer_is_on_disk_while_it_streams_then_complete(tmp_path: Path) -> None:
     services, answerer, app = _app(tmp_path, Answerer)
     async with app as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         asking = asyncio.create_task(api.http.post("/api/ask", json=QUESTION))
         await asyncio.wait_for(answerer.held.wait(), 30)
 
@@ -98,7 +98,7 @@ async def test_an_answer_is_on_disk_while_it_streams_then_complete(tmp_path: Pat
 async def test_the_models_error_mid_answer_keeps_the_words_sent_marked_cut_off(tmp_path: Path) -> None:
     services, answerer, app = _app(tmp_path, lambda inner: Answerer(inner, fail=True))
     async with app as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         answerer.release.set()
         events = parse_sse((await api.http.post("/api/ask", json=QUESTION)).text)
         assert events[-1][0] == "error"
@@ -111,7 +111,7 @@ async def test_the_models_error_mid_answer_keeps_the_words_sent_marked_cut_off(t
 async def test_stop_mid_answer_keeps_the_words_sent_marked_cut_off(tmp_path: Path) -> None:
     services, answerer, app = _app(tmp_path, Answerer)
     async with app as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         asking = asyncio.create_task(api.http.post("/api/ask", json=QUESTION))
         await asyncio.wait_for(answerer.held.wait(), 30)
         asking.cancel()  # the window's Stop: the request goes away mid-stream

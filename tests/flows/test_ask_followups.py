@@ -90,7 +90,7 @@ async def test_a_follow_up_is_searched_as_the_models_rewrite_and_as_asked(tmp_pa
     script = {"rewriter": [{"json": {"query": REWRITE}}], "reranker": [ANSWERS_FIRST],
               "answerer": [{"text": "It cannot reclaim them [1]."}]}
     async with _app(tmp_path, script) as (api, runtime):
-        await runtime.imports.material.run(str(_course(tmp_path / "course")))
+        await runtime.library.index_material(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": FOLLOW_UP, "history": HISTORY})
         sources, finish = events[0][1], events[-1][1]
         assert sources["rewritten"] == REWRITE
@@ -105,7 +105,7 @@ async def test_without_history_the_same_words_are_not_rewritten(tmp_path: Path):
     script = {"rewriter": [{"json": {"query": REWRITE}}], "reranker": [ANSWERS_FIRST],
               "answerer": [{"text": "Dishwashers run cycles [1]."}]}
     async with _app(tmp_path, script) as (api, runtime):
-        await runtime.imports.material.run(str(_course(tmp_path / "course")))
+        await runtime.library.index_material(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": FOLLOW_UP})
         assert events[0][1]["rewritten"] is None
         assert events[-1][1]["ranked"][0] == "kitchen.txt"  # what the words alone find
@@ -116,7 +116,7 @@ async def test_a_standalone_question_never_calls_the_rewriter(tmp_path: Path):
     script = {"rewriter": [{"json": {"query": "something else entirely"}}], "reranker": [ANSWERS_FIRST],
               "answerer": [{"text": "Cycles keep counts above zero [1]."}]}
     async with _app(tmp_path, script) as (api, runtime):
-        await runtime.imports.material.run(str(_course(tmp_path / "course")))
+        await runtime.library.index_material(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": "Why can reference counting not reclaim cycles?",
                                   "history": HISTORY})
         assert events[0][1]["rewritten"] is None and events[0][1]["case"] == "MATCH"
@@ -135,7 +135,7 @@ async def test_a_malformed_rewrite_falls_back_to_the_question_as_asked(
         tmp_path: Path, bad: dict[str, Any], caplog: pytest.LogCaptureFixture):
     script = {"rewriter": [bad], "reranker": [ANSWERS_FIRST], "answerer": [{"text": "Hot water [1]."}]}
     async with _app(tmp_path, script) as (api, runtime):
-        await runtime.imports.material.run(str(_course(tmp_path / "course")))
+        await runtime.library.index_material(str(_course(tmp_path / "course")))
         with caplog.at_level(logging.WARNING, logger="studyhall.ask"):
             events = await _ask(api, {"question": FOLLOW_UP, "history": HISTORY})
         assert events[0][0] == "sources" and events[-1][0] == "finish"
@@ -147,7 +147,7 @@ async def test_a_malformed_rewrite_falls_back_to_the_question_as_asked(
 
 async def test_with_no_model_nothing_is_rewritten(tmp_path: Path):
     async with _app(tmp_path, {"prober": [{"text": "hi"}]}) as (api, runtime):
-        await runtime.imports.material.run(str(_course(tmp_path / "course")))
+        await runtime.library.index_material(str(_course(tmp_path / "course")))
         events = await _ask(api, {"question": FOLLOW_UP, "history": HISTORY})
         assert [n for n, _ in events] == ["sources", "finish"]
         assert events[0][1]["rewritten"] is None and events[-1][1]["answered"] is False
@@ -158,7 +158,7 @@ async def test_it_at_a_moment_is_resolved_from_the_screen(tmp_path: Path):
     script = {"rewriter": [{"json": {"query": "Why can reference counting not reclaim cycles?"}}],
               "reranker": [ANSWERS_FIRST], "answerer": [{"text": "Counts never reach zero [1]."}]}
     async with _app(tmp_path, script) as (api, runtime):
-        await runtime.imports.material.run(str(_course(tmp_path / "course")))
+        await runtime.library.index_material(str(_course(tmp_path / "course")))
         gc = next(s.id for s in runtime.services.source_store.list() if s.path == "gc.vtt")
         events = await _ask(api, {"question": "Why can it not free them?", "source_id": gc, "t": 103})
         sources = events[0][1]
@@ -181,7 +181,7 @@ async def test_vectors_of_another_model_are_not_compared_and_the_learner_is_told
     course = _course(tmp_path / "course")
     embedder = Switchable(HashEmbedder())
     async with _app(tmp_path, {"prober": [{"text": "hi"}]}, embedder) as (api, runtime):
-        await runtime.imports.material.run(str(course))  # embedded by "test/hash-64"
+        await runtime.library.index_material(str(course))  # embedded by "test/hash-64"
         switched = HashEmbedder("test/other-64")  # same length, another space
         embedder.current = switched
         events = await _ask(api, {"question": "What does the sweep phase free?"})
@@ -192,7 +192,7 @@ async def test_vectors_of_another_model_are_not_compared_and_the_learner_is_told
         assert switched.calls == 0  # no query vector was made to be compared
         assert events[-1][1]["ranked"][0].startswith("gc.vtt#t=")  # words still find it
 
-        report = await runtime.imports.material.run(str(course))  # re-import re-embeds
+        report = await runtime.library.index_material(str(course))  # re-import re-embeds
         assert sorted(report.imported) == ["gc.vtt", "kitchen.txt"]
         events = await _ask(api, {"question": "What does the sweep phase free?"})
         assert events[0][1]["notices"] == [] and switched.calls

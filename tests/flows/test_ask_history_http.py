@@ -37,7 +37,7 @@ async def test_questions_are_kept_per_conversation(tmp_path: Path):
     services = replace(build_services(load_config(port=PORT, script_path=path)),
                        embedder=HashEmbedder(), passage_scorer=OverlapScorer())
     async with scripted_app(path, services) as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         http = api.http
         assert (await http.get("/api/asks")).json() == {"threads": []}
 
@@ -75,7 +75,7 @@ async def test_with_no_model_the_question_is_kept_unanswered(tmp_path: Path):
     services = replace(build_services(load_config(port=PORT, script_path=None)),
                        embedder=HashEmbedder(), passage_scorer=OverlapScorer())
     async with scripted_app(None, services) as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         await api.http.post("/api/ask", json={"question": "What frees unmarked objects?",
                                               "thread_id": FIRST})
         exchange = (await api.http.get(f"/api/asks/{FIRST}")).json()["exchanges"][0]

@@ -33,7 +33,7 @@ async def _ask(script: dict[str, Any] | None, tmp_path: Path, body: dict[str, An
         build_services(load_config(port=PORT, script_path=path)),
         embedder=HashEmbedder(), passage_scorer=OverlapScorer())
     async with scripted_app(path, services) as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         r = await api.http.post("/api/ask", json=body)
         events = parse_sse(r.text) if r.headers.get("content-type", "").startswith("text/event-stream") else []
         if compare_without_model:

@@ -22,14 +22,14 @@ async def test_a_session_triggers_extraction_before_any_graph_route_ran(tmp_path
                        embedder=HashEmbedder())
     services.settings_store.save(Settings(chunk_tokens=100))
     runtime = build_runtime(services)  # no app, no route: only the runtime itself
-    chat = runtime.turns.create_chat("trees")
-    turn = await runtime.turns.send_message(chat.id, "Trees are graphs without cycles. " * 12)
+    chat = runtime.classroom.create_chat("trees")
+    turn = await runtime.classroom.send_message(chat.id, "Trees are graphs without cycles. " * 12)
     async for _ in turn.events():
         pass
     await runtime.supervisor.idle()
-    [run] = runtime.extraction.runs()
+    [run] = runtime.library.extraction_runs()
     assert (run.source_id, run.reason) == (chat.id, "trigger")
-    assert runtime.activity.snapshot()["recent"][0]["run_id"] == run.id  # the feed sees it
+    assert runtime.workbench.activity()["recent"][0]["run_id"] == run.id  # the feed sees it
 
 
 def test_ports_cannot_be_swapped_once_built(tmp_path) -> None:
@@ -38,4 +38,4 @@ def test_ports_cannot_be_swapped_once_built(tmp_path) -> None:
         services.embedder = HashEmbedder()  # type: ignore[misc]
     runtime = build_runtime(services)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        runtime.turns = runtime.turns  # type: ignore[misc]
+        runtime.classroom = runtime.classroom  # type: ignore[misc]

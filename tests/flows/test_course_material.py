@@ -10,7 +10,7 @@ import pytest
 from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, InMemorySourceStore
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.sources.material import FileMaterialReader
-from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.core.library.retrieval.match_cases import Calibration
 from studyhall.core.library.sources.material_import import MaterialImporter
@@ -48,7 +48,7 @@ async def test_import_is_idempotent_reports_broken_and_deleted_files(tmp_path: P
     root = _course(tmp_path / "course")
     sources, clock = InMemorySourceStore(), FixedClock()
     progress: list[tuple[int, int, str]] = []
-    first = await _importer(tmp_path, sources, clock).run(str(root), lambda *a: progress.append(a))
+    first = await _importer(tmp_path, sources, clock).run(str(root), lambda p: progress.append((p.done, p.total, p.path)))
     assert sorted(first.imported) == ["glossary.txt", "handout.pdf", "lectures/gc.vtt"]
     assert [s.path for s in first.skipped] == ["broken.srt"] and "not a valid SRT" in first.skipped[0].reason
     assert progress[-1][:2] == (4, 4)
@@ -100,7 +100,7 @@ async def test_an_uncovered_question_cites_nothing(retriever: Retriever):
 async def test_a_this_question_at_a_moment_answers_from_the_screen(retriever: Retriever):
     gc = next(c for sid in retriever.index.source_ids() for c in retriever.index.chunks(sid)  # type: ignore[attr-defined]
               if c.path == "lectures/gc.vtt")
-    r = await retriever.retrieve("What does this mean?", Position(gc.source_id, t=110))
+    r = await retriever.retrieve("What does this mean?", SourcePlace(gc.source_id, t=110))
     assert r.case == "IN_MOMENT" and r.moment is not None
     assert r.moment.start is not None and r.moment.start <= 110
     assert [h.chunk for h in r.cited] == [r.moment]
@@ -110,7 +110,7 @@ async def test_a_this_question_at_a_moment_answers_from_the_screen(retriever: Re
 
 async def test_take_me_to_navigates_to_one_moment(retriever: Retriever):
     gc_id = next(sid for sid in retriever.index.source_ids() if sid.startswith("transcript_"))  # type: ignore[attr-defined]
-    r = await retriever.retrieve("Take me to where reference counting cannot reclaim cycles", Position(gc_id, t=0))
+    r = await retriever.retrieve("Take me to where reference counting cannot reclaim cycles", SourcePlace(gc_id, t=0))
     assert r.case == "IN_SOURCE"
     assert r.navigate is not None and r.navigate.path == "lectures/gc.vtt" and r.suggest == ()
 

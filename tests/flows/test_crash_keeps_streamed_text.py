@@ -10,11 +10,11 @@ from dataclasses import replace
 
 from studyhall.adapters.store import JsonChatStore
 from studyhall.core.classroom.turn_state import owes_reply
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.contracts.settings import RoleModel
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.views import chat_view
+from studyhall.server.runtime.classroom.views import chat_view
 
 from tests.support.chat_model import FunctionChatModel
 from tests.support.session_api import PORT, scripted_app
@@ -23,15 +23,15 @@ from tests.support.session_api import PORT, scripted_app
 async def test_text_streamed_before_a_crash_is_on_disk_marked_incomplete() -> None:
     held, release = asyncio.Event(), asyncio.Event()
 
-    async def answer(request: ModelRequest) -> AsyncIterator[TextDelta]:
+    async def answer(request: ModelRequest) -> AsyncIterator[StreamedText]:
         if request.role != "prober":
-            yield TextDelta(text="Title")
+            yield StreamedText(text="Title")
             return
         for _ in range(4):
-            yield TextDelta(text="y" * 100)
+            yield StreamedText(text="y" * 100)
         held.set()
         await release.wait()
-        yield TextDelta(text="!")
+        yield StreamedText(text="!")
 
     services = replace(build_services(load_config(port=PORT, script_path=None)),
                        chat_model=FunctionChatModel(answer))

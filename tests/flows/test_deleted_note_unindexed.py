@@ -35,18 +35,19 @@ async def test_a_deleted_note_is_no_longer_cited(tmp_path: Path) -> None:
     async with scripted_app(None, services) as (_, runtime):
         assert services.search_index is not None
 
-        await runtime.imports.run(str(vault))
+        await runtime.library.import_here(str(vault))
         assert NOTE in await _cited_paths(runtime)
         zebra = material_source_id("note", "Vault", NOTE)
         assert services.search_index.chunks(zebra)
 
         (vault / NOTE).unlink()
-        report, material = await runtime.imports.run(str(vault))
+        report = await runtime.library.import_here(str(vault))
+        material = report.to_dict()["material"]
         assert report.deleted == [NOTE]
         assert material is not None and material["removed"] == 1
 
         assert services.search_index.chunks(zebra) == []
         assert NOTE not in await _cited_paths(runtime)
         # Reported once: the next import has nothing more to take out.
-        _, material = await runtime.imports.run(str(vault))
+        material = (await runtime.library.import_here(str(vault))).to_dict()["material"]
         assert material is not None and material["removed"] == 0

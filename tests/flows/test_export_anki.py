@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 import pytest
+from studyhall.adapters.export.genanki_deck import MODEL_ID
 from studyhall.desktop.cli import main
-from studyhall.server.runtime.anki_package import MODEL_ID
 
 from tests.support.export_graph import CLUSTER, NOTE, read_apkg, seed
 
@@ -94,7 +94,7 @@ def test_an_unknown_scope_says_how_to_find_one(tmp_path, capsys):
 
 
 def test_a_failed_write_leaves_the_old_deck_and_no_partial_file(tmp_path, monkeypatch):
-    from studyhall.server.runtime import anki_package
+    from studyhall.adapters.export import genanki_deck
 
     seed(data_dir())
     out = tmp_path / "deck.apkg"
@@ -105,7 +105,7 @@ def test_a_failed_write_leaves_the_old_deck_and_no_partial_file(tmp_path, monkey
         partial.write_bytes(b"PK half a zip")
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(anki_package, "_write_zip", broken)
+    monkeypatch.setattr(genanki_deck, "_write_zip", broken)
     assert main(["export", "anki", "-o", str(out)]) == 1
     assert out.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deck.apkg"]

@@ -18,8 +18,8 @@ from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.library.graph.snapshot import graph_snapshot, read_ledgers
-from studyhall.server.runtime.extraction import ExtractionScheduler
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.extraction import ExtractionScheduler
+from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
 

@@ -9,10 +9,11 @@ from dataclasses import replace
 from pathlib import Path
 
 from studyhall.adapters.fakes import InMemoryGraphStore
+from studyhall.core.library.upkeep.vector_cache import VectorCache
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.supervisor import Supervisor
 
 from tests.support.embedder import HashEmbedder
@@ -45,12 +46,11 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
     services = replace(services, embedder=HashEmbedder())
     async with scripted_app(path, services=services) as (api, runtime):
         chat_id = await hold_session(api, runtime)
-        upkeep = runtime.upkeep
         await runtime.supervisor.idle()  # nothing merged yet: nothing scheduled by the session
         assert services.graph_store.positions() == {}
 
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.extraction.wait(run_id)
+        run = await runtime.library.wait_for_extraction(run_id)
         assert run.status == "done" and run.propositions == 2, run.drops
         await asyncio.wait_for(runtime.supervisor.idle(), 30)
 
@@ -60,13 +60,14 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
         [cluster] = graph["clusters"]
         assert cluster["label"] == "Counting tree edges"  # named by the (scripted) labeler
         assert set(cluster["node_ids"]) == {n["id"] for n in graph["nodes"]}
-        cache = upkeep.cache()
-        assert cache is not None and all(cache.get(t) is not None for t in (FIRST, SECOND))
+        # The vectors were saved: a cache that reads the store again has both.
+        cache = VectorCache(services.embedder, services.graph_store)
+        assert all(cache.get(t) is not None for t in (FIRST, SECOND))
 
         # Nothing new to merge: a second run schedules nothing and moves nothing.
         positions = services.graph_store.positions()
         again = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        assert (await runtime.extraction.wait(again)).batches_done == 0
+        assert (await runtime.library.wait_for_extraction(again)).batches_done == 0
         await runtime.supervisor.idle()
         assert services.graph_store.positions() == positions
 

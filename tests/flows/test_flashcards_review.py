@@ -11,8 +11,6 @@ from datetime import UTC, datetime
 from studyhall.adapters.fakes import FixedClock
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.learner_desk import LearnerDesk
-from studyhall.server.runtime.node_finder import NodeFinder
 
 from tests.support.graph_events import cp, prop
 from tests.support.session_api import PORT, scripted_app
@@ -36,12 +34,6 @@ def imported_graph():
     return dataclasses.replace(services, clock=FixedClock(NOON))
 
 
-def desk(runtime, services) -> LearnerDesk:
-    return LearnerDesk(review=runtime.review, finder=NodeFinder(runtime.upkeep),
-                       chat_store=services.chat_store, learner_store=services.learner_store,
-                       material=runtime.ask)
-
-
 async def queue(api) -> list[dict]:
     r = await api.http.get("/api/review")
     assert r.status_code == 200, r.text
@@ -52,7 +44,7 @@ async def test_a_kept_card_is_reviewed_and_its_grade_moves_the_node() -> None:
     services = imported_graph()
     async with scripted_app(None, services=services) as (api, runtime):
         assert await queue(api) == []  # imported, never studied: nothing to review
-        learner = desk(runtime, services)
+        learner = runtime.learner  # the façade the workbench keeps cards through
         assert await learner.keep_flashcards("art_1", CARDS) == 1
         assert await learner.keep_flashcards("art_1", CARDS) == 0  # idempotent
         assert len(services.learner_store.flashcards().records) == 1
@@ -77,7 +69,7 @@ async def test_a_kept_card_is_reviewed_and_its_grade_moves_the_node() -> None:
 async def test_retiring_the_artifact_takes_its_cards_out() -> None:
     services = imported_graph()
     async with scripted_app(None, services=services) as (api, runtime):
-        learner = desk(runtime, services)
+        learner = runtime.learner  # the façade the workbench keeps cards through
         await learner.keep_flashcards("art_1", [
             {"node_id": "heap", "front": "Where is a min-heap's minimum?", "back": "At the root."}])
         assert [c["node_id"] for c in await queue(api)] == ["heap"]
@@ -95,7 +87,7 @@ async def test_retiring_the_artifact_takes_its_cards_out() -> None:
 async def test_a_graded_node_stays_reviewable_after_its_card_is_retired() -> None:
     services = imported_graph()
     async with scripted_app(None, services=services) as (api, runtime):
-        learner = desk(runtime, services)
+        learner = runtime.learner  # the façade the workbench keeps cards through
         await learner.keep_flashcards("art_1", CARDS[:1])
         await api.http.post("/api/review/tree", json={"grade": "again", "kind": "flashcard"})
         await learner.retire_flashcards("art_1")
@@ -108,7 +100,7 @@ async def test_several_cards_on_one_node_take_turns_newest_first() -> None:
     clock = FixedClock(NOON)
     services = dataclasses.replace(services, clock=clock)
     async with scripted_app(None, services=services) as (api, runtime):
-        learner = desk(runtime, services)
+        learner = runtime.learner  # the façade the workbench keeps cards through
         await learner.keep_flashcards("art_old", [
             {"node_id": "tree", "front": "Old front", "back": "Old back"}])
         clock.advance(seconds=60)

@@ -14,6 +14,7 @@ from tests.support.chat_script import scripted
 from tests.support.embedder import HashEmbedder, UnloadableEmbedder
 from tests.support.notes import make_vault
 from tests.support.server import make_config
+from tests.support.session_start import context_for, first_turn, opened
 
 
 async def imported_runtime(tmp_path: Path) -> Runtime:
@@ -21,43 +22,38 @@ async def imported_runtime(tmp_path: Path) -> Runtime:
         build_services(make_config()), embedder=HashEmbedder(),
         chat_model=scripted(prober=["Hello! What do you know already?", "And more?"]))
     runtime = build_runtime(services)
-    await runtime.imports.notes.run(str(make_vault(tmp_path / "Vault", notes=6)))
+    await runtime.library.import_here(str(make_vault(tmp_path / "Vault", notes=6)))
     return runtime
 
 
 async def test_the_nearest_propositions_become_a_context_steer(tmp_path: Path):
-    context = (await imported_runtime(tmp_path)).context
-    steer = await context.steer("chat_x", "the first detail of note 03 atoms")
-    assert steer is not None and steer.id == "steer_ctx_chat_x" and steer.role == "user"
+    runtime = await imported_runtime(tmp_path)
+    chat_id, steer = await context_for(runtime, "the first detail of note 03 atoms")
+    assert steer is not None and steer.id == f"steer_ctx_{chat_id}" and steer.role == "user"
     mark = next(p for p in steer.parts if isinstance(p, SteerPart))
-    assert (mark.steer_id, mark.kind) == ("steer_ctx_chat_x", "context")
+    assert (mark.steer_id, mark.kind) == (f"steer_ctx_{chat_id}", "context")
     text = next(p for p in steer.parts if isinstance(p, TextPart)).text
     lines = text.splitlines()
     # Was the sentence's own node; now the topic of the section that says it.
     assert lines[1] == "- Note 03: Details of atoms [not-tried]"
     assert len(lines) - 1 == len(steer.parts[2].data["nodes"]) <= 12
-    assert await context.steer("chat_x", "   ") is None
+    assert (await context_for(runtime, "   "))[1] is None
 
 
 async def test_the_steer_is_claimed_by_the_first_turn_exactly_once(tmp_path: Path):
     runtime = await imported_runtime(tmp_path)
-    runner = runtime.turns
-    chat = runner.create_chat("atoms")
-    assert await runtime.context.deliver(chat.id, "details of atoms")
-    assert await runtime.context.deliver(chat.id, "details of atoms")
+    chat_id = await opened(runtime, "details of atoms")  # the steer is queued meanwhile
     for text in ("Hi", "Go on"):
-        turn = await runner.send_message(chat.id, text)
-        async for _ in turn.events():
-            pass
-    record = runtime.services.chat_store.get(chat.id)
-    steers = [m for m in record.messages if m.id == f"steer_ctx_{chat.id}"]
+        await first_turn(runtime, chat_id, text)
+    record = runtime.services.chat_store.get(chat_id)
+    steers = [m for m in record.messages if m.id == f"steer_ctx_{chat_id}"]
     assert len(steers) == 1
     assert record.messages.index(steers[0]) < 2  # before the learner's first message went out
 
 
 async def test_an_empty_graph_or_no_embedder_gives_no_steer(tmp_path: Path):
     services = build_services(make_config())
-    empty = build_runtime(replace(services, embedder=HashEmbedder())).context
-    assert await empty.steer("c", "anything") is None
-    unembedded = build_runtime(replace(services, embedder=UnloadableEmbedder())).context
-    assert await unembedded.steer("c", "anything") is None
+    empty = build_runtime(replace(services, embedder=HashEmbedder()))
+    assert (await context_for(empty, "anything"))[1] is None
+    unembedded = build_runtime(replace(services, embedder=UnloadableEmbedder()))
+    assert (await context_for(unembedded, "anything"))[1] is None

@@ -11,10 +11,11 @@ from studyhall.adapters.store import JsonlGraphStore
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import chat_views
 from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorOutput
-from studyhall.core.library.extraction.merger import KnownGraph, merge_run
+from studyhall.core.library.extraction.merger import KnownGraph
 from studyhall.desktop.cli import main
 
 from tests.support.library_session import CHAT, at, good_extraction, keep_all, session
+from tests.support.merging import merge_run
 
 
 def seed_graph(data_dir: Path, hostile: bool = False) -> None:

@@ -27,8 +27,8 @@ from studyhall.core.contracts.graph import (
     UnderstandingObserved,
 )
 from studyhall.core.library.graph.snapshot import graph_snapshot
-from studyhall.server.runtime import graph_reader as reader_module
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library import graph_reader as reader_module
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 from tests.support.session_api import scripted_app
 

@@ -33,7 +33,7 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
         r = await api.http.post(f"/api/chats/{chat_id}/extract")
         assert r.status_code == 200, r.text
         run_id = r.json()["run_id"]
-        run = await runtime.extraction.wait(run_id)
+        run = await runtime.library.wait_for_extraction(run_id)
         assert run.status == "done", run.error
 
         graph = (await api.http.get("/api/graph")).json()  # the merge shows: nothing stale
@@ -53,7 +53,7 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
 
         # Re-running: nothing uncovered, nothing written, the graph is unchanged.
         again = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()
-        await runtime.extraction.wait(again["run_id"])
+        await runtime.library.wait_for_extraction(again["run_id"])
         assert (await api.http.get("/api/graph")).json() == graph
         assert (await api.http.post("/api/chats/nope/extract")).status_code == 404
 
@@ -65,7 +65,7 @@ async def test_invalid_json_twice_fails_the_run_and_writes_nothing(tmp_path: Pat
     async with scripted_app(path, services=services) as (api, runtime):
         chat_id = await hold_session(api, runtime)
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.extraction.wait(run_id)
+        run = await runtime.library.wait_for_extraction(run_id)
         assert run.status == "error" and "Settings" in (run.error or "")
         status = (await api.http.get(f"/api/extraction/runs/{run_id}")).json()
         assert status["status"] == "error"
@@ -80,18 +80,18 @@ async def test_a_turn_that_crosses_chunk_tokens_triggers_extraction(tmp_path: Pa
     services.settings_store.save(Settings(chunk_tokens=100))
     async with scripted_app(path, services=services) as (api, runtime):
         chat_id = await api.new_chat("trees")
-        scheduler = runtime.extraction
+        library = runtime.library
         await api.say(chat_id, "short")
         await runtime.supervisor.idle()
-        assert scheduler.runs() == []  # below the threshold: no run
+        assert library.extraction_runs() == []  # below the threshold: no run
         long_text = "Trees are connected graphs without cycles. " * 12
         await api.say(chat_id, long_text)
         await runtime.supervisor.idle()
-        [run] = scheduler.runs()
+        [run] = library.extraction_runs()
         assert run.reason == "trigger"
-        await scheduler.wait(run.id)
+        await library.wait_for_extraction(run.id)
         assert run.status == "done", run.error
-        assert run.batches_done >= 2 and scheduler.uncovered_tokens(chat_id) == 0
+        assert run.batches_done >= 2 and library.coverage(chat_id)["uncovered_tokens"] == 0
         runs = (await api.http.get("/api/extraction/runs")).json()
         assert runs[0]["run_id"] == run.id
 

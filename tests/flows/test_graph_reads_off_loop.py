@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 from tests.support.embedder import HashEmbedder
 from tests.support.notes import make_vault
 from tests.support.session_api import PORT, scripted_app, write_script
+from tests.support.session_start import context_steer, first_turn, opened
 from tests.support.trees_lesson import EXTRACTION, hold_session, script
 
 
@@ -44,7 +45,7 @@ async def test_import_search_positions_and_context_read_off_the_loop(
     services = replace(build_services(load_config(port=PORT)), embedder=HashEmbedder())
     async with scripted_app(None, services) as (api, runtime):
         # notes, links, upkeep (embed, cluster, place)
-        await runtime.imports.run(str(vault))
+        await runtime.library.import_here(str(vault))
         assert fold_threads and not on_loop(fold_threads)
 
         fold_threads.clear()
@@ -54,9 +55,10 @@ async def test_import_search_positions_and_context_read_off_the_loop(
         moved = await api.http.put("/api/graph/positions",
                                    json={"positions": {node: {"x": 1, "y": 2}}})
         assert moved.status_code == 200 and moved.json()["saved"] == 1
-        steer = await runtime.context.steer("chat_x", "the details of cells")
-        assert steer is not None
+        chat_id = await opened(runtime, "the details of cells")  # its context, built meanwhile
         assert len(fold_threads) >= 3 and not on_loop(fold_threads)
+        await first_turn(runtime, chat_id)
+        assert context_steer(runtime, chat_id) is not None
 
 
 async def test_chat_extraction_and_its_upkeep_read_off_the_loop(
@@ -71,7 +73,7 @@ async def test_chat_extraction_and_its_upkeep_read_off_the_loop(
         chat_id = await hold_session(api, runtime)
         fold_threads.clear()
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.extraction.wait(run_id)
+        run = await runtime.library.wait_for_extraction(run_id)
         await runtime.supervisor.idle()
         assert run.status == "done" and run.propositions == 1
         # The run's first read (the cold one) is in a thread; the merge's own reads stay on

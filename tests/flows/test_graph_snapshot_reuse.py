@@ -14,7 +14,7 @@ from studyhall.core.contracts.graph import (
     PropositionCreated,
     RunCheckpoint,
 )
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 from tests.support.big_graph import seed_big_graph
 

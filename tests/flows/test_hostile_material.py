@@ -95,7 +95,7 @@ async def test_ask_over_a_hostile_note(tmp_path: Path, _isolated_data_dir: Path)
     before = settings_bytes(_isolated_data_dir)
     with no_outbound_connections() as outbound:
         async with scripted_app(path, services) as (api, runtime):
-            await runtime.imports.material.run(str(tmp_path / "course"))
+            await runtime.library.index_material(str(tmp_path / "course"))
             r = await api.http.post("/api/ask", json={"question": "How is a heap stored?"})
             events = parse_sse(r.text)
             await settle(runtime)
@@ -127,7 +127,7 @@ async def test_jobs_and_the_teacher_over_a_hostile_note(
     before = settings_bytes(_isolated_data_dir)
     with no_outbound_connections() as outbound:
         async with scripted_app(path, services) as (api, runtime):
-            await runtime.imports.material.run(str(tmp_path / "course"))
+            await runtime.library.index_material(str(tmp_path / "course"))
             chat_id = await api.new_chat("heaps")
             turn = await api.say(chat_id, "Teach me heaps")
             assert turn.last[0] == "finish"

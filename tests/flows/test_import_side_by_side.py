@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from studyhall.adapters.fakes import FixedClock, SequentialIds
 from studyhall.core.errors import StudyhallError
-from studyhall.server.runtime.import_runs import ImportRunner
-from studyhall.server.runtime.imports import ImportProgress, ImportReport
+from studyhall.core.library.imports.report import ImportProgress, ImportReport
+from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.supervisor import Supervisor
 
 WAIT = 5.0  # seconds; a runner that ran the two sides one after the other never gets there
@@ -50,14 +50,14 @@ class IndexSide:
         self.finished = False
 
     async def run(self, path: str, progress: Any, *, embed: bool) -> Any:
-        progress(1, 2, "a.md")
+        progress(ImportProgress("indexing", 1, 2, "a.md"))
         self.embedding.set()
         try:
             await self.release.wait()
         except asyncio.CancelledError:
             self.cancelled = True
             raise
-        progress(2, 2, "b.md")
+        progress(ImportProgress("indexing", 2, 2, "b.md"))
         self.finished = True
         return SimpleNamespace(imported=["a.md", "b.md"], unchanged=[], skipped=[], removed=[],
                                chunks=4)
@@ -90,10 +90,11 @@ async def test_the_index_is_built_while_the_notes_merge_and_shown_after() -> Non
         if p.stage == "embedding":
             release.set()  # the index's side finishes while the nodes embed
 
-    report, material = await _runner(graph, index).run("/vault", embed=True, progress=progress)
+    report = await _runner(graph, index).run("/vault", embed=True, progress=progress)
+    material = report.material
 
     assert report.notes == 2 and material == graph.index_result
-    assert material is not None and material["imported"] == 2 and material["chunks"] == 4
+    assert material is not None and material.imported == 2 and material.chunks == 4
     # The index's progress was held while the graph's side reported its own; from the wait on,
     # its latest and every later one shows, and the graph's side arranges once the index is done.
     assert seen == [("extracting", 0), ("embedding", 0), ("indexing", 1), ("indexing", 2),

@@ -15,9 +15,10 @@ import httpx
 import pytest
 from studyhall.adapters.store import JsonJobStore
 from studyhall.core.contracts.jobs import Job
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.runtime import Runtime
+from studyhall.server.web import build_app
 
 from tests.support.chat_model import FunctionChatModel
 from tests.support.jobs import (
@@ -201,7 +202,7 @@ async def test_a_crash_between_the_steers_persist_and_the_flip_never_delivers_tw
         raise RuntimeError("simulated crash right before the flip")
 
     async with scripted_app(script) as (api, runtime):
-        runtime.jobs._settle = crash  # type: ignore[method-assign]  # the flip's one write
+        runtime.workbench._jobs._settle = crash  # type: ignore[method-assign]  # the flip's one write
         chat_id = await start(api)
         await settle(runtime)
         (job,) = jobs_of(runtime, chat_id)

@@ -14,6 +14,7 @@ from tests.support.embedder import HashEmbedder
 from tests.support.graph_events import cp, edge, prop, quiz
 from tests.support.library_session import at
 from tests.support.server import make_config
+from tests.support.session_start import context_for
 
 TREE = "A tree is a connected graph without cycles."
 HEAP = "A heap is a complete binary tree with the heap property."
@@ -34,7 +35,7 @@ def seeded_runtime():
 
 async def test_the_context_names_weak_due_and_gated_concepts_near_the_topic():
     runtime = seeded_runtime()
-    steer = await runtime.context.steer("chat_x", "a heap is a tree")
+    _, steer = await context_for(runtime, "a heap is a tree")
     assert steer is not None
     lines = next(p for p in steer.parts if isinstance(p, TextPart)).text.splitlines()
     nodes = steer.parts[2].data["nodes"]
@@ -57,7 +58,7 @@ async def test_the_teachers_observations_count_in_the_context():
     runtime.services.learner_store.append_observations([LearnerObserved(
         id="lob_1", node_id="tree", level="solid", note="“no cycles”", source_id="chat_0",
         at=at(30))])
-    steer = await runtime.context.steer("chat_y", "a heap is a tree")
+    _, steer = await context_for(runtime, "a heap is a tree")
     text = next(p for p in steer.parts if isinstance(p, TextPart)).text
     weak = next(line for line in text.splitlines() if line.startswith("Weak here"))
     assert "(tree) 0.24" not in weak and "(heap) 0.24" in weak

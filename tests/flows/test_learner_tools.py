@@ -143,7 +143,7 @@ async def test_material_reaches_the_teacher_only_as_data(tmp_path: Path) -> None
     services, provider = record_provider(seeded(script, embedder=SameVector(),
                                                 passage_scorer=OverlapScorer()))
     async with scripted_app(script, services) as (api, runtime):
-        await runtime.imports.material.run(str(tmp_path / "course"))
+        await runtime.library.index_material(str(tmp_path / "course"))
         chat_id = await api.new_chat(None)
         turn = await api.say(chat_id, SAID)
         (result,) = turn.of("tool-result")[-1:]

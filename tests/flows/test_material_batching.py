@@ -10,6 +10,7 @@ import numpy as np
 from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, InMemorySourceStore
 from studyhall.adapters.search.index import FileSearchIndex
 from studyhall.adapters.sources.material import FileMaterialReader
+from studyhall.core.library.imports.report import ImportProgress
 from studyhall.core.library.retrieval.indexing import embed_text
 from studyhall.core.library.sources.material_import import MaterialImporter
 from studyhall.core.library.upkeep.vector_cache import VectorCache
@@ -63,7 +64,8 @@ async def test_the_next_window_is_read_while_one_embeds_and_a_stop_drops_it(
     embedder, index = HashEmbedder(gate=gate), FileSearchIndex(tmp_path / "index")
     read: list[int] = []
 
-    def progress(done: int, total: int, path: str) -> None:
+    def progress(at: ImportProgress) -> None:
+        done = at.done
         read.append(done)
         if done == 3:  # the second window being read while the first embeds (held at the gate)
             assert embedder.calls == 1 and index.source_ids() == []

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from studyhall.core.contracts.models import ModelRequest, TextDelta, ToolCallEvent
+from studyhall.core.contracts.models import ModelRequest, StreamedText, ToolCallEvent
 from studyhall.core.errors import ModelNetworkDisabled, ModelRateLimited, ModelScriptInvalid
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
@@ -36,7 +36,7 @@ async def test_a_scripted_app_answers_every_role_with_no_key(
     model = services.chat_model
     assert model is not None
     first = [e async for e in model.stream(hello())]
-    assert "".join(e.text for e in first if isinstance(e, TextDelta)) == "Hi!"
+    assert "".join(e.text for e in first if isinstance(e, StreamedText)) == "Hi!"
     second = [e async for e in model.stream(hello())]
     assert [e.name for e in second if isinstance(e, ToolCallEvent)] == ["quiz"]
 
@@ -44,7 +44,7 @@ async def test_a_scripted_app_answers_every_role_with_no_key(
     again = build_services(load_config()).chat_model
     assert again is not None
     label = [e async for e in again.stream(hello("labeler"))]
-    assert "".join(e.text for e in label if isinstance(e, TextDelta)) == "Graphs"
+    assert "".join(e.text for e in label if isinstance(e, StreamedText)) == "Graphs"
     rows = (_isolated_data_dir / "audit.jsonl").read_text().splitlines()
     assert len(rows) == 3 and all(json.loads(r)["scripted"] for r in rows)
 

@@ -17,7 +17,7 @@ from studyhall.adapters.fakes import InMemorySecretStore, InMemorySettingsStore
 from studyhall.core.contracts.settings import RoleModel, Settings
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
-from studyhall.server.runtime.model_ready import no_model_reason
+from studyhall.server.runtime.classroom.model_ready import no_model_reason
 
 from tests.support.notes import make_vault
 
@@ -32,7 +32,7 @@ services = build_services(load_config())
 for name in sys.argv[2:]:
     services.secret_store.set(name, "sk-test-0123456789abcdef")
 runtime = build_runtime(dataclasses.replace(services, embedder=HashEmbedder()))
-report, _ = asyncio.run(runtime.imports.run(sys.argv[1]))
+report = asyncio.run(runtime.library.import_here(sys.argv[1]))
 print(json.dumps({"litellm": "litellm" in sys.modules, "report": report.to_dict()}))
 """
 

@@ -10,10 +10,14 @@ from typing import Any
 import jsonschema
 import pytest
 from studyhall.core.contracts.ask_stream import ASK_STREAM
-from studyhall.server.http.stream_events import ACTIVITY_EVENTS, TURN_EVENTS, model_events
+from studyhall.core.contracts.turn_stream import ACTIVITY_STREAM, TURN_STREAM
+from studyhall.server.http.stream_events import model_events
 
 from tests.support.server import api_client, make_config
 from tests.support.session_api import parse_sse
+
+TURN_EVENTS = model_events(TURN_STREAM)  # the turn stream's events, from the models
+ACTIVITY_EVENTS = model_events(ACTIVITY_STREAM)
 
 QUIZ = {"questions": [{"prompt": "2 + 2?", "choices": ["3", "4"], "correct": [1]}]}
 SCRIPT = {

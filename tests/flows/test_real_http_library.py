@@ -27,7 +27,7 @@ async def _extract(api, runtime, services) -> tuple[str, int]:  # type: ignore[n
     services.chat_store.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0,
                                           messages=tuple(session())))
     r = await api.http.post(f"/api/chats/{CHAT}/extract")
-    run = await runtime.extraction.wait(r.json()["run_id"])
+    run = await runtime.library.wait_for_extraction(r.json()["run_id"])
     return run.status, len(graph_snapshot(services.graph_store).nodes)
 
 
@@ -71,7 +71,7 @@ async def test_a_failed_extraction_keeps_the_servers_reason() -> None:
             services.chat_store.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0,
                                                   messages=tuple(session())))
             r = await api.http.post(f"/api/chats/{CHAT}/extract")
-            run = await runtime.extraction.wait(r.json()["run_id"])
+            run = await runtime.library.wait_for_extraction(r.json()["run_id"])
             await settle(runtime)
         assert run.status == "error"
         assert "context length 4096 exceeded by prompt" in (run.error or "")
@@ -90,7 +90,7 @@ async def test_ask_grades_and_answers_over_http(tmp_path: Path) -> None:
         services = replace(real_services(server), embedder=HashEmbedder(),
                            passage_scorer=OverlapScorer())
         async with real_app(server, services) as (api, runtime, _):
-            await runtime.imports.material.run(str(tmp_path / "course"))
+            await runtime.library.index_material(str(tmp_path / "course"))
             r = await api.http.post("/api/ask", json={"question": "What does mark and sweep mark?"})
         events = parse_sse(r.text)
         sources, finish = events[0][1], events[-1][1]

@@ -45,7 +45,7 @@ async def test_extraction_on_ollama_sends_its_format_and_builds_the_graph() -> N
             services.chat_store.create(ChatRecord(id=CHAT, created_at=T0, updated_at=T0,
                                                   messages=tuple(session())))
             r = await api.http.post(f"/api/chats/{CHAT}/extract")
-            run = await runtime.extraction.wait(r.json()["run_id"])
+            run = await runtime.library.wait_for_extraction(r.json()["run_id"])
             await settle(runtime)
         assert run.status == "done" and len(graph_snapshot(services.graph_store).nodes) == 2
         (extracting,) = server.chat_requests("extractor")

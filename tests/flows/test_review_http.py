@@ -15,6 +15,8 @@ from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.desktop.cli import main
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
+from studyhall.server.runtime.learner.ledgers import LearnerLedgers
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 from tests.support.graph_events import cp, edge, prop, quiz
 from tests.support.session_api import PORT, scripted_app
@@ -143,20 +145,25 @@ def test_nothing_due_on_an_empty_graph(capsys) -> None:
 
 async def test_a_teacher_observation_is_validated_and_explains_the_score() -> None:
     services, clock = seeded_services()
-    async with scripted_app(None, services=services) as (api, runtime):
+    async with scripted_app(None, services=services) as (api, _):
+        # The ledgers' writer the tutor's record_observation goes through, over the app's stores.
+        ledgers = LearnerLedgers(graph=GraphReader(services.graph_store),
+                                 learner_store=services.learner_store,
+                                 settings_store=services.settings_store, clock=clock,
+                                 ids=services.ids)
         before = (await api.http.get("/api/mastery/heap")).json()["mastery"]
-        after = runtime.review.observe("heap", "misconception", "thinks a heap is sorted",
-                                       source_id="chat_1")
+        after = ledgers.observe("heap", "misconception", "thinks a heap is sorted",
+                                source_id="chat_1")
         assert after["mastery"] < before and after["state"] == "shaky"
         assert after["explanation"][0]["detail"].startswith(
             "Teacher observation on Mar 3: misconception — thinks a heap is sorted → ")
         clock.advance(minutes=5)  # events are ordered by time
-        fixed = runtime.review.observe("heap", "corrected", "now says only the root is min")
+        fixed = ledgers.observe("heap", "corrected", "now says only the root is min")
         assert fixed["state"] == "corrected-misconception"
         graph = (await api.http.get("/api/graph")).json()
         assert next(n for n in graph["nodes"] if n["id"] == "heap")["state"] == fixed["state"]
         for bad in (("heap", "brilliant", ""), ("heap", "solid", "x" * 501)):
             with pytest.raises(InvalidInput):
-                runtime.review.observe(*bad)
+                ledgers.observe(*bad)
         with pytest.raises(NotFound):
-            runtime.review.observe("nowhere", "solid")
+            ledgers.observe("nowhere", "solid")

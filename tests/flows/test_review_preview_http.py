@@ -117,7 +117,7 @@ async def test_review_caps_are_validated_then_saved() -> None:
 
 
 async def test_a_grade_builds_the_learner_model_once(monkeypatch) -> None:
-    from studyhall.server.runtime import review as review_module
+    from studyhall.server.runtime.learner import ledgers as review_module
 
     built = []
     real = review_module.LearnerModel
@@ -135,3 +135,29 @@ async def test_a_grade_builds_the_learner_model_once(monkeypatch) -> None:
         built.clear()
         assert (await api.http.post("/api/review/nope", json={"grade": "good"})).status_code == 404
         assert built == []  # an unknown node is refused before any model is built
+
+
+async def test_a_grade_folds_the_graph_and_the_learner_ledgers_once(monkeypatch) -> None:
+    # Wider than the spy above: a model built by any module, each graph read, each grade-ledger
+    # read — one of each for a grade, whoever would build them.
+    from studyhall.core.library.learner.model import LearnerModel
+    from studyhall.server.runtime.library.graph_reader import GraphReader
+
+    counts = {"model": 0, "graph": 0, "grades": 0}
+
+    def counting(name, real):
+        def spy(*args, **kwargs):
+            counts[name] += 1
+            return real(*args, **kwargs)
+        return spy
+
+    services, _ = seeded()
+    async with scripted_app(None, services=services) as (api, _):
+        await api.http.get("/api/review")  # warm: the graph read and the term weights exist
+        monkeypatch.setattr(LearnerModel, "__init__", counting("model", LearnerModel.__init__))
+        monkeypatch.setattr(GraphReader, "snapshot", counting("graph", GraphReader.snapshot))
+        store = services.learner_store
+        monkeypatch.setattr(store, "grades", counting("grades", store.grades))
+        answer = await api.http.post("/api/review/heap", json={"grade": "again"})
+        assert answer.status_code == 200, answer.text
+        assert counts == {"model": 1, "graph": 1, "grades": 1}

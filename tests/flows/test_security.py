@@ -8,8 +8,8 @@ import pytest
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 from studyhall.core.errors import BusyError, NotFound
-from studyhall.server.app import build_app
 from studyhall.server.http.security import cookie_name
+from studyhall.server.web import build_app
 
 from tests.support.server import TEST_PORT, api_client, make_config
 

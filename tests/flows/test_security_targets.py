@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from studyhall.server.app import build_app
+from studyhall.server.web import build_app
 
 from tests.support.server import TEST_PORT, api_client, make_config
 

@@ -56,7 +56,7 @@ async def test_session_findings_land_under_the_nearest_topic(tmp_path: Path) -> 
     async with scripted_app(path, services=services) as (api, runtime):
         chat_id = await hold_session(api, runtime)
         run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
-        run = await runtime.extraction.wait(run_id)
+        run = await runtime.library.wait_for_extraction(run_id)
         assert run.status == "done", run.error
 
         graph = (await api.http.get("/api/graph")).json()

@@ -49,7 +49,7 @@ async def test_shutdown_stops_an_import_between_notes_and_the_next_import_comple
     data = tmp_path / "data"
     runtime = build_runtime(build_services(load_config(data_dir=data)))
     async with started(runtime):
-        run = runtime.imports.start(str(vault), embed=False)
+        run = runtime.library.start_import(str(vault), embed=False)
         await wait_for(lambda: run.progress.stage == "extracting" and run.progress.done > 0)
     assert run.status == "aborted" and "importing again continues" in (run.error or "")
     assert run.task is not None and run.task.done()
@@ -59,7 +59,7 @@ async def test_shutdown_stops_an_import_between_notes_and_the_next_import_comple
 
     again = build_runtime(build_services(load_config(data_dir=data)))
     async with started(again):
-        report, _ = await again.imports.run(str(vault), embed=False)
+        report = await again.library.import_here(str(vault), embed=False)
     assert report.notes == 150
     assert canonical(data) == canonical(clean)
 
@@ -72,7 +72,7 @@ async def test_shutdown_stops_an_extraction_before_it_writes_and_a_rerun_merges_
     async with scripted_app(path, replace(services, chat_model=FunctionChatModel(gated))) as (
             api, runtime):
         chat_id = await hold_session(api, runtime)
-        run = runtime.extraction.start(chat_id)
+        run = runtime.library.extract(chat_id)
         await asyncio.wait_for(gated.entered.wait(), 20)
     assert gated.cancelled == 1  # the model call in flight was cancelled, not left running
     assert run.status == "aborted" and run.finished_at is not None
@@ -80,7 +80,7 @@ async def test_shutdown_stops_an_extraction_before_it_writes_and_a_rerun_merges_
     assert graph.checkpoints().records == () and graph.coverage(chat_id).records == ()
 
     async with scripted_app(path, services) as (api, runtime):
-        again = await runtime.extraction.wait(runtime.extraction.start(chat_id).id)
+        again = await runtime.library.wait_for_extraction(runtime.library.extract(chat_id).id)
         assert again.status == "done" and again.propositions == 1
         (checkpoint,) = graph.checkpoints().records  # the re-run's one batch, whole
         assert checkpoint.id.startswith(again.id)

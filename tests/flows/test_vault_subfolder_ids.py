@@ -54,7 +54,8 @@ async def test_a_subfolder_import_names_each_note_once(tmp_path: Path) -> None:
         index = services.search_index
         assert index is not None
 
-        report, material = await runtime.imports.run(str(vault / "zoo"))
+        report = await runtime.library.import_here(str(vault / "zoo"))
+        material = report.to_dict()["material"]
         assert report.target == "zoo" and material is not None and material["imported"] == 2
         listed = _sources_json()
         assert set(listed) == {ZEBRAS, LIONS}  # notes outside the subfolder were not asked for
@@ -64,7 +65,8 @@ async def test_a_subfolder_import_names_each_note_once(tmp_path: Path) -> None:
         assert (await _cited(api, "Why do lions hunt in prides across the savanna?")).get(LIONS) == lion
 
         (vault / ZEBRAS).unlink()
-        report, material = await runtime.imports.run(str(vault / "zoo"))
+        report = await runtime.library.import_here(str(vault / "zoo"))
+        material = report.to_dict()["material"]
         assert report.deleted == [ZEBRAS]
         assert material is not None and material["removed"] == 1
         listed = _sources_json()
@@ -73,7 +75,7 @@ async def test_a_subfolder_import_names_each_note_once(tmp_path: Path) -> None:
         assert ZEBRAS not in await _cited(api, "Why do zebras have stripes?")
 
         # The whole vault afterwards: the same ids, nothing new to take out.
-        _, material = await runtime.imports.run(str(vault))
+        material = (await runtime.library.import_here(str(vault))).to_dict()["material"]
         assert material is not None and material["removed"] == 0
         listed = _sources_json()
         assert listed[LIONS]["id"] == lion and listed[LIONS]["status"] == "unchanged"

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import httpx
-from studyhall.core.contracts.models import ModelEvent, ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelEvent, ModelRequest, StreamedText
 from studyhall.server.services import Services
 
 from tests.support.chat_model import FunctionChatModel
@@ -67,7 +67,7 @@ def holding_answerer(gate: threading.Event, after: int = 6):  # type: ignore[no-
         async def relay(request: ModelRequest) -> AsyncIterator[ModelEvent]:
             seen = 0
             async for event in inner.stream(request):
-                if request.role == "answerer" and isinstance(event, TextDelta):
+                if request.role == "answerer" and isinstance(event, StreamedText):
                     seen += 1
                     if seen == after:
                         while not gate.is_set():

@@ -21,7 +21,7 @@ from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,
-    TextDelta,
+    StreamedText,
     ToolCallEvent,
     UsageEvent,
 )
@@ -35,7 +35,7 @@ _PIECES = re.compile(r"\S+\s*|\s+")
 
 def say(*chunks: str, calls: Sequence[ToolCallEvent] = (), tokens: int | None = 5) -> list[ModelEvent]:
     """A complete answer: the text in the given chunks, then ``calls``, usage and finish."""
-    events: list[ModelEvent] = [TextDelta(c) for c in chunks]
+    events: list[ModelEvent] = [StreamedText(c) for c in chunks]
     events.extend(calls)
     events.append(UsageEvent(Usage(input_tokens=tokens, output_tokens=tokens), model="fake/m"))
     events.append(FinishEvent("tool_calls" if calls else "stop"))
@@ -48,7 +48,7 @@ def tool(name: str, args: dict[str, Any] | None = None, cid: str = "", raw: str 
 
 def said(text: str) -> list[ModelEvent]:
     """``text`` streamed word by word, as a provider sends it."""
-    events: list[ModelEvent] = [TextDelta(piece) for piece in _PIECES.findall(text)]
+    events: list[ModelEvent] = [StreamedText(piece) for piece in _PIECES.findall(text)]
     events.append(UsageEvent(Usage(input_tokens=100, output_tokens=20, cost_usd=None)))
     events.append(FinishEvent("stop"))
     return events
@@ -56,7 +56,7 @@ def said(text: str) -> list[ModelEvent]:
 
 def _is_events(reply: Reply) -> bool:
     return isinstance(reply, list) and bool(reply) and all(
-        isinstance(e, (TextDelta, ToolCallEvent, UsageEvent, FinishEvent)) for e in reply
+        isinstance(e, (StreamedText, ToolCallEvent, UsageEvent, FinishEvent)) for e in reply
     )
 
 
@@ -96,7 +96,7 @@ def scripted(*shared: Reply, **by_role: Sequence[Reply]) -> FunctionChatModel:
 def _entry_events(entry: ScriptEntry) -> list[ModelEvent] | BaseException:
     if entry.error is not None:
         return model_error(entry.error, CallTarget(role=entry.role, model="test", provider="test"))
-    events: list[ModelEvent] = [TextDelta(p) for p in _PIECES.findall(entry.answer_text or "")]
+    events: list[ModelEvent] = [StreamedText(p) for p in _PIECES.findall(entry.answer_text or "")]
     for k, call in enumerate(entry.tool_calls):
         if isinstance(call.arguments, dict):
             events.append(ToolCallEvent(entry.tool_call_id(k), call.name, call.arguments))

@@ -13,7 +13,7 @@ from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,
-    TextDelta,
+    StreamedText,
     UsageEvent,
 )
 from studyhall.core.ports.models import ChatModel
@@ -58,7 +58,7 @@ class CitingAnswers:
 
 
 def _answer(value: dict[str, Any]) -> list[ModelEvent]:
-    return [TextDelta(json.dumps(value)),
+    return [StreamedText(json.dumps(value)),
             UsageEvent(Usage(input_tokens=200, output_tokens=80, cost_usd=0.0012)),
             FinishEvent("stop")]
 

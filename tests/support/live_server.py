@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
 from studyhall.server.serve import bind_socket
 from studyhall.server.services import Services
+from studyhall.server.web import build_app
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

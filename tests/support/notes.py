@@ -3,6 +3,7 @@ in a form two runs can be compared by."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +12,10 @@ from studyhall.adapters.sources.vault import FileVaultReader
 from studyhall.adapters.store import JsonlGraphStore, JsonSettingsStore, JsonSourceStore
 from studyhall.adapters.system import RandomIds
 from studyhall.core.library.graph.snapshot import graph_snapshot
-from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.imports import NotesImporter
-from studyhall.server.runtime.prompts import load_prompt
+from studyhall.core.library.imports.notes import NotesImporter
+from studyhall.server.runtime.classroom.prompts import load_prompt
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.supervisor import Supervisor
 
 TOPICS = ["cells", "energy", "genes", "atoms", "bonds", "waves"]
@@ -111,6 +112,7 @@ def importer(
         upkeep=upkeep,
         chat_model=chat_model,
         prompt=load_prompt,
+        off_loop=asyncio.to_thread,
         no_model_reason=(lambda: None) if chat_model is not None else (lambda: "no model"),
         group_notes=group_notes,
     )

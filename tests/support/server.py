@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import Config, load_config
 from studyhall.server.instance import RunningServer, read_server_file
 from studyhall.server.services import Services
+from studyhall.server.web import build_app
 
 TEST_PORT = 48123  # TestClient binds nothing; the guard just needs a port to expect
 

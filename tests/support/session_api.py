@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.services import Services
+from studyhall.server.web import build_app
 
 PORT = 48123  # the Host/Origin guard needs a port; ASGI tests never bind it
 

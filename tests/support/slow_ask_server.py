@@ -15,7 +15,7 @@ import sys
 from collections.abc import AsyncIterator
 from dataclasses import replace
 
-from studyhall.core.contracts.models import ModelEvent, ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelEvent, ModelRequest, StreamedText
 from studyhall.core.ports.models import ChatModel
 from studyhall.server.app import build_runtime, build_services
 from studyhall.server.config import load_config
@@ -34,10 +34,10 @@ def slow_endless_answerer(inner: ChatModel) -> FunctionChatModel:
         async for event in inner.stream(request):
             if request.role != "answerer":
                 yield event
-            elif isinstance(event, TextDelta):
+            elif isinstance(event, StreamedText):
                 for at in range(0, len(event.text), PIECE):
                     await asyncio.sleep(0.005)
-                    yield TextDelta(text=event.text[at:at + PIECE])
+                    yield StreamedText(text=event.text[at:at + PIECE])
         if request.role == "answerer":
             await asyncio.Event().wait()  # the provider never finishes this stream
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from studyhall.core.contracts.api_keys import clean_key_name, key_name, needs_key, provider_of
 from studyhall.core.contracts.settings import RoleModel
-from studyhall.server.runtime.model_ready import missing_key
+from studyhall.server.runtime.classroom.model_ready import missing_key
 
 
 def test_a_hosted_model_is_keyed_by_its_provider_and_needs_the_key() -> None:

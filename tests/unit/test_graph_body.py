@@ -10,10 +10,10 @@ from datetime import timedelta, timezone
 
 import orjson
 from studyhall.core.contracts.graph import Cluster, Position
-from studyhall.core.library.graph.export import snapshot_to_dict
+from studyhall.core.library.graph.interchange import snapshot_to_dict
 from studyhall.core.library.graph.snapshot import GraphFold, GraphSnapshot, Ledgers
 from studyhall.core.library.graph.view import SnapshotEdge
-from studyhall.server.http.graph_body import GraphBody, snapshot_to_json
+from studyhall.server.http.graph_body import GraphBody
 
 from tests.support.graph_events import cp, edge, obs, prop, quiz
 
@@ -51,7 +51,7 @@ def folded(ledgers: Ledgers, clusters=(), positions=None) -> tuple[GraphFold, Gr
 def test_the_body_is_exactly_the_dict_encoded():
     _, snap = folded(base(), clusters=[Cluster(id="k1", node_ids=("a", "c"), label="Ærø")],
                      positions={"b": Position(x=1.5, y=-2e-7), "c": Position(x=0, y=1e20)})
-    body = snapshot_to_json(snap)
+    body = GraphBody().render(snap)
     assert body == reference(snap)
     nodes = {n["id"]: n for n in json.loads(body)["nodes"]}
     assert nodes["c"]["created_at"].endswith("+05:30")  # the offset is kept as given
@@ -60,7 +60,7 @@ def test_the_body_is_exactly_the_dict_encoded():
 
 
 def test_an_empty_graph():
-    assert snapshot_to_json(GraphSnapshot()) == b'{"nodes":[],"edges":[],"clusters":[]}'
+    assert GraphBody().render(GraphSnapshot()) == b'{"nodes":[],"edges":[],"clusters":[]}'
 
 
 def test_the_warm_body_follows_every_change():

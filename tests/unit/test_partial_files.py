@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from studyhall.server.runtime.partial_files import partial_path, sweep_partials, write_whole
+from studyhall.adapters.export.partial_files import partial_path, sweep_partials, write_whole
 
 
 def dead_pid() -> int:

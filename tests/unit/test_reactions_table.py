@@ -28,11 +28,11 @@ def runtime(tmp_path: Path) -> Runtime:
 def test_every_event_has_the_reactions_the_table_names(runtime: Runtime) -> None:
     r = runtime
     assert dict(r.reactions.table) == {
-        TurnEnded: (r.extraction.on_turn_end, r.jobs.on_turn_end),
-        WakeWanted: (r.turns.wake,),
-        JobChanged: (r.activity.job_changed,),
-        JobFinished: (r.artifacts.job_finished,),
-        GraphMerged: (r.upkeep.graph_merged,),
+        TurnEnded: (r.library.turn_ended, r.workbench.on_turn_end),
+        WakeWanted: (r.classroom.wake,),
+        JobChanged: (r.workbench.job_changed,),
+        JobFinished: (r.workbench.job_finished,),
+        GraphMerged: (r.library.graph_merged,),
     }
     assert set(r.reactions.table) == set(EVENTS)  # no event is published to nobody
 

@@ -27,7 +27,8 @@ _SCRIPT = f"""
 from studyhall.desktop.cli import build_parser
 build_parser()
 import studyhall.desktop.launcher  # what `studyhall` imports to serve
-from studyhall.server.app import build_app, build_runtime, build_services
+from studyhall.server.app import build_runtime, build_services
+from studyhall.server.web import build_app
 from studyhall.server.config import load_config
 config = load_config(port=5000)
 app = build_app(config, build_runtime(build_services(config)))
@@ -45,8 +46,8 @@ ON_FIRST_REQUEST = (
     *(f"studyhall.server.http.{group}" for group in (
         "activity", "artifacts", "ask", "chats", "demo_frames", "exports", "graph",
         "graph_search", "imports", "review", "settings", "source_quiz", "sources")),
-    "studyhall.server.http.sse", "studyhall.server.runtime.source_library",
-    "studyhall.server.runtime.source_quiz", "studyhall.core.library.graph.export",
+    "studyhall.server.http.sse", "studyhall.server.runtime.library.source_library",
+    "studyhall.server.runtime.library.source_quiz", "studyhall.core.library.graph.interchange",
     "studyhall.core.contracts.source_quiz", "xml.sax", "orjson",
 )
 
@@ -136,4 +137,47 @@ def test_the_route_group_check_can_fail():
 with TestClient(app, base_url="http://127.0.0.1:5000") as client:
     assert client.get("/api/openapi.json", headers=auth).status_code == 200
 """ + _LOADED_PROBE)
-    assert set(_heavy_imported(script)) == set(ON_FIRST_REQUEST)
+    # The Library façade builds the shelf and Quiz me on their first use, later than a walk of
+    # the route table: those two runtime modules stay unloaded until a request needs them.
+    on_first_use = {"studyhall.server.runtime.library.source_library",
+                    "studyhall.server.runtime.library.source_quiz"}
+    assert set(_heavy_imported(script)) == set(ON_FIRST_REQUEST) - on_first_use
+
+
+# What the server answers /api/health with: the app itself (adapters, runtime, contracts,
+# pydantic) is built right after, in a thread (server/boot.py).
+BUILT_AFTER_HEALTH = ("pydantic", "studyhall.server.app", "studyhall.server.web",
+                      "studyhall.server.services", "studyhall.server.runtime", "studyhall.adapters", "studyhall.core.ports",
+                      "studyhall.core.library", "studyhall.core.agents", "studyhall.core.contracts.base")
+
+_BEFORE_HEALTH = f"""
+from studyhall.desktop.cli import build_parser
+build_parser()
+import studyhall.desktop.launcher  # what `studyhall` imports to serve: server/serve.py
+import asyncio, httpx, json, sys
+from studyhall.server.boot import BootingApp
+from studyhall.server.config import load_config
+config = load_config(port=5000)
+app = BootingApp(config, lambda: None)  # its lifespan never starts: no build
+async def health():
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                 base_url="http://127.0.0.1:5000") as client:
+        auth = {{"Authorization": "Bearer " + config.token}}
+        assert (await client.get("/api/health", headers=auth)).status_code == 200
+asyncio.run(health())
+def loaded():
+    return sorted({{w for m in sys.modules for w in {BUILT_AFTER_HEALTH!r}
+                   if m == w or m.startswith(w + ".")}})
+print(json.dumps(loaded()))
+import studyhall.server.web  # the guard against a vacuous check: the build loads them all
+print(json.dumps(loaded()))
+"""
+
+
+def test_the_server_answers_health_before_it_loads_the_app():
+    result = subprocess.run([sys.executable, "-c", _BEFORE_HEALTH], capture_output=True,
+                            text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    before, built = (json.loads(line) for line in result.stdout.strip().splitlines()[-2:])
+    assert before == []
+    assert built == sorted(BUILT_AFTER_HEALTH)

@@ -12,7 +12,7 @@ from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,
-    TextDelta,
+    StreamedText,
     UsageEvent,
 )
 from studyhall.core.errors import ModelNotConfigured
@@ -39,7 +39,7 @@ async def test_the_function_sees_each_request_and_its_events_stream_back() -> No
 
     model = FunctionChatModel(fn)
     events = await collect(model, "labeler")
-    assert [e.text for e in events if isinstance(e, TextDelta)] == ["a", "b"]
+    assert [e.text for e in events if isinstance(e, StreamedText)] == ["a", "b"]
     assert isinstance(events[-1], FinishEvent) and seen == ["labeler"]
     assert [r.role for r in model.requests] == ["labeler"] and model.calls("labeler") == 1
 
@@ -52,16 +52,16 @@ async def test_a_coroutine_or_an_async_iterator_may_answer_and_errors_surface_on
         return say("late")
 
     async def drops(req: ModelRequest) -> AsyncIterator[ModelEvent]:
-        yield TextDelta("half")
+        yield StreamedText("half")
         raise ModelNotConfigured("gone", role=req.role)
 
     pending = asyncio.ensure_future(collect(FunctionChatModel(waits)))
     await asyncio.sleep(0.01)
     assert not pending.done()
     gate.set()
-    assert [e.text for e in await pending if isinstance(e, TextDelta)] == ["late"]
+    assert [e.text for e in await pending if isinstance(e, StreamedText)] == ["late"]
     stream = FunctionChatModel(drops).stream(request())  # nothing raised until it is read
-    assert await anext(stream) == TextDelta("half")
+    assert await anext(stream) == StreamedText("half")
     with pytest.raises(ModelNotConfigured):
         await anext(stream)
 
@@ -69,8 +69,8 @@ async def test_a_coroutine_or_an_async_iterator_may_answer_and_errors_surface_on
 async def test_replies_play_per_role_then_shared_and_run_out_clearly() -> None:
     replies = Replies(say("shared"), teacher=[{"k": 1}, "plain words", ValueError("boom")])
     model = FunctionChatModel(replies)
-    assert "".join(e.text for e in await collect(model) if isinstance(e, TextDelta)) == '{"k": 1}'
-    words = [e.text for e in await collect(model) if isinstance(e, TextDelta)]
+    assert "".join(e.text for e in await collect(model) if isinstance(e, StreamedText)) == '{"k": 1}'
+    words = [e.text for e in await collect(model) if isinstance(e, StreamedText)]
     assert words == ["plain ", "words"]  # text streams in pieces
     with pytest.raises(ValueError, match="boom"):
         await collect(model)

@@ -111,8 +111,5 @@ class MiniLMEmbedder:
         """One unit vector per text; the work runs on the encoder's worker thread."""
         return await on_encoder_thread(self.embed_sync, list(texts))
 
-    async def warm_up(self) -> None:
-        await on_encoder_thread(shared_model)
-
     async def aclose(self) -> None:
         """Nothing to stop: the torch model loads in this process, with no export to kill."""

@@ -198,9 +198,6 @@ class OnnxMiniLMEmbedder:
         """The work runs on the encoder's worker thread (one thread team for every encode)."""
         return await on_encoder_thread(self.embed_sync, list(texts))
 
-    async def warm_up(self) -> None:
-        await on_encoder_thread(_session, self.cache_dir, self.exports)
-
     def tokens_sync(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
         """Unit token vectors per text for the late-interaction reranker (blocking: call it on
         the encoder's thread, which owns the tokenizers)."""

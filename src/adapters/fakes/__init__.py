@@ -7,6 +7,7 @@ from studyhall.adapters.fakes.artifacts import InMemoryArtifactStore
 from studyhall.adapters.fakes.asks import InMemoryAskStore
 from studyhall.adapters.fakes.chats import InMemoryChatStore
 from studyhall.adapters.fakes.clock import FixedClock, SequentialIds
+from studyhall.adapters.fakes.exports import InMemoryDeckWriter, InMemoryVaultWriter
 from studyhall.adapters.fakes.graph import InMemoryGraphStore
 from studyhall.adapters.fakes.jobs import InMemoryJobStore
 from studyhall.adapters.fakes.learner import InMemoryLearnerStore
@@ -19,11 +20,13 @@ __all__ = [
     "InMemoryArtifactStore",
     "InMemoryAskStore",
     "InMemoryChatStore",
+    "InMemoryDeckWriter",
     "InMemoryGraphStore",
     "InMemoryJobStore",
     "InMemoryLearnerStore",
     "InMemorySecretStore",
     "InMemorySettingsStore",
     "InMemorySourceStore",
+    "InMemoryVaultWriter",
     "SequentialIds",
 ]

@@ -196,24 +196,18 @@ class ChatScript:
                 f"The model script {path} is not valid JSON ({e}). Fix the file or unset "
                 f"STUDYHALL_SCRIPT."
             ) from e
-        entries = parse_script(data, str(path))
-        return cls(
-            entries,
-            cursor_path=cursor_path,
-            digest=hashlib.sha256(raw).hexdigest(),
-            source=str(path),
-        )
+        return cls.from_data(data, cursor_path, source=str(path), digest=hashlib.sha256(raw).hexdigest())
 
     @classmethod
-    def from_data(cls, data: object, cursor_path: Path, source: str = "script") -> ChatScript:
-        """A script built from an in-memory mapping (tests); same validation as a file."""
-        canonical = json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
-        return cls(
-            parse_script(data, source),
-            cursor_path=cursor_path,
-            digest=hashlib.sha256(canonical).hexdigest(),
-            source=source,
-        )
+    def from_data(cls, data: object, cursor_path: Path, source: str = "script",
+                  digest: str | None = None) -> ChatScript:
+        """A script from its decoded JSON (a file's, or a mapping a test builds), validated.
+        ``digest`` names the script for its cursor: a file's bytes' hash, else a hash of the
+        data's canonical JSON."""
+        if digest is None:
+            canonical = json.dumps(data, sort_keys=True, ensure_ascii=False).encode()
+            digest = hashlib.sha256(canonical).hexdigest()
+        return cls(parse_script(data, source), cursor_path=cursor_path, digest=digest, source=source)
 
     @property
     def roles(self) -> list[str]:

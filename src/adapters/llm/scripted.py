@@ -20,7 +20,7 @@ from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,
-    TextDelta,
+    StreamedText,
     ToolCallEvent,
     UsageEvent,
 )
@@ -59,7 +59,7 @@ class ScriptedChatModel:
         text = entry.answer_text
         if text:
             for piece in _PIECES.findall(text):
-                yield TextDelta(text=piece)
+                yield StreamedText(text=piece)
         for k, call in enumerate(entry.tool_calls):
             if isinstance(call.arguments, dict):
                 args: dict[str, Any] | None = call.arguments

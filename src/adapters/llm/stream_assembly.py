@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from studyhall.core.contracts.models import TextDelta, ToolCallEvent
+from studyhall.core.contracts.models import StreamedText, ToolCallEvent
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -61,8 +61,8 @@ class StreamAssembler:
         self.reported_cost: float | None = None
         self.model: str | None = None
 
-    def feed(self, chunk: Any) -> list[TextDelta]:
-        out: list[TextDelta] = []
+    def feed(self, chunk: Any) -> list[StreamedText]:
+        out: list[StreamedText] = []
         self.model = _get(chunk, "model") or self.model
         self._read_usage(_get(chunk, "usage"))
         for choice in _get(chunk, "choices") or ():
@@ -74,7 +74,7 @@ class StreamAssembler:
             delta = _get(choice, "delta")
             content = _get(delta, "content")
             if isinstance(content, str) and content:
-                out.append(TextDelta(text=content))
+                out.append(StreamedText(text=content))
             for fragment in _get(delta, "tool_calls") or ():
                 self._add_fragment(fragment)
         return out

@@ -75,12 +75,6 @@ def _open(data: bytes) -> Image.Image:
     return image
 
 
-def decode_png(data: bytes) -> tuple[int, int, int, bytes]:
-    """``(width, height, channels, pixels)``: pixels row-major, one byte per channel."""
-    image = _open(data)
-    return image.width, image.height, _CHANNELS[image.mode], image.tobytes()
-
-
 def colour_stats(data: bytes, cap: int = 256) -> tuple[int, int, int, float]:
     """``(width, height, colours, ink)``: distinct colours (up to ``cap``) and the share of
     pixels that differ from the most common one."""

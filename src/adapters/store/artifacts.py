@@ -5,7 +5,7 @@
 
 Each is a ``JsonlLedger``: crash-safe appends (a torn last line is skipped by readers, never
 glued to the next record), tolerant incremental reads, replayed ids ignored. The artifact desk
-(``server/runtime/artifacts.py``) is the only writer.
+(``server/runtime/workbench/artifacts.py``) is the only writer.
 """
 
 from __future__ import annotations

@@ -10,8 +10,9 @@
     flashcards_retired.jsonl  an artifact's cards taken out of the queue (FlashcardsRetired)
 
 Each is a ``JsonlLedger``: crash-safe appends (a torn line is skipped by readers, never glued to
-the next record), tolerant incremental reads, replayed ids ignored. The review service is the
-only writer; mastery and card state are derived from these in the core at every read.
+the next record), tolerant incremental reads, replayed ids ignored. ``LearnerLedgers`` (behind
+the ``Learner`` façade) is the only writer; mastery and card state are derived from these in
+the core at every read.
 """
 
 from __future__ import annotations

@@ -14,7 +14,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from studyhall.core.contracts.models import ModelRequest, ProviderMessage, TextDelta, ToolCallEvent
+from studyhall.core.contracts.models import (
+    ModelRequest,
+    ProviderMessage,
+    StreamedText,
+    ToolCallEvent,
+)
 from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.errors import JobFailed
 from studyhall.core.ports.models import ChatModel
@@ -37,7 +42,7 @@ async def collect_text(model: ChatModel, request: ModelRequest) -> str:
     parts: list[str] = []
     fallback = ""
     async for event in model.stream(request):
-        if isinstance(event, TextDelta):
+        if isinstance(event, StreamedText):
             parts.append(event.text)
         elif isinstance(event, ToolCallEvent) and not fallback:
             fallback = json.dumps(event.arguments) if event.arguments is not None else event.raw

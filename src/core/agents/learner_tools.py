@@ -3,10 +3,11 @@
 ``due_reviews`` and ``search_material``.
 
 Core owns each tool's contract — name, schema, argument checks — and the runtime supplies a
-``LearnerDesk`` that answers from this learner's stores (like the job tools' ``spawn``). Bad
-arguments go back to the model as a tool error; nothing is read or written for them. An
-observation is only a proposal: its quote must be the learner's own words in this session,
-verbatim, and the code (``ReviewService.observe``) decides what it changes.
+``LearnerToolsPort`` that answers from this learner's stores (the ``Learner`` façade, like the
+job tools' ``spawn``). Bad arguments go back to the model as a tool error; nothing is read or
+written for them. An observation is only a proposal: its quote must be the learner's own words
+in this session, verbatim, and the code (the learner ledgers' one writer) decides what it
+changes.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ READ_TOOLS = ("learning_strengths", "concept_confidence", "explain_score", "sear
 TEACHER_TOOLS = (*READ_TOOLS, "record_observation", "search_material")
 
 
-class LearnerDesk(Protocol):
+class LearnerToolsPort(Protocol):
     """The runtime's answers, each from this learner's own data only."""
 
     async def strengths(self, ctx: ToolContext, topic: str | None, limit: int) -> Any: ...
@@ -98,12 +99,12 @@ _NODE = {"type": "string", "description": "A knowledge-graph node id."}
 def _reader(name: str, description: str, properties: dict[str, Any], required: Sequence[str],
             check: Callable[[dict[str, Any]], Problems],
             answer: Callable[[dict[str, Any], ToolContext], Awaitable[Any]],
-            node_key: str | None = None, desk: LearnerDesk | None = None) -> Tool:
+            node_key: str | None = None, answers: LearnerToolsPort | None = None) -> Tool:
     async def full_check(args: dict[str, Any], ctx: ToolContext) -> Problems:
         problems = _unknown(args, list(properties)) + check(args)
         node = _str(args, node_key) if node_key else None
-        if not problems and node is not None and desk is not None \
-                and not await desk.has_node(node):
+        if not problems and node is not None and answers is not None \
+                and not await answers.has_node(node):
             problems.append(f"{node_key} {node!r} is not a node of the learner's knowledge "
                             "graph; find the id with concept_confidence")
         return problems
@@ -115,8 +116,9 @@ def _reader(name: str, description: str, properties: dict[str, Any], required: S
                 check=full_check, run=run)
 
 
-def learner_tools(desk: LearnerDesk, names: Sequence[str] = TEACHER_TOOLS) -> tuple[Tool, ...]:
-    """The tools named in ``names``, bound to ``desk``."""
+def learner_tools(answers: LearnerToolsPort,
+                  names: Sequence[str] = TEACHER_TOOLS) -> tuple[Tool, ...]:
+    """The tools named in ``names``, bound to ``answers``."""
     built = {
         "learning_strengths": _reader(
             "learning_strengths",
@@ -125,7 +127,7 @@ def learner_tools(desk: LearnerDesk, names: Sequence[str] = TEACHER_TOOLS) -> tu
             "revisit.",
             {"topic": _TOPIC, "limit": {**_LIMIT, "maximum": 20}}, (),
             lambda a: _text(a, "topic", MAX_QUERY, required=False) + _limit(a, 20),
-            lambda a, ctx: desk.strengths(ctx, _str(a, "topic"), a.get("limit") or 5)),
+            lambda a, ctx: answers.strengths(ctx, _str(a, "topic"), a.get("limit") or 5)),
         "concept_confidence": _reader(
             "concept_confidence",
             "How well the learner knows a concept: its mastery, state, whether it is due for "
@@ -133,28 +135,29 @@ def learner_tools(desk: LearnerDesk, names: Sequence[str] = TEACHER_TOOLS) -> tu
             "block them). Give a node id or the concept in words.",
             {"concept": {"type": "string", "description": "A node id, or the concept in words."}},
             ("concept",), lambda a: _text(a, "concept", MAX_QUERY, required=True),
-            lambda a, ctx: desk.confidence(str(_str(a, "concept")))),
+            lambda a, ctx: answers.confidence(str(_str(a, "concept")))),
         "explain_score": _reader(
             "explain_score",
             "Where a concept's mastery score came from: every quiz answer, observation and "
             "review that moved it, newest first, with the score after each.",
             {"node_id": _NODE}, ("node_id",),
             lambda a: _text(a, "node_id", MAX_QUERY, required=True),
-            lambda a, ctx: desk.explain(str(_str(a, "node_id"))), node_key="node_id", desk=desk),
+            lambda a, ctx: answers.explain(str(_str(a, "node_id"))), node_key="node_id",
+            answers=answers),
         "search_history": _reader(
             "search_history",
             "Search the learner's past sessions (not this one) for what was said about "
             "something: their own words and the tutor's, newest sessions first.",
             {"query": {"type": "string"}, "limit": {**_LIMIT, "maximum": 10}}, ("query",),
             lambda a: _text(a, "query", MAX_QUERY, required=True) + _limit(a, 10),
-            lambda a, ctx: desk.history(ctx, str(_str(a, "query")), a.get("limit") or 5)),
+            lambda a, ctx: answers.history(ctx, str(_str(a, "query")), a.get("limit") or 5)),
         "due_reviews": _reader(
             "due_reviews",
             "Concepts due for spaced review today near this session's topic, in the review "
             "queue's order, with their mastery and recall probability.",
             {"topic": _TOPIC, "limit": {**_LIMIT, "maximum": 20}}, (),
             lambda a: _text(a, "topic", MAX_QUERY, required=False) + _limit(a, 20),
-            lambda a, ctx: desk.due(ctx, _str(a, "topic"), a.get("limit") or 5)),
+            lambda a, ctx: answers.due(ctx, _str(a, "topic"), a.get("limit") or 5)),
         "search_material": _reader(
             "search_material",
             "Search the learner's imported material (notes, transcripts, documents) with the "
@@ -163,8 +166,8 @@ def learner_tools(desk: LearnerDesk, names: Sequence[str] = TEACHER_TOOLS) -> tu
             {"query": {"type": "string"}, "limit": {**_LIMIT, "maximum": 8,
                                                     "description": "Passages (default 4)."}},
             ("query",), lambda a: _text(a, "query", MAX_QUERY, required=True) + _limit(a, 8),
-            lambda a, ctx: desk.material(str(_str(a, "query")), a.get("limit") or 4)),
-        "record_observation": _observation_tool(desk),
+            lambda a, ctx: answers.material(str(_str(a, "query")), a.get("limit") or 4)),
+        "record_observation": _observation_tool(answers),
     }
     unknown = [n for n in names if n not in built]
     if unknown:
@@ -175,7 +178,7 @@ def learner_tools(desk: LearnerDesk, names: Sequence[str] = TEACHER_TOOLS) -> tu
 _OBSERVATION_KEYS = ("node_id", "level", "quote", "note")
 
 
-def _observation_tool(desk: LearnerDesk) -> Tool:
+def _observation_tool(answers: LearnerToolsPort) -> Tool:
     async def check(args: dict[str, Any], ctx: ToolContext) -> Problems:
         problems = _unknown(args, _OBSERVATION_KEYS)
         problems += _text(args, "node_id", MAX_QUERY, required=True)
@@ -191,14 +194,14 @@ def _observation_tool(desk: LearnerDesk) -> Tool:
         node = _str(args, "node_id")
         if problems or node is None or quote is None:
             return problems
-        if not await desk.has_node(node):
+        if not await answers.has_node(node):
             return [(f"node_id {node!r} is not a node of the learner's knowledge graph; find "
                     "the id with concept_confidence")]
-        repeat = await desk.observed(ctx, node, quote)
+        repeat = await answers.observed(ctx, node, quote)
         return [repeat] if repeat else []
 
     async def run(args: dict[str, Any], ctx: ToolContext) -> ToolOutcome:
-        output = await desk.observe(ctx, str(_str(args, "node_id")), str(args["level"]),
+        output = await answers.observe(ctx, str(_str(args, "node_id")), str(args["level"]),
                                     str(_str(args, "quote")), _str(args, "note") or "")
         return ToolOutcome(output=output)
 

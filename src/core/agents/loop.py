@@ -19,7 +19,7 @@ from typing import Literal
 
 from studyhall.core.agents.spec import AgentSpec
 from studyhall.core.agents.tools import ToolContext, argument_error, json_error, unknown_tool_error
-from studyhall.core.agents.turn_events import TextDelta, ToolCall, ToolResult, UsageReport
+from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
 from studyhall.core.classroom.cut_turns import mark_cut, with_cut_text
 from studyhall.core.classroom.record_messages import to_provider_messages
 from studyhall.core.contracts import models as provider
@@ -52,7 +52,7 @@ class Stopped:
 
 
 # What a run yields: stream events for the learner, and two signals for the runtime.
-AgentEvent = TextDelta | ToolCall | ToolResult | UsageReport | Saved | Stopped
+AgentEvent = TurnTextDelta | ToolCall | ToolResult | UsageReport | Saved | Stopped
 
 
 class AgentRun:
@@ -97,10 +97,10 @@ class AgentRun:
                 tools=self._agent.tool_specs(),
             )
             async for event in self._model.stream(request):
-                if isinstance(event, provider.TextDelta):
+                if isinstance(event, provider.StreamedText):
                     if event.text:
                         self._text.append(event.text)
-                        yield TextDelta(message_id, event.text)
+                        yield TurnTextDelta(message_id, event.text)
                         self._unsaved += len(event.text)
                         if self._unsaved >= CHECKPOINT_CHARS:
                             self._unsaved = 0

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from studyhall.core.agents.structured import ask_structured
-from studyhall.core.classroom.passage_quiz import ClozeQuestion
 from studyhall.core.classroom.quiz_read import read_quiz
+from studyhall.core.classroom.source_quiz_cloze import ClozeQuestion
 from studyhall.core.guardrails.material import DATA_NOTICE, data_block
 from studyhall.core.ports.models import ChatModel
 

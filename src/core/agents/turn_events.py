@@ -2,7 +2,8 @@
 
 DESIGN.md's names: ``message-start`` · ``text-delta`` · ``tool-call`` · ``tool-result`` ·
 ``steer`` · ``usage`` · ``error`` · ``finish``; every stream ends with ``finish`` or ``error``.
-Each event has its wire ``name`` and its JSON ``data``; nothing else reshapes it on the way.
+Each event has its wire ``name`` and its JSON ``data``, and ``wire_event()``: the typed wire model
+(``core/contracts/turn_stream.py``) the SSE encoder writes and the OpenAPI document describes.
 A question's event carries what the learner sees (shuffled, answer-free), never the answer key.
 """
 
@@ -17,6 +18,16 @@ from studyhall.core.classroom.phases import derive_phase
 from studyhall.core.classroom.turn_state import pending_questions
 from studyhall.core.contracts.chat import DataPart, Message, TextPart, ToolCallPart, Usage
 from studyhall.core.contracts.steers import steer_part
+from studyhall.core.contracts.stream import StreamError, WireEvent
+from studyhall.core.contracts.turn_stream import (
+    MessageStarted,
+    SteerShown,
+    TextStreamed,
+    ToolAnswered,
+    ToolCalled,
+    TurnFinished,
+    UsageReported,
+)
 from studyhall.core.errors import ModelError, StoreError
 
 
@@ -35,10 +46,13 @@ class MessageStart:
     def data(self) -> dict[str, Any]:
         return {"message_id": self.message_id, "role": self.role, "agent": self.agent}
 
+    def wire_event(self) -> WireEvent:
+        return MessageStarted.model_validate(self.data)
+
 
 @dataclass(frozen=True, slots=True)
-class TextDelta:
-    """Text the learner sees as it streams (the model's own ``TextDelta`` has no message)."""
+class TurnTextDelta:
+    """Text the learner sees as it streams (a model's ``contracts.models.TextDelta`` has no message)."""
 
     name: ClassVar[str] = "text-delta"
     message_id: str
@@ -47,6 +61,9 @@ class TextDelta:
     @property
     def data(self) -> dict[str, Any]:
         return {"message_id": self.message_id, "text": self.text}
+
+    def wire_event(self) -> WireEvent:
+        return TextStreamed(message_id=self.message_id, text=self.text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +76,9 @@ class ToolCall:
     def data(self) -> dict[str, Any]:
         return {"message_id": self.message_id, **part_view(self.part)}
 
+    def wire_event(self) -> WireEvent:
+        return ToolCalled.model_validate(self.data)
+
 
 @dataclass(frozen=True, slots=True)
 class ToolResult:
@@ -69,6 +89,9 @@ class ToolResult:
     @property
     def data(self) -> dict[str, Any]:
         return {"message_id": self.message_id, **part_view(self.part)}
+
+    def wire_event(self) -> WireEvent:
+        return ToolAnswered.model_validate(self.data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +119,9 @@ class Steer:
         return {"message_id": self.message_id, "steer_id": self.steer_id, "kind": self.kind,
                 "text": self.text, "data": dict(self.attached)}
 
+    def wire_event(self) -> WireEvent:
+        return SteerShown.model_validate(self.data)
+
 
 @dataclass(frozen=True, slots=True)
 class UsageReport:
@@ -118,6 +144,9 @@ class UsageReport:
             "cost_usd": self.usage.cost_usd,
         }
 
+    def wire_event(self) -> WireEvent:
+        return UsageReported.model_validate(self.data)
+
 
 @dataclass(frozen=True, slots=True)
 class Finish:
@@ -134,6 +163,9 @@ class Finish:
     @property
     def data(self) -> dict[str, Any]:
         return {"reason": self.reason, "phase": self.phase, "pending": list(self.pending)}
+
+    def wire_event(self) -> WireEvent:
+        return TurnFinished.model_validate(self.data)
 
 
 # What the learner can do about each failure; the UI shows one button for it.
@@ -183,5 +215,9 @@ class TurnError:
         return {"kind": self.kind, "role": self.role, "message": self.message,
                 "action": self.action}
 
+    def wire_event(self) -> WireEvent:
+        """The one ``error`` shape of every stream: ``error`` is the kind of failure."""
+        return StreamError.model_validate({"error": self.kind, **self.data})
 
-TurnEvent = MessageStart | TextDelta | ToolCall | ToolResult | Steer | UsageReport | Finish | TurnError
+
+TurnEvent = MessageStart | TurnTextDelta | ToolCall | ToolResult | Steer | UsageReport | Finish | TurnError

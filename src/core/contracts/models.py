@@ -36,7 +36,7 @@ class ModelRequest:
 
 
 @dataclass(frozen=True)
-class TextDelta:
+class StreamedText:
     text: str
     type: Literal["text-delta"] = "text-delta"
 
@@ -65,4 +65,4 @@ class FinishEvent:
     type: Literal["finish"] = "finish"
 
 
-ModelEvent = TextDelta | ToolCallEvent | UsageEvent | FinishEvent
+ModelEvent = StreamedText | ToolCallEvent | UsageEvent | FinishEvent

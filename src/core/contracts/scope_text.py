@@ -9,8 +9,12 @@ Older spellings stay accepted: ``all`` is ``graph`` (``export anki``'s word) and
 
 from __future__ import annotations
 
-from studyhall.core.contracts.artifacts import MAX_SELECTION, Scope, ScopeType
+from typing import TYPE_CHECKING
+
 from studyhall.core.errors import InvalidInput
+
+if TYPE_CHECKING:  # the CLI's parser reads SCOPE_HELP at start-up, before any contract loads
+    from studyhall.core.contracts.artifacts import Scope, ScopeType
 
 SCOPE_HELP = ("graph, source:ID, session:ID, topic:ID, cluster:ID or nodes:ID,ID,... "
               "(all is graph, node:ID is nodes:ID)")
@@ -23,6 +27,8 @@ _SELECTION = ("nodes", "node")
 def parse_scope(text: str | None) -> Scope:
     """The scope a text names (none or blank is the whole graph); ``InvalidInput`` naming the
     grammar when it is not one."""
+    from studyhall.core.contracts.artifacts import MAX_SELECTION, Scope
+
     raw = (text or "graph").strip()
     if raw in _WHOLE:
         return Scope(type="graph")

@@ -25,7 +25,7 @@ class WireEvent(BaseModel):
     def wire(self) -> bytes:
         """The event's ``data`` as compact JSON: the fields given (an optional one left out
         is not sent)."""
-        return self.__pydantic_serializer__.to_json(self, exclude_unset=True)
+        return self.__pydantic_serializer__.to_json(self, exclude_unset=True, by_alias=True)
 
 
 class StreamError(WireEvent):
@@ -40,3 +40,4 @@ class StreamError(WireEvent):
     message: str
     kind: str | None = None
     role: str | None = None
+    action: str | None = None  # a turn's: "open-settings", "retry" or "new-session"

@@ -21,7 +21,7 @@ from studyhall.core.contracts.models import (
     ModelEvent,
     ModelRequest,
     ProviderMessage,
-    TextDelta,
+    StreamedText,
     ToolCallEvent,
 )
 from studyhall.core.contracts.settings import ModelRole
@@ -153,18 +153,18 @@ class GuardedChatModel:
         restorer = StreamRestorer(scope, json_escaped=request.response_schema is not None)
         outgoing = replace(request, messages=checked.messages, risk=checked.risk)
         async for event in self._inner.stream(outgoing):
-            if isinstance(event, TextDelta):
+            if isinstance(event, StreamedText):
                 text = restorer.feed(event.text)
                 if text:
-                    yield TextDelta(text)
+                    yield StreamedText(text)
                 continue
             held = restorer.flush()  # text comes before tool calls, usage and finish
             if held:
-                yield TextDelta(held)
+                yield StreamedText(held)
             if isinstance(event, ToolCallEvent) and scope:
                 event = replace(event, arguments=_restore_value(event.arguments, scope),
                                 raw=scope.restore(event.raw, json_escaped=True))
             yield event
         held = restorer.flush()
         if held:
-            yield TextDelta(held)
+            yield StreamedText(held)

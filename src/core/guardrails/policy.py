@@ -6,6 +6,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from studyhall.core.contracts.settings import LOCAL_PROVIDERS, ModelRole, RoleModel, Settings
+from studyhall.core.ports.storage import SettingsStore
 
 _LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "0.0.0.0"})
 
@@ -23,3 +24,14 @@ def is_local(model: RoleModel) -> bool:
 
 def scrubs(settings: Settings, role: ModelRole) -> bool:
     return not is_local(settings.model_for(role)) or settings.privacy.scrub_local
+
+
+class SettingsScrubPolicy:
+    """``scrubs`` over the settings as saved at each call, so a Privacy change applies to the
+    next call (the composition root hands this to ``GuardedChatModel``)."""
+
+    def __init__(self, settings: SettingsStore) -> None:
+        self._settings = settings
+
+    def __call__(self, role: ModelRole) -> bool:
+        return scrubs(self._settings.load(), role)

@@ -17,7 +17,7 @@ class ChatModel(Protocol):
     def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         """Stream one completion. Raises ``core.errors.ModelError`` subclasses on failure.
 
-        A successful stream is: ``TextDelta``s as they arrive, then every complete
+        A successful stream is: ``StreamedText`` pieces as they arrive, then every complete
         ``ToolCallEvent`` (in the order the model made them), then exactly one ``UsageEvent``
         (unknown fields are None) and exactly one ``FinishEvent``. Failures before the first
         event are retried inside the adapter when retrying is safe; after it they surface.

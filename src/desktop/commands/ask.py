@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the command's module stays light: argparse only at start-up
     from studyhall.core.contracts.ask_stream import AskSources
     from studyhall.core.contracts.asking import AskRequest
-    from studyhall.core.library.retrieval.chunking import Position
+    from studyhall.core.library.retrieval.chunking import SourcePlace
     from studyhall.server.runtime.ask import AskDesk
 
 CASE_TEXT = {
@@ -87,7 +87,7 @@ async def _collect(args: argparse.Namespace, request: AskRequest, live: bool) ->
 
 
 async def _answer(args: argparse.Namespace, live: bool, desk: AskDesk,
-                  position: Position | None) -> dict[str, Any]:
+                  position: SourcePlace | None) -> dict[str, Any]:
     from studyhall.core.contracts.ask_stream import (
         AskFinish,
         AskNavigate,

@@ -46,7 +46,7 @@ async def _evaluate(args: argparse.Namespace, questions: list[Any], sets: list[s
     )
     ask = runtime.ask
     if args.material is not None:
-        report = await runtime.imports.material.run(str(args.material))
+        report = await runtime.library.index_material(str(args.material))
         print(f"imported {len(report.imported)}, unchanged {len(report.unchanged)}, "
               f"skipped {len(report.skipped)}", file=sys.stderr)
     if ask.passages() == 0:

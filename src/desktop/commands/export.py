@@ -29,10 +29,7 @@ def register(subparsers: Any) -> None:
 
 
 def export_anki(args: argparse.Namespace) -> int:
-    from studyhall.core.library.graph.snapshot import graph_snapshot
     from studyhall.desktop.app_runtime import app_runtime
-    from studyhall.server.runtime.anki_package import write_apkg
-    from studyhall.server.runtime.study_export import anki_export
 
     output: Path = args.output
     if output.suffix.lower() != ".apkg":
@@ -40,13 +37,9 @@ def export_anki(args: argparse.Namespace) -> int:
 
     async def run() -> tuple[int, str]:
         async with app_runtime() as runtime:
-            services = runtime.services
-            # A plain fold of the ledgers: the app's reader may save its fold cache, and an
-            # export writes nothing to the data dir.
-            notes, deck = anki_export(runtime.review, services.source_store,
-                                      graph_snapshot(services.graph_store), args.scope)
-            # An unwritable folder is an OSError: ``failures.report`` says which path.
-            return write_apkg(notes, deck, output), deck
+            # Over a plain fold of the ledgers: an export writes nothing to the data dir. An
+            # unwritable folder is an OSError: ``failures.report`` says which path.
+            return runtime.learner.write_anki_deck(args.scope, str(output))
 
     count, deck = asyncio.run(run())
     print(f"Wrote {count} notes to {output} (deck {deck!r}). Import it in Anki: File → "
@@ -55,16 +48,11 @@ def export_anki(args: argparse.Namespace) -> int:
 
 
 def export_markdown(args: argparse.Namespace) -> int:
-    from studyhall.core.library.graph.snapshot import graph_snapshot
     from studyhall.desktop.app_runtime import app_runtime
-    from studyhall.server.runtime.markdown_export import write_vault
 
     async def run() -> Any:
         async with app_runtime() as runtime:
-            services = runtime.services
-            return write_vault(runtime.review, services.source_store,
-                               graph_snapshot(services.graph_store), args.dir,
-                               force=args.force)
+            return runtime.learner.write_markdown(str(args.dir), force=args.force)
 
     report = asyncio.run(run())
     print(f"{report.notes} notes in {args.dir}: {report.written} written, "

@@ -27,8 +27,8 @@ def render(fmt: str) -> str:
     import asyncio
     import json
 
-    from studyhall.core.library.graph.export import snapshot_to_dict, snapshot_to_graphml
-    from studyhall.core.library.graph.snapshot import GraphSnapshot, graph_snapshot
+    from studyhall.core.library.graph.interchange import snapshot_to_dict, snapshot_to_graphml
+    from studyhall.core.library.graph.snapshot import GraphSnapshot
     from studyhall.desktop.app_runtime import app_runtime
 
     async def read() -> GraphSnapshot:
@@ -36,7 +36,7 @@ def render(fmt: str) -> str:
             # A plain fold of the ledgers, not the app's reader: that one may save its fold
             # cache, and an export writes nothing. States include the learner ledgers (review
             # grades, observations), as in GET /api/graph.
-            return runtime.review.graph_snapshot(graph_snapshot(runtime.services.graph_store))
+            return runtime.learner.graph_with_evidence(read_only=True)
 
     snapshot = asyncio.run(read())
     if fmt == "graphml":

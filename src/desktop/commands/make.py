@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from studyhall.core.contracts.artifacts import Scope
 from studyhall.core.contracts.scope_text import SCOPE_HELP
-from studyhall.core.contracts.scope_text import parse_scope as parse_text
 from studyhall.desktop.failures import FAILED, OK, UsageError, say
+
+if TYPE_CHECKING:  # the command's module stays light: argparse only at start-up
+    from studyhall.core.contracts.artifacts import Scope
 
 POLL = 0.2  # seconds between looks at the running jobs
 
@@ -35,6 +36,7 @@ def register(subparsers: Any) -> None:
 
 def parse_scope(text: str) -> Scope:
     """``--scope`` in the one scope grammar; ``UsageError`` (exit 2) when it is not one."""
+    from studyhall.core.contracts.scope_text import parse_scope as parse_text
     from studyhall.core.errors import InvalidInput
     try:
         return parse_text(text)
@@ -57,23 +59,22 @@ def run_make(args: argparse.Namespace) -> int:
     from rich.console import Console
     from studyhall.core.contracts.artifacts import artifact_id
     from studyhall.desktop.app_runtime import app_runtime
-    from studyhall.server.runtime.activity import job_view
 
     scope = parse_scope(args.scope)
     progress = Console(stderr=True, highlight=False)
 
     async def run() -> tuple[list[dict[str, Any]], list[str]]:
         async with app_runtime() as runtime:
-            desk, store = runtime.artifacts, runtime.services.job_store
-            jobs = await desk.start(args.kinds, scope, args.brief, args.count)
+            bench = runtime.workbench
+            jobs = await bench.make_artifacts(args.kinds, scope, args.brief, args.count)
             label = jobs[0].input.get("topic") if jobs else ""
             progress.print(f"Making {', '.join(j.kind for j in jobs)} from {label}")
             shown: dict[str, str] = {}
             try:
                 while True:
-                    current = [store.get(j.id) or j for j in jobs]
+                    current = [bench.job(j.id) for j in jobs]
                     for job in current:
-                        view = job_view(job, runtime.jobs.live_usage(job.id))
+                        view = bench.job_progress(job)
                         line = f"  {job.kind}: {view['status']}{_cost(view)}"
                         if job.status == "running" and view["usage"] is None:
                             line = f"  {job.kind}: writing…"
@@ -83,15 +84,15 @@ def run_make(args: argparse.Namespace) -> int:
                     if all(j.status in ("done", "error", "aborted") for j in current):
                         break
                     await asyncio.sleep(POLL)
-                await runtime.supervisor.idle()  # the keeps that follow a finish
+                await bench.settled()  # the keeps that follow a finish
             except asyncio.CancelledError:  # Ctrl+C: stop the jobs, keep nothing half-made
                 for job in jobs:
-                    await runtime.jobs.abort(job.id)
+                    await bench.abort_job(job.id)
                 raise
             made, failed = [], []
             for job in current:
                 if job.status == "done":
-                    made.append(await asyncio.to_thread(desk.get, artifact_id(job.id, job.kind)))
+                    made.append(await asyncio.to_thread(bench.artifact, artifact_id(job.id, job.kind)))
                 else:
                     failed.append(f"{job.kind}: {job.error or job.status}")
             return made, failed

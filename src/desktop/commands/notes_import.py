@@ -79,15 +79,13 @@ async def _local(args: argparse.Namespace, config: Any) -> int:
 
     async with app_runtime(config) as runtime:
         with _Bar(quiet=args.json) as bar:
-            report, material = await runtime.imports.run(
+            report = await runtime.library.import_here(
                 args.path,
                 mode=args.mode,
                 embed=not args.no_embed,
                 progress=lambda p: bar.update(p.stage, p.done, p.total, p.path),
             )
-    out = report.to_dict()
-    out["material"] = material
-    _print(out, args.json)
+    _print(report.to_dict(), args.json)
     return 0
 
 

@@ -15,9 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from studyhall.core.classroom.plan_json import plan_json
 from studyhall.core.classroom.plan_limits import MAX_TEXT_BYTES
-from studyhall.core.classroom.plan_parser import parse_plan
 
 
 def register(subparsers: Any) -> None:
@@ -78,6 +76,10 @@ def run_check(args: argparse.Namespace) -> int:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         print(f"studyhall plan check: cannot read {source}: {reason}", file=sys.stderr)
         return 1
+    # Here, not at the top: every launch builds the parser, and the plan's shapes load pydantic.
+    from studyhall.core.classroom.plan_json import plan_json
+    from studyhall.core.classroom.plan_parser import parse_plan
+
     parsed = parse_plan(text)
     if parsed.plan is None:
         if args.json:

@@ -25,14 +25,13 @@ def read(what: str, **options: Any) -> dict[str, Any]:
     the command line writes nothing, not even the fold cache)."""
     import asyncio
 
-    from studyhall.core.library.graph.snapshot import graph_snapshot
     from studyhall.desktop.app_runtime import app_runtime
 
     async def collect() -> dict[str, Any]:
         async with app_runtime() as runtime:
-            base = graph_snapshot(runtime.services.graph_store)
-            result: dict[str, Any] = getattr(runtime.review, what)(base=base, **options)
-            return result
+            if what == "queue":
+                return runtime.learner.queue(read_only=True, **options)
+            return runtime.learner.stats(read_only=True)
 
     return asyncio.run(collect())
 

@@ -27,7 +27,7 @@ def run_sources(args: argparse.Namespace) -> int:
 
     async def listed() -> list[Source]:
         async with app_runtime() as runtime:
-            return runtime.services.source_store.list()
+            return runtime.library.sources()
 
     sources = asyncio.run(listed())
     if args.json:

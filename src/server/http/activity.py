@@ -14,16 +14,14 @@ from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import NotFound
+from studyhall.core.contracts.turn_stream import ACTIVITY_STREAM
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.http.sse import event_stream
-from studyhall.server.http.stream_events import ACTIVITY_EVENTS
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.workbench import Workbench
 
 
 class AbortRequest(BodyModel):
@@ -40,21 +38,19 @@ def _limit(request: Request) -> int | None:
     return whole_number(query(request, "limit").get("limit"), "limit", least=1, most=10_000)
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    feed = runtime.activity
-    store = services.job_store
+def routes(workbench: Workbench) -> list[BaseRoute]:
 
     async def get_activity(request: Request) -> Response:
         """Running and recent jobs, extraction runs and imports, with tokens and cost."""
-        return JSONResponse(feed.snapshot())
+        return JSONResponse(workbench.activity())
 
-    @describe(summary="Live activity (SSE)", stream=ACTIVITY_EVENTS,
+    @describe(summary="Live activity (SSE)", stream=ACTIVITY_STREAM,
               query=[Query("limit", {"type": "integer", "minimum": 1, "maximum": 10_000},
                            description="end the stream after this many events")])
     async def stream_activity(request: Request) -> Response:
         """``activity`` events with the whole feed whenever it changes; ``?limit=N`` stops
         after N events."""
-        return event_stream(feed.updates(limit=_limit(request)))
+        return event_stream(workbench.activity_updates(limit=_limit(request)))
 
     @describe(summary="Stop a job or a run", request=AbortRequest, response=AbortResult,
               responses={400: "Bad body", 404: "No such run"})
@@ -63,15 +59,11 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         it had already finished."""
         body = await read_model(request, AbortRequest,
                                 hint='Send {"run_id": "<id of a job or run>"}.')
-        return JSONResponse(await feed.abort(body.run_id))
+        return JSONResponse(await workbench.abort_run(body.run_id))
 
     async def get_job(request: Request) -> Response:
         """One job: its input, status, outcome, result (the whole artifact), usage."""
-        job_id = request.path_params["job_id"]
-        job = store.get(job_id)
-        if job is None:
-            raise NotFound(f"There is no job {job_id!r}.")
-        return JSONResponse(job.model_dump(mode="json"))
+        return JSONResponse(workbench.job(request.path_params["job_id"]).model_dump(mode="json"))
 
     return [
         Route("/api/activity", get_activity, methods=["GET"], name="get_activity"),

@@ -20,9 +20,8 @@ from studyhall.core.contracts.artifacts import MAX_SELECTION
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.artifacts import ARTIFACT_KINDS, MAX_CARDS, MIN_CARDS
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.workbench import Workbench
+from studyhall.server.runtime.workbench.artifacts import ARTIFACT_KINDS, MAX_CARDS, MIN_CARDS
 
 Kind = Literal[ARTIFACT_KINDS]  # type: ignore[valid-type]  # the workbench's kinds, as an enum
 
@@ -87,8 +86,7 @@ class ArtifactFull(ArtifactItem):
     markdown: str
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    desk = runtime.artifacts
+def routes(workbench: Workbench) -> list[BaseRoute]:
 
     @describe(summary="Make study artifacts from a scope (background jobs)", request=MakeRequest,
               response=MakeResult, status=202,
@@ -101,25 +99,27 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         body = await read_model(
             request, MakeRequest,
             hint='Send {"kinds": ["notes", ...], "scope": {"type": "source", "id": "..."}}.')
-        jobs = await desk.start(body.kinds, body.scope.model_dump(), body.brief, body.count)
+        jobs = await workbench.make_artifacts(body.kinds, body.scope.model_dump(), body.brief,
+                                              body.count)
         return JSONResponse({"jobs": [{"job_id": j.id, "kind": j.kind} for j in jobs]},
                             status_code=202)
 
     @describe(summary="Every kept artifact, newest first", response=ArtifactList)
     async def list_artifacts(request: Request) -> Response:
         """Made from a scope or written in a session; deleted ones are gone."""
-        return JSONResponse({"artifacts": await asyncio.to_thread(desk.list)})
+        return JSONResponse({"artifacts": await asyncio.to_thread(workbench.artifacts)})
 
     @describe(summary="One artifact with its content and Markdown", response=ArtifactFull,
               responses={404: "No such artifact"})
     async def get_artifact(request: Request) -> Response:
         """``content``: the kind's JSON; ``markdown``: the same as Markdown (copy, print)."""
-        return JSONResponse(await asyncio.to_thread(desk.get, request.path_params["artifact_id"]))
+        artifact_id = request.path_params["artifact_id"]
+        return JSONResponse(await asyncio.to_thread(workbench.artifact, artifact_id))
 
     @describe(summary="Delete an artifact", status=204, responses={404: "No such artifact"})
     async def delete_artifact(request: Request) -> Response:
         """Gone from the list; its flashcards leave the review queue (grades stay evidence)."""
-        await desk.delete(request.path_params["artifact_id"])
+        await workbench.delete_artifact(request.path_params["artifact_id"])
         return Response(status_code=204)
 
     return [

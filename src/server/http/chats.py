@@ -15,16 +15,12 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.chat import MAX_MESSAGE_CHARS, MAX_TOPIC_CHARS
 from studyhall.core.contracts.text_patterns import NOT_BLANK  # all-whitespace text is empty
-from studyhall.core.errors import NotFound
+from studyhall.core.contracts.turn_stream import TURN_STREAM
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
 from studyhall.server.http.sse import event_stream
-from studyhall.server.http.stream_events import TURN_EVENTS
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.runtime.turns import TurnRunner
-from studyhall.server.runtime.views import chat_view
-from studyhall.server.services import Services
+from studyhall.server.runtime.classroom import Classroom
 
 
 class NewChat(BodyModel):
@@ -47,69 +43,53 @@ class ChatId(BodyModel):
     id: str
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    runner: TurnRunner = runtime.turns
-    store = services.chat_store
+def routes(classroom: Classroom) -> list[BaseRoute]:
 
     @describe(summary="Start a session", request=NewChat, response=ChatId,
               responses={400: "Bad topic"})
     async def create_chat(request: Request) -> Response:
         """Create an empty session; the prober greets on the first message."""
         new = await read_model(request, NewChat)
-        record = runner.create_chat(new.topic)
-        # Graph context (issue 7): the topic's nearest propositions, queued as a one-shot steer.
-        runtime.context.schedule(record.id, record.topic)
+        record = classroom.create_chat(new.topic)
         return JSONResponse({"id": record.id})
 
     async def list_chats(request: Request) -> Response:
         """Every session, newest first."""
-        return JSONResponse(
-            [
-                {**s.model_dump(mode="json"), "turn_running": runner.running(s.id)}
-                for s in store.list()
-            ]
-        )
+        return JSONResponse(classroom.list_chats())
 
     @describe(summary="One session", responses={404: "No such session"})
     async def get_chat(request: Request) -> Response:
         """The record plus derived phase, plan statuses, pending questions (answer-free), usage."""
-        chat_id = request.path_params["chat_id"]
-        record = store.get(chat_id)
-        if record is None:
-            raise NotFound(f"No session {chat_id!r}.")
-        return JSONResponse(chat_view(record, running=runner.running(chat_id)))
+        return JSONResponse(classroom.chat(request.path_params["chat_id"]))
 
-    @describe(summary="Send a message (SSE turn)", request=NewMessage, stream=TURN_EVENTS,
+    @describe(summary="Send a message (SSE turn)", request=NewMessage, stream=TURN_STREAM,
               responses={400: "Bad message", 404: "No such session", 409: "A turn is running"})
     async def post_message(request: Request) -> Response:
         """Persist the learner's message and stream the turn that answers it."""
         new = await read_model(request, NewMessage)
-        turn = await runner.send_message(request.path_params["chat_id"], new.text, new.id,
+        turn = await classroom.send_message(request.path_params["chat_id"], new.text, new.id,
                                          as_written=new.as_written)
         return event_stream(turn.events())
 
     @describe(summary="Answer a pending question (SSE continuation)", request=Answer,
-              stream=TURN_EVENTS,
+              stream=TURN_STREAM,
               responses={400: "Bad answer", 404: "No such question", 409: "Busy or answered"})
     async def post_answer(request: Request) -> Response:
         """Grade and persist the answer, then stream the continuation turn."""
         body = await read_model(request, Answer)
-        turn = await runner.answer(request.path_params["chat_id"], body.tool_call_id, body.answer)
+        turn = await classroom.answer(request.path_params["chat_id"], body.tool_call_id, body.answer)
         return event_stream(turn.events())
 
-    @describe(summary="Retry: run the owed turn (SSE)", stream=TURN_EVENTS,
+    @describe(summary="Retry: run the owed turn (SSE)", stream=TURN_STREAM,
               responses={404: "No such session", 409: "Busy, or nothing to continue"})
     async def post_continue(request: Request) -> Response:
         """Run a turn on the record as it stands, e.g. after a provider error was fixed."""
-        turn = await runner.resume(request.path_params["chat_id"])
+        turn = await classroom.resume(request.path_params["chat_id"])
         return event_stream(turn.events())
 
     async def post_stop(request: Request) -> Response:
         """Stop the running turn; what was already streamed stays in the record."""
-        chat_id = request.path_params["chat_id"]
-        if store.get(chat_id) is None:
-            raise NotFound(f"No session {chat_id!r}.")
-        return JSONResponse({"stopped": await runner.stop(chat_id)})
+        return JSONResponse({"stopped": await classroom.stop(request.path_params["chat_id"])})
 
     return [
         Route("/api/chats", create_chat, methods=["POST"], name="create_chat"),

@@ -12,9 +12,8 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import StudyhallError
 from studyhall.server.http.openapi import describe
-from studyhall.server.services import Services
+from studyhall.server.runtime.workbench import Workbench
 
 DEMO_CSP = "; ".join((  # noqa: FLY002 - one directive per line
     "sandbox allow-scripts",
@@ -37,18 +36,14 @@ def _missing(job_id: str) -> JSONResponse:
                         status_code=404)
 
 
-def routes(services: Services) -> list[BaseRoute]:
+def routes(workbench: Workbench) -> list[BaseRoute]:
     @describe(summary="A finished demo as its own sandboxed document", media="text/html",
               responses={404: "No finished demo has that id"})
     async def demo_frame(request: Request) -> Response:
         """The demo's HTML, sandboxed: inline code runs, nothing can reach the network."""
         job_id = request.path_params["job_id"]
-        try:
-            job = services.job_store.get(job_id)
-        except StudyhallError:  # an id that cannot name a job file
-            return _missing(job_id)
-        html = (job.result or {}).get("html") if job is not None and job.kind == "demo" else None
-        if not isinstance(html, str) or not html.strip():
+        html = workbench.demo_html(job_id)
+        if html is None:
             return _missing(job_id)
         return Response(html, media_type="text/html; charset=utf-8", headers={
             "content-security-policy": DEMO_CSP,

@@ -14,10 +14,7 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.scope_text import SCOPE_HELP
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.anki_package import apkg_bytes
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.runtime.study_export import anki_export
-from studyhall.server.services import Services
+from studyhall.server.runtime.learner import Learner
 
 APKG = "application/apkg"
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._-]+")
@@ -29,7 +26,7 @@ def download_name(deck: str) -> str:
     return f"{stem[:80]}.apkg"
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
+def routes(learner: Learner) -> list[BaseRoute]:
     @describe(summary="Export an Anki deck (.apkg)", media=APKG,
               responses={400: "Unknown scope",
                          404: "No such source, session, topic, cluster or node"},
@@ -40,13 +37,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         an evidence quote; source links; tags from clusters and sources). GUIDs come from the
         node ids, so importing a newer export into Anki updates the same notes."""
         scope = query(request, "scope").get("scope")
-
-        def build() -> tuple[bytes, str]:
-            notes, deck = anki_export(runtime.review, services.source_store,
-                                      runtime.graph.snapshot(), scope)
-            return apkg_bytes(notes, deck), deck
-
-        body, deck = await asyncio.to_thread(build)
+        body, deck = await asyncio.to_thread(learner.anki_deck, scope)
         return Response(body, media_type=APKG, headers={
             "Content-Disposition": f'attachment; filename="{download_name(deck)}"',
             "Cache-Control": "no-store"})

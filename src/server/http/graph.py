@@ -27,9 +27,8 @@ from studyhall.server.http.graph_map import GraphMap, stale, unchanged
 from studyhall.server.http.numbers import LARGEST, whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.graph_reader import gc_paused
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.library import Library
+from studyhall.server.runtime.library.graph_reader import gc_paused
 
 VERSION_CHARS = 64  # a map version ("<hash>.<n>") is far shorter; longer is not one of ours
 
@@ -107,39 +106,27 @@ def _map_route(read: Callable[[], GraphSnapshot]) -> Callable[[Request], Awaitab
     return get_map
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    scheduler = runtime.extraction
+def routes(library: Library) -> list[BaseRoute]:
 
     @describe(summary="Extract a session into the graph now", response=RunId,
               responses={404: "No such session"})
     async def post_extract(request: Request) -> Response:
         """Run extraction over the chat's uncovered messages, or join the run in flight."""
-        run = scheduler.start(request.path_params["chat_id"])
+        run = library.extract(request.path_params["chat_id"])
         return JSONResponse({"run_id": run.id, "status": run.status})
 
     async def get_coverage(request: Request) -> Response:
         """How much of a chat is not yet in the graph, and the run in flight if any."""
-        chat_id = request.path_params["chat_id"]
-        tokens = scheduler.uncovered_tokens(chat_id)
-        running = next((r.id for r in scheduler.runs()
-                        if r.source_id == chat_id and r.status == "running"), None)
-        # Counted in exchanges (a learner's message or a reply): what the learner reads.
-        views = scheduler.chat_views(chat_id)
-        covered = scheduler.covered(chat_id)
-        left = sum(1 for v in views if v.fingerprint not in covered)
-        return JSONResponse({"uncovered_tokens": tokens,
-                             "uncovered_exchanges": left,
-                             "covered_exchanges": len(views) - left,
-                             "chunk_tokens": services.settings_store.load().chunk_tokens,
-                             "running": running})
+        return JSONResponse(await asyncio.to_thread(library.coverage,
+                                                    request.path_params["chat_id"]))
 
     async def list_runs(request: Request) -> Response:
         """Extraction runs, newest first, with progress, drops and outcome."""
-        return JSONResponse([r.to_dict() for r in scheduler.runs()])
+        return JSONResponse([r.to_dict() for r in library.extraction_runs()])
 
     async def get_run(request: Request) -> Response:
         """One extraction run."""
-        run = scheduler.get(request.path_params["run_id"])
+        run = library.extraction_run(request.path_params["run_id"])
         if run is None:
             raise NotFound(f"No extraction run {request.path_params['run_id']!r}.")
         return JSONResponse(run.to_dict())
@@ -147,20 +134,19 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     async def abort_run(request: Request) -> Response:
         """Stop a run: the model call in flight is cancelled and its batch writes nothing."""
         run_id = request.path_params["run_id"]
-        if scheduler.get(run_id) is None:
+        if library.extraction_run(run_id) is None:
             raise NotFound(f"No extraction run {run_id!r}.")
-        return JSONResponse({"aborted": scheduler.abort(run_id)})
+        return JSONResponse({"aborted": library.abort_extraction(run_id)})
 
     return [
         # Node states include the learner ledgers (review grades, observations), as
         # GET /api/mastery does.
-        Route("/api/graph", _graph_route(runtime.review.graph_snapshot), methods=["GET"],
+        Route("/api/graph", _graph_route(library.graph), methods=["GET"],
               name="get_graph"),
-        Route("/api/graph/map", _map_route(runtime.review.graph_snapshot), methods=["GET"],
+        Route("/api/graph/map", _map_route(library.graph), methods=["GET"],
               name="get_graph_map"),
         Route("/api/graph/nodes/{node_id:path}",
-              detail_route(runtime.review.graph_snapshot,
-                           lambda: {c.id for c in services.chat_store.list()}),
+              detail_route(library.graph, library.session_ids),
               methods=["GET"], name="get_graph_node"),
         Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],
               name="post_extract"),

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 
 import orjson
 from studyhall.core.contracts.graph import Position
-from studyhall.core.library.graph.export import cluster_dicts, edge_dicts, gates_of, node_head
+from studyhall.core.library.graph.interchange import cluster_dicts, edge_dicts, gates_of, node_head
 from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge, SnapshotNode
 from studyhall.core.library.learner.mastery import Gate
 
@@ -113,7 +113,3 @@ def _tail(cluster: str | None, position: Position | None, gate: Gate | None) -> 
         tail["blocked_by"] = [{"id": i, "score": s} for i, s in gate.blocking]
     return b"," + _encode(tail)[1:]
 
-
-def snapshot_to_json(snapshot: GraphSnapshot) -> bytes:
-    """The ``GET /api/graph`` body of one snapshot, from scratch."""
-    return GraphBody().render(snapshot)

@@ -19,7 +19,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from studyhall.core.errors import NotFound
-from studyhall.core.library.graph.export import node_head
+from studyhall.core.library.graph.interchange import node_head
 from studyhall.core.library.graph.links import Linked, node_links
 from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge
 from studyhall.server.http.openapi import describe

@@ -10,7 +10,6 @@ warm start keeps everything else where it is). It is the one sanctioned graph-ad
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 
@@ -20,16 +19,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.graph import Position
 from studyhall.core.contracts.text_patterns import NOT_BLANK
-from studyhall.core.errors import InvalidInput, StudyhallError
-from studyhall.core.library.graph.node_search import node_contents, search_nodes
-from studyhall.core.library.upkeep.vector_cache import Vector
+from studyhall.core.errors import InvalidInput
 from studyhall.server.http.bodies import read_json
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.library import Library
 
 log = logging.getLogger("studyhall.http")
 
@@ -54,8 +50,9 @@ class PositionsIn(BodyModel):
     positions: dict[str, XY]
 
 
-def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
-    """The dragged positions worth keeping; anything malformed is refused as a whole."""
+def sanitize_positions(body: object) -> dict[str, Position]:
+    """The dragged positions; anything malformed is refused as a whole (the library keeps
+    only those of nodes that exist)."""
     if not isinstance(body, dict) or not isinstance(body.get("positions"), dict):
         raise InvalidInput('Send {"positions": {"<node id>": {"x": 1.5, "y": -2}}}.')
     out: dict[str, Position] = {}
@@ -75,13 +72,11 @@ def sanitize_positions(body: object, known: set[str]) -> dict[str, Position]:
                 f"The position of {node_id!r} needs finite numbers x and y within "
                 f"±{COORDINATE_LIMIT:g}."
             )
-        if node_id in known:  # a node that no longer exists (or never did): not stored
-            out[node_id] = Position(x=float(x), y=float(y))  # type: ignore[arg-type]
+        out[node_id] = Position(x=float(x), y=float(y))  # type: ignore[arg-type]
     return out
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    upkeep = runtime.upkeep
+def routes(library: Library) -> list[BaseRoute]:
 
     @describe(summary="Find propositions by meaning (and by their words)", query=[
         Query("q", {"type": "string", **NOT_BLANK, "maxLength": MAX_QUERY}, required=True,
@@ -98,33 +93,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         if len(text) > MAX_QUERY:
             raise InvalidInput(f"Keep the search under {MAX_QUERY} characters.")
         limit = _limit(given.get("limit"))
-        # Off the event loop: the first read of a large graph folds it (seconds).
-        snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
-        nodes = [(n.id, n.text) for n in snapshot.nodes]
-        query_vector = None
-        vectors: dict[str, Vector] = {}
-        cache = upkeep.cache()
-        if cache is not None and nodes:
-            try:
-                # Only cached node vectors: a search never waits for the whole graph to embed.
-                vectors = await upkeep.node_vectors(snapshot, compute=False)
-                if vectors:
-                    query_vector = (await cache.embedder.embed([text]))[0]
-            except StudyhallError as e:
-                log.warning("[graph] semantic search unavailable, text only: %s", e)
-                vectors, query_vector = {}, None
-        hits = search_nodes(text, nodes, query_vector=query_vector, vectors=vectors,
-                            content=node_contents(snapshot.nodes), limit=limit)
-        return JSONResponse(
-            {
-                "query": text,
-                "semantic": query_vector is not None,
-                "results": [
-                    {"id": h.node_id, "text": h.text, "score": h.score, "match": h.match}
-                    for h in hits
-                ],
-            }
-        )
+        return JSONResponse(await library.search_graph(text, limit))
 
     @describe(summary="Store the positions the learner dragged", request=PositionsIn,
               responses={400: "Not positions, or a coordinate not finite or out of range",
@@ -132,10 +101,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     async def put_positions(request: Request) -> Response:
         """Store node positions the learner dragged (sanitized)."""
         body = await read_json(request, limit=MAX_BODY)
-        snapshot = await asyncio.to_thread(upkeep.reader.snapshot)
-        pinned = sanitize_positions(body, {n.id for n in snapshot.nodes})
-        placed = await upkeep.settle(snapshot, pinned=pinned)
-        return JSONResponse({"saved": len(pinned), "placed": placed})
+        return JSONResponse(await library.keep_positions(sanitize_positions(body)))
 
     return [
         Route("/api/graph/search", search, methods=["GET"], name="search_graph"),

@@ -5,12 +5,11 @@ from __future__ import annotations
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import BaseRoute, Route
-from studyhall.server.http.openapi import openapi_document
-from studyhall.server.services import Services
+from studyhall.server.config import Config
 
 
-def routes(services: Services) -> list[BaseRoute]:
-    version = services.config.version
+def routes(config: Config) -> list[BaseRoute]:
+    version = config.version
 
     async def health(request: Request) -> JSONResponse:
         """Liveness check: the server answers and says its version."""
@@ -19,6 +18,9 @@ def routes(services: Services) -> list[BaseRoute]:
     async def openapi(request: Request) -> JSONResponse:
         """This document: every /api route, generated from the live route table."""
         # Read the table at request time so routes added by any module are always listed.
+        # Imported here: /api/health answers before the app is built (server/boot.py).
+        from studyhall.server.http.openapi import openapi_document
+
         return JSONResponse(openapi_document(request.app.routes, title="Studyhall", version=version))
 
     return [

@@ -21,9 +21,8 @@ from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.import_runs import ImportRun
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.library import Library
+from studyhall.server.runtime.library.import_runs import ImportRun
 
 
 class ImportRequest(BodyModel):
@@ -42,11 +41,10 @@ IMPORT_HINT = ('Send {"path": "/folder/of/notes"} (optional "mode": "auto" | "mo
                '"structural", "embed": true | false).')
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    runner = runtime.imports
+def routes(library: Library) -> list[BaseRoute]:
 
     def find(request: Request) -> ImportRun:
-        run = runner.get(request.path_params["run_id"])
+        run = library.import_run(request.path_params["run_id"])
         if run is None:
             raise NotFound(f"There is no import run {request.path_params['run_id']!r}.")
         return run
@@ -68,7 +66,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         path = os.path.abspath(os.path.expanduser(body.path))
         if not await asyncio.to_thread(os.path.lexists, path):  # a stalled mount: not here
             raise NotFound(f"There is nothing at {path}. Check the path and try again.")
-        run = runner.start(path, body.mode, body.embed)
+        run = library.start_import(path, body.mode, body.embed)
         return JSONResponse({"run_id": run.id, "status": run.status}, status_code=202)
 
     async def get_import(request: Request) -> Response:
@@ -77,11 +75,11 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
 
     async def list_imports(request: Request) -> Response:
         """Import runs, newest first (the activity feed lists them)."""
-        return JSONResponse([r.to_dict() for r in runner.runs()])
+        return JSONResponse([r.to_dict() for r in library.import_runs()])
 
     async def abort_import(request: Request) -> Response:
         """Stop an import between notes; what was merged stays, a re-import continues."""
-        return JSONResponse({"aborted": runner.abort(find(request).id)})
+        return JSONResponse({"aborted": library.abort_import(find(request).id)})
 
     return [
         Route("/api/graph/import", post_import, methods=["POST"], name="post_import"),

@@ -23,9 +23,7 @@ from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.numbers import whole_number
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
-from studyhall.server.runtime.review import MAX_QUEUE
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.services import Services
+from studyhall.server.runtime.learner import MAX_QUEUE, Learner
 
 GradeName = Literal["again", "hard", "good", "easy"]
 
@@ -107,8 +105,7 @@ def _limit(raw: str | None) -> int:
     return whole_number(raw, "limit", least=1, most=MAX_QUEUE, default=20)
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    review = runtime.review
+def routes(learner: Learner) -> list[BaseRoute]:
 
     @describe(summary="Today's review queue", response=ReviewQueue,
               responses={400: "limit is not a number from 1 to 1000",
@@ -122,10 +119,10 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         given = query(request, "limit", "node")
         node_id = given.get("node")
         if node_id:
-            out = await asyncio.to_thread(review.card, node_id)
+            out = await asyncio.to_thread(learner.card, node_id)
         else:
-            out = await asyncio.to_thread(review.queue, _limit(given.get("limit")))
-        review.write_questions(out["due"])  # with a model: stored questions, for next time
+            out = await asyncio.to_thread(learner.queue, _limit(given.get("limit")))
+        learner.write_questions(out["due"])  # with a model: stored questions, for next time
         return JSONResponse(out)
 
     @describe(summary="Grade a review", request=GradeIn, response=CardOut,
@@ -135,7 +132,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         body = await read_model(request, GradeIn, refused="The grade was not recorded",
                                 hint='Send {"grade": "again" | "hard" | "good" | "easy"}.')
         node_id = request.path_params["node_id"]
-        return JSONResponse(await asyncio.to_thread(review.grade, node_id, body.grade,
+        return JSONResponse(await asyncio.to_thread(learner.grade, node_id, body.grade,
                                                     body.kind))
 
     @describe(summary="A node's mastery, explained", response=MasteryOut,
@@ -144,13 +141,13 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         """The score, its state, and every event that produced it, newest first, with the score
         before and after it."""
         node_id = request.path_params["node_id"]
-        return JSONResponse(await asyncio.to_thread(review.mastery, node_id))
+        return JSONResponse(await asyncio.to_thread(learner.mastery, node_id))
 
     @describe(summary="Learning statistics (plot data)", response=StatsOut)
     async def get_stats(request: Request) -> Response:
         """Mastery over the last 30 days, reviews due per day for the next 30 days (with the
         caps applied), retention achieved against the target, mastery per topic."""
-        return JSONResponse(await asyncio.to_thread(review.stats))
+        return JSONResponse(await asyncio.to_thread(learner.stats))
 
     return [
         Route("/api/review", get_review, methods=["GET"], name="get_review"),

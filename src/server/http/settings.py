@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.api_keys import clean_key_name
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.contracts.servers import (
     SERVER_ADDRESS_PATTERN,
     ServerAddress,
@@ -51,11 +51,17 @@ from studyhall.core.contracts.settings import (
 from studyhall.core.contracts.text_patterns import NOT_BLANK, NOT_SPACE, SPACE
 from studyhall.core.errors import InvalidInput, ModelError
 from studyhall.core.guardrails.policy import is_local, scrubs
+from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.storage import SecretStore, SettingsStore
+from studyhall.server.config import Config
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.model_ready import env_key_names, env_key_providers, missing_key
-from studyhall.server.services import Services
+from studyhall.server.runtime.classroom.model_ready import (
+    env_key_names,
+    env_key_providers,
+    missing_key,
+)
 
 EFFORTS: tuple[Effort, ...] = get_args(Effort)
 # Providers offered in the key list (any other litellm provider name can be typed in).
@@ -153,9 +159,8 @@ def _check_base(url: str | None) -> ServerAddress | None:
     return parse_server_address(url)  # credentials in it come back apart, as a secret
 
 
-def routes(services: Services) -> list[BaseRoute]:
-    settings_store = services.settings_store
-    secrets = services.secret_store
+def routes(settings_store: SettingsStore, secrets: SecretStore, chat_model: ChatModel,
+           config: Config) -> list[BaseRoute]:
 
     def _keys() -> list[dict[str, str]]:
         out = []
@@ -185,8 +190,8 @@ def routes(services: Services) -> list[BaseRoute]:
             if lacking is not None:
                 needed.add(lacking)
         return {
-            "data_dir": str(services.config.data_dir),
-            "scripted": services.config.script_path is not None,
+            "data_dir": str(config.data_dir),
+            "scripted": config.script_path is not None,
             "roles": roles,
             "efforts": list(EFFORTS),
             "providers": list(PROVIDERS),
@@ -311,7 +316,7 @@ def routes(services: Services) -> list[BaseRoute]:
                                 messages=({"role": "user", "content": TEST_PROMPT},))
         started = time.monotonic()
         try:
-            reply = await asyncio.wait_for(_collect(services, request_), wait)
+            reply = await asyncio.wait_for(_collect(chat_model, request_), wait)
         except ModelError as e:
             return JSONResponse({"ok": False, "role": body.role, "model": model.model,
                                  "kind": e.kind, "message": str(e)})
@@ -338,9 +343,9 @@ def routes(services: Services) -> list[BaseRoute]:
     ]
 
 
-async def _collect(services: Services, request: ModelRequest) -> str:
+async def _collect(chat_model: ChatModel, request: ModelRequest) -> str:
     parts: list[str] = []
-    async for event in services.chat_model.stream(request):
-        if isinstance(event, TextDelta):
+    async for event in chat_model.stream(request):
+        if isinstance(event, StreamedText):
             parts.append(event.text)
     return "".join(parts).strip()

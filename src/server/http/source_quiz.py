@@ -9,18 +9,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.source_quiz import SourceQuizAnswer, SourceQuizRequest
-from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.runtime.source_quiz import SourceQuizzes
-from studyhall.server.services import Services
+from studyhall.server.runtime.library import Library
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    quizzes = SourceQuizzes(index=services.search_index, graph=runtime.graph,
-                            review=runtime.review, model=services.chat_model,
-                            ids=services.ids, clock=services.clock)
+def routes(library: Library) -> list[BaseRoute]:
 
     @describe(summary="Quiz me: three questions on a source up to the learner's place",
               request=SourceQuizRequest,
@@ -32,8 +27,8 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         ``passages``, ``up_to``, ``questions`` [{``prompt``, ``choices`` (in the order shown),
         ``passage`` (where it was written from)}]."""
         body = await read_model(request, SourceQuizRequest)
-        where = Position(request.path_params["source_id"], t=body.t, page=body.page, at=body.at)
-        return JSONResponse(await quizzes.open(where))
+        where = SourcePlace(request.path_params["source_id"], t=body.t, page=body.page, at=body.at)
+        return JSONResponse(await library.open_quiz(where))
 
     @describe(summary="Answer a Quiz me quiz: graded, and recorded on the graph",
               request=SourceQuizAnswer,
@@ -45,7 +40,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         recorded on, each with its mastery after them."""
         body = await read_model(request, SourceQuizAnswer)
         sid, qid = request.path_params["source_id"], request.path_params["quiz_id"]
-        out = await anyio.to_thread.run_sync(quizzes.answer, sid, qid, body.as_answer())
+        out = await anyio.to_thread.run_sync(library.answer_quiz, sid, qid, body.as_answer())
         return JSONResponse(out)
 
     return [

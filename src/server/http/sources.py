@@ -21,9 +21,7 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import NotFound
 from studyhall.server.http.numbers import digits_value
 from studyhall.server.http.openapi import describe
-from studyhall.server.runtime.runtime import Runtime
-from studyhall.server.runtime.source_library import SourceLibrary
-from studyhall.server.services import Services
+from studyhall.server.runtime.library import Library
 
 _RANGE = re.compile(r"^bytes=([0-9]*)-([0-9]*)$")
 PIECE = 256 * 1024
@@ -76,10 +74,7 @@ async def _read(path: Path, start: int, end: int) -> AsyncIterator[bytes]:
             yield data
 
 
-def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
-    library = SourceLibrary(sources=services.source_store, index=services.search_index,
-                            graph=runtime.graph, reader=services.material_reader,
-                            notes=services.vault_reader, embedder=services.embedder)
+def routes(library: Library) -> list[BaseRoute]:
 
     @describe(summary="Every imported source: kind, status, how it is indexed, how much of it "
                       "is in the graph")
@@ -88,7 +83,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         with ``reason``, deleted), resolved and broken links, ``title``, ``chunks`` indexed,
         ``embedded`` (the embedding model, or null), ``stale`` (embedded by another model than
         the one set now), ``graph_nodes`` (nodes whose evidence cites it), ``has_media``."""
-        return JSONResponse(await anyio.to_thread.run_sync(library.summaries))
+        return JSONResponse(await anyio.to_thread.run_sync(library.source_summaries))
 
     @describe(summary="One source's content for the reader",
               responses={400: "The file cannot be read", 404: "No such source, or its file is gone"})
@@ -97,7 +92,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         ``headings`` (with the slugs citations use); a transcript: ``cues`` (start, end,
         text); a PDF: ``pages`` (page, text); a text file: ``sections``."""
         sid = request.path_params["source_id"]
-        return JSONResponse(await anyio.to_thread.run_sync(library.content, sid))
+        return JSONResponse(await anyio.to_thread.run_sync(library.source_content, sid))
 
     @describe(summary="The local video or audio beside a transcript (HTTP Range)",
               media="application/octet-stream",
@@ -106,7 +101,7 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
     async def get_media(request: Request) -> Response:
         """Served from disk only: the media file recorded beside a recorded transcript,
         inside its imported folder. Never uploaded anywhere."""
-        path, media_type = library.media(request.path_params["source_id"])
+        path, media_type = library.source_media(request.path_params["source_id"])
         size = os.path.getsize(path)
         wanted = byte_range(request.headers.get("range"), size)
         head = {"accept-ranges": "bytes", "cache-control": "no-store"}
@@ -125,17 +120,17 @@ def routes(services: Services, runtime: Runtime) -> list[BaseRoute]:
         """Marks the source deleted and takes its chunks out of the search index. Every node,
         its evidence and the learner's history stay: nothing learned is lost."""
         sid = request.path_params["source_id"]
-        return JSONResponse(await anyio.to_thread.run_sync(library.remove, sid))
+        return JSONResponse(await anyio.to_thread.run_sync(library.remove_source, sid))
 
     @describe(summary="Import a source's folder again", status=202,
               responses={404: "No such source, or its folder is gone"})
     async def reimport_source(request: Request) -> Response:
         """Runs the import on the folder the source came from (unchanged files cost nothing);
         progress as for ``POST /api/graph/import``."""
-        source = library.get(request.path_params["source_id"])
-        if not await anyio.to_thread.run_sync(os.path.isdir, source.root):
-            raise NotFound(f"{source.root} is gone. Import the material from where it is now.")
-        run = runtime.imports.start(source.root, "auto", True)
+        root = library.source_root(request.path_params["source_id"])
+        if not await anyio.to_thread.run_sync(os.path.isdir, root):
+            raise NotFound(f"{root} is gone. Import the material from where it is now.")
+        run = library.reimport(root)
         return JSONResponse({"run_id": run.id, "status": run.status}, status_code=202)
 
     return [

@@ -18,7 +18,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncGenerator, AsyncIterable, Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 import orjson
 from starlette.responses import Response, StreamingResponse
@@ -36,13 +36,20 @@ _ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME  # datetimes go through ``str`
 
 
 class StreamEvent(Protocol):
-    """What a runtime module yields: the event's name and its JSON payload."""
+    """An event of a stream that documents no event names: its name and its JSON payload."""
 
     @property
     def name(self) -> str: ...
 
     @property
     def data(self) -> Mapping[str, Any]: ...
+
+
+class TypedEvent(Protocol):
+    """What a runtime module yields when it is not a ``WireEvent`` itself: a value that gives
+    its typed wire model (a turn's events carry whole message parts, the wire only their view)."""
+
+    def wire_event(self) -> WireEvent: ...
 
 
 def encode(name: str, data: Mapping[str, Any]) -> bytes:
@@ -59,7 +66,7 @@ def _frame(name: str, data: bytes) -> bytes:
     return b"event: " + name.encode() + b"\ndata: " + data + b"\n\n"
 
 
-def event_stream(events: AsyncIterable[StreamEvent | WireEvent], *,
+def event_stream(events: AsyncIterable[StreamEvent | TypedEvent | WireEvent], *,
                  ping: float = PING_SECONDS) -> Response:
     """The events as a ``text/event-stream`` response."""
     return _EventStreamResponse(_frames(events), ping=ping)
@@ -131,13 +138,17 @@ class _EventStreamResponse(StreamingResponse):
                 task.cancel()
 
 
-async def _frames(events: AsyncIterable[StreamEvent | WireEvent]) -> AsyncGenerator[bytes, None]:
+async def _frames(events: AsyncIterable[StreamEvent | TypedEvent | WireEvent]
+                  ) -> AsyncGenerator[bytes, None]:
     try:
         async for event in events:
             if isinstance(event, WireEvent):
                 yield encode_event(event)
-            else:
-                yield encode(event.name, event.data)
+            elif (typed := getattr(event, "wire_event", None)) is not None:
+                yield encode_event(typed())
+            else:  # a stream that documents no event names (``ANY_EVENTS``)
+                raw = cast(StreamEvent, event)
+                yield encode(raw.name, raw.data)
     except StudyhallError as e:
         yield encode_event(StreamError.model_validate(error_body(e)))
     except Exception:

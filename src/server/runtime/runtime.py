@@ -4,7 +4,7 @@ the same for the server's lifespan and for a CLI command.
 
 A part that needs a start-up step has ``async startup()``; one that must end something on
 shutdown has ``async shutdown()``. ``started`` finds them by those methods, so a new part (a
-review service, say) is one field here and one line in ``build_runtime``.
+system's façade, say) is one field here and one line in ``build_runtime``.
 """
 
 from __future__ import annotations
@@ -16,19 +16,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, fields
 from typing import Protocol, runtime_checkable
 
-from studyhall.server.runtime.activity import ActivityFeed
-from studyhall.server.runtime.artifacts import ArtifactDesk
 from studyhall.server.runtime.ask import AskDesk
-from studyhall.server.runtime.extraction import ExtractionScheduler
-from studyhall.server.runtime.graph_context import GraphContext
-from studyhall.server.runtime.graph_reader import GraphReader
-from studyhall.server.runtime.graph_upkeep import GraphUpkeep
-from studyhall.server.runtime.import_runs import ImportRunner
-from studyhall.server.runtime.jobs import JobRunner
+from studyhall.server.runtime.classroom import Classroom
+from studyhall.server.runtime.learner import Learner
+from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
-from studyhall.server.runtime.review import ReviewService
 from studyhall.server.runtime.supervisor import Supervisor
-from studyhall.server.runtime.turns import TurnRunner
+from studyhall.server.runtime.workbench import Workbench
 from studyhall.server.services import Services
 
 log = logging.getLogger("studyhall.server")
@@ -51,16 +45,14 @@ class Runtime:
     services: Services
     supervisor: Supervisor  # owns every background task
     reactions: Reactions  # who reacts to which event: the one table, declared in server/app.py
-    turns: TurnRunner  # Classroom: the turn pipeline
-    graph: GraphReader  # Library: the one incremental graph read
-    upkeep: GraphUpkeep  # embeddings, clusters, layout after the graph grew
-    extraction: ExtractionScheduler  # sessions -> graph
-    imports: ImportRunner  # notes and course material -> graph and search index
-    context: GraphContext  # the graph's nearest propositions at session start
-    jobs: JobRunner  # Workbench: background sub-agents (start-up: recovery)
-    artifacts: ArtifactDesk  # kept artifacts; scope jobs (start-up: keeps what a crash cut)
-    activity: ActivityFeed  # running and recent work, live (shutdown: its streams end)
-    review: ReviewService  # the learner model: review queue, grades, mastery, statistics
+    classroom: Classroom  # Classroom: chats and their turns
+    # Library: imports, sessions into the graph, the graph's reads and search, the sources
+    # shelf and the reader, Quiz me
+    library: Library
+    # Workbench: jobs, artifacts, the activity feed (start-up: recovery, then the keeps a crash
+    # cut; shutdown: the activity streams end)
+    workbench: Workbench
+    learner: Learner  # Learner: review queue, grades, mastery, stats, exports, tutor's tools
     ask: AskDesk  # Ask: grounded questions over imported material, its history, its retriever
     # Set once shutdown has begun: ``stop`` runs once, whoever calls it first.
     stopping: asyncio.Event = field(default_factory=asyncio.Event, compare=False, repr=False)

@@ -13,7 +13,7 @@ from studyhall.core.contracts.models import (
     FinishEvent,
     ModelEvent,
     ModelRequest,
-    TextDelta,
+    StreamedText,
     ToolCallEvent,
     UsageEvent,
 )
@@ -34,7 +34,7 @@ class Echo:
     async def stream(self, request: ModelRequest) -> AsyncIterator[ModelEvent]:
         self.requests.append(request)
         for d in self.deltas:
-            yield TextDelta(d)
+            yield StreamedText(d)
         for c in self.calls:
             yield c
         yield UsageEvent(Usage())
@@ -46,7 +46,7 @@ async def run(model: GuardedChatModel, request: ModelRequest) -> list[ModelEvent
 
 
 def text_of(events: list[ModelEvent]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
+    return "".join(e.text for e in events if isinstance(e, StreamedText))
 
 
 def sent_json(request: ModelRequest) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from studyhall.core.contracts.chat import DataPart, Message, SteerPart, TextPart, ToolCallPart
-from studyhall.core.library.extraction.batching import make_batches, plan_batches
+from studyhall.core.library.extraction.batching import make_batches
 from studyhall.core.library.extraction.coverage import (
     chat_views,
     covered_fingerprints,
@@ -102,5 +102,5 @@ def test_batches_are_greedy_oldest_first_and_never_split_a_message():
 def test_plan_batches_skips_covered_views():
     views = chat_views(CHAT, session())
     covered = {views[0].fingerprint, views[2].fingerprint}
-    [batch] = plan_batches(views, covered, 10_000)
+    [batch] = make_batches(uncovered(views, covered), 10_000)
     assert batch.message_ids == ("m_2", "m_4")

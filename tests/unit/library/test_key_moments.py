@@ -6,7 +6,7 @@ from __future__ import annotations
 import itertools
 
 from studyhall.core.library.sources.key_moments import Cue, key_moments
-from studyhall.server.runtime.moment_cache import MomentCache
+from studyhall.server.runtime.library.moment_cache import MomentCache
 
 from tests.support.shelf import TOPICS, lecture_cues
 

@@ -9,10 +9,11 @@ from studyhall.adapters.fakes import InMemoryGraphStore
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import chat_views
 from studyhall.core.library.extraction.findings import AuditorOutput, ExtractorOutput
-from studyhall.core.library.extraction.merger import KnownGraph, merge_run, node_id_for, plan_merge
+from studyhall.core.library.extraction.merger import KnownGraph, node_id_for, plan_merge
 from studyhall.core.library.graph.snapshot import graph_snapshot
 
 from tests.support.library_session import CHAT, at, good_extraction, keep_all, session
+from tests.support.merging import merge_run
 
 
 def batch() -> Batch:

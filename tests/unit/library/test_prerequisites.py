@@ -3,10 +3,7 @@ concept builds on, nearest first, each once, cycles and unknown concepts include
 
 from __future__ import annotations
 
-from studyhall.core.library.learner.prerequisites import (
-    PrerequisiteGraph,
-    prerequisite_ancestors,
-)
+from studyhall.core.library.learner.prerequisites import PrerequisiteGraph
 
 # counting -> addition -> multiplication -> powers; addition -> subtraction -> division;
 # multiplication -> division
@@ -42,5 +39,5 @@ def test_dependents_are_never_ancestors():
 
 def test_a_cycle_ends_the_walk_and_a_concept_is_not_its_own_ancestor():
     follows = [("a", "b"), ("b", "c"), ("c", "a"), ("x", "a")]
-    assert prerequisite_ancestors("a", follows) == ("c", "x", "b")
-    assert prerequisite_ancestors("b", [("b", "b")]) == ()
+    assert PrerequisiteGraph(follows).ancestors("a") == ("c", "x", "b")
+    assert PrerequisiteGraph([("b", "b")]).ancestors("b") == ()

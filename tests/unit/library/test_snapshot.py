@@ -11,7 +11,7 @@ from studyhall.core.contracts.graph import (
     IdentityLinked,
     Position,
 )
-from studyhall.core.library.graph.export import snapshot_to_dict, snapshot_to_graphml
+from studyhall.core.library.graph.interchange import snapshot_to_dict, snapshot_to_graphml
 from studyhall.core.library.graph.snapshot import GraphFold, Ledgers, fold_snapshot
 from studyhall.core.library.learner.mastery import score
 

@@ -4,13 +4,19 @@ from __future__ import annotations
 
 from studyhall.core.contracts.material import MaterialFile, Segment
 from studyhall.core.library.retrieval.chunking import (
-    Position,
+    SourcePlace,
     chunk_at,
     chunk_material,
-    chunk_note,
+    markdown_segments,
     slugify,
     split_sentences,
 )
+
+
+def chunk_note(source_id: str, path: str, title: str, text: str) -> list:
+    """A Markdown note as the text reader hands it to the chunker (``adapters/sources/text.py``)."""
+    return chunk_material(source_id, MaterialFile(path, "note", title, markdown_segments(text),
+                                                  len(text), "h"))
 
 
 def _transcript(n: int, words: int = 12, step: float = 5.0) -> MaterialFile:
@@ -79,6 +85,6 @@ def test_slugs_and_sentences():
 def test_chunk_at_finds_the_window_on_screen():
     chunks = chunk_material("src", _transcript(40))
     second = chunks[1]
-    assert chunk_at(chunks, Position("src", t=second.start + 1)) == second
-    assert chunk_at(chunks, Position("src", t=0)) == chunks[0]
-    assert chunk_at(chunks, Position("other", t=5)) is None
+    assert chunk_at(chunks, SourcePlace("src", t=second.start + 1)) == second
+    assert chunk_at(chunks, SourcePlace("src", t=0)) == chunks[0]
+    assert chunk_at(chunks, SourcePlace("other", t=5)) is None

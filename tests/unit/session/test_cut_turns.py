@@ -20,7 +20,7 @@ from studyhall.core.classroom.cut_turns import (
 )
 from studyhall.core.classroom.turn_state import owes_reply
 from studyhall.core.contracts.chat import DataPart, Message, TextPart, ToolCallPart
-from studyhall.core.contracts.models import ModelRequest, TextDelta
+from studyhall.core.contracts.models import ModelRequest, StreamedText
 from studyhall.core.errors import ModelStreamCut
 
 from tests.support.chat_model import FunctionChatModel
@@ -60,7 +60,7 @@ async def test_streamed_text_is_checkpointed_marked_incomplete_then_saved_whole(
 
     async def answer(request: ModelRequest) -> AsyncIterator[Any]:
         for piece in pieces:
-            yield TextDelta(text=piece)
+            yield StreamedText(text=piece)
 
     run = AgentRun(model=FunctionChatModel(answer), agent=PROBER, system="S", chat_id="c",
                    history=[user("u1", "hi")], message=_message(), max_steps=1,
@@ -74,7 +74,7 @@ async def test_streamed_text_is_checkpointed_marked_incomplete_then_saved_whole(
 
 async def test_a_broken_stream_keeps_the_text_that_arrived_marked_incomplete() -> None:
     async def answer(request: ModelRequest) -> AsyncIterator[Any]:
-        yield TextDelta(text="Half an ans")
+        yield StreamedText(text="Half an ans")
         raise ModelStreamCut("broke off", role="prober")
 
     run = AgentRun(model=FunctionChatModel(answer), agent=PROBER, system="S", chat_id="c",

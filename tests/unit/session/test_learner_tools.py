@@ -12,7 +12,7 @@ from studyhall.core.agents.tools import ToolContext
 from tests.support.records import message
 
 
-class FakeDesk:
+class FakeToolAnswers:
     """Answers with what it was asked; knows the nodes in ``nodes``."""
 
     def __init__(self, nodes: set[str] = frozenset({"n_1"}), repeat: str | None = None) -> None:
@@ -55,17 +55,17 @@ class FakeDesk:
 CTX = ToolContext(chat_id="chat_1", messages=(message("m1", "I think a tree has no cycles"),))
 
 
-def tools(desk: FakeDesk, names=TEACHER_TOOLS):
-    return {t.name: t for t in learner_tools(desk, names)}
+def tools(answers: FakeToolAnswers, names=TEACHER_TOOLS):
+    return {t.name: t for t in learner_tools(answers, names)}
 
 
 async def test_the_prober_gets_only_the_tools_that_read():
-    assert set(tools(FakeDesk(), READ_TOOLS)) == {
+    assert set(tools(FakeToolAnswers(), READ_TOOLS)) == {
         "learning_strengths", "concept_confidence", "explain_score", "search_history",
         "due_reviews"}
-    assert all(t.kind == "server" for t in tools(FakeDesk()).values())
+    assert all(t.kind == "server" for t in tools(FakeToolAnswers()).values())
     with pytest.raises(ValueError, match="no learner tool named grade_me"):
-        learner_tools(FakeDesk(), ["grade_me"])
+        learner_tools(FakeToolAnswers(), ["grade_me"])
 
 
 @pytest.mark.parametrize("name, args, problem", [
@@ -79,25 +79,25 @@ async def test_the_prober_gets_only_the_tools_that_read():
     ("search_material", {"query": "heaps", "limit": 9}, "from 1 to 8"),
 ])
 async def test_bad_arguments_come_back_as_problems_and_nothing_is_asked(name, args, problem):
-    desk = FakeDesk()
-    problems = await tools(desk)[name].check(args, CTX)
+    answers = FakeToolAnswers()
+    problems = await tools(answers)[name].check(args, CTX)
     assert any(problem in p for p in problems), problems
-    assert desk.calls == []
+    assert answers.calls == []
 
 
 async def test_good_arguments_reach_the_desk_normalised():
-    desk = FakeDesk()
-    tool = tools(desk)["search_history"]
+    answers = FakeToolAnswers()
+    tool = tools(answers)["search_history"]
     args = {"query": "  binary   heap ", "limit": 3}
     assert await tool.check(args, CTX) == []
     outcome = await tool.run(args, CTX)
     assert outcome.output == {"asked": "history", "args": ["binary heap", 3]}
-    assert (await tools(desk)["due_reviews"].run({}, CTX)).output["args"] == [None, 5]
+    assert (await tools(answers)["due_reviews"].run({}, CTX)).output["args"] == [None, 5]
 
 
 async def test_an_observation_needs_a_known_node_a_level_and_the_learners_own_words():
-    desk = FakeDesk()
-    observe = tools(desk)["record_observation"]
+    answers = FakeToolAnswers()
+    observe = tools(answers)["record_observation"]
     good = {"node_id": "n_1", "level": "solid", "quote": "a tree has  no cycles",
             "note": "Said it unprompted."}
     assert await observe.check(good, CTX) == []
@@ -110,6 +110,6 @@ async def test_an_observation_needs_a_known_node_a_level_and_the_learners_own_wo
         (await observe.check({**good, "level": "expert"}, CTX))[0]
     assert "not a node of the learner's knowledge graph" in \
         (await observe.check({**good, "node_id": "n_404"}, CTX))[0]
-    assert await tools(FakeDesk(repeat="already on record"))["record_observation"].check(
+    assert await tools(FakeToolAnswers(repeat="already on record"))["record_observation"].check(
         good, CTX) == ["already on record"]
-    assert [c[0] for c in desk.calls] == ["observe"]  # only the good one was recorded
+    assert [c[0] for c in answers.calls] == ["observe"]  # only the good one was recorded

@@ -9,7 +9,7 @@ import pytest
 from studyhall.core.agents.loop import AgentRun, Saved, Stopped
 from studyhall.core.agents.prober import PROBER
 from studyhall.core.agents.teacher import TEACHER
-from studyhall.core.agents.turn_events import TextDelta, ToolCall, ToolResult, UsageReport
+from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
 from studyhall.core.contracts.chat import DataPart, Message, TextPart, ToolCallPart
 from studyhall.core.errors import ModelProviderDown
 
@@ -45,7 +45,7 @@ async def test_text_reply_streams_saves_and_stops() -> None:
     model = scripted(say("Hel", "lo!"))
     run = _run(model)
     events = await _drain(run)
-    assert [e.text for e in events if isinstance(e, TextDelta)] == ["Hel", "lo!"]
+    assert [e.text for e in events if isinstance(e, TurnTextDelta)] == ["Hel", "lo!"]
     assert isinstance(events[-1], Stopped) and events[-1].reason == "stop"
     saved = [e for e in events if isinstance(e, Saved)]
     assert saved[-1].message.parts == (TextPart(text="Hello!"),)

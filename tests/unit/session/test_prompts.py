@@ -6,7 +6,7 @@ import pytest
 from studyhall.core.agents.labeler import PROMPT_NAME
 from studyhall.core.agents.prober import PROBER
 from studyhall.core.agents.teacher import TEACHER
-from studyhall.server.runtime.prompts import load_prompt
+from studyhall.server.runtime.classroom.prompts import load_prompt
 
 
 def test_every_agent_prompt_loads() -> None:

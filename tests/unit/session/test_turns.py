@@ -18,12 +18,12 @@ from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.contracts.steers import job_steer_id, steer_message
 from studyhall.core.errors import BusyError, Conflict, InvalidInput, NotFound, StoreError
+from studyhall.server.runtime.classroom.prompts import load_prompt
+from studyhall.server.runtime.classroom.turn_board import TurnBoard
+from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.events import TurnEnded
-from studyhall.server.runtime.prompts import load_prompt
 from studyhall.server.runtime.reactions import Reactions
 from studyhall.server.runtime.supervisor import Supervisor
-from studyhall.server.runtime.turn_board import TurnBoard
-from studyhall.server.runtime.turns import TurnRunner
 
 from tests.support.chat_model import FunctionChatModel
 from tests.support.chat_script import Replies, say, scripted, tool

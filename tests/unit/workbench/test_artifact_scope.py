@@ -14,8 +14,8 @@ from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import EmptyScope, InvalidInput, NotFound
-from studyhall.server.runtime.artifact_scope import ScopeResolver, scope_from
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.workbench.artifact_scope import ScopeResolver, scope_from
 
 from tests.support.artifact_graph import CHAT, QUOTES, SOURCE, seed_heap_graph
 from tests.support.library_session import at, text

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import NamedTuple
 
@@ -19,6 +20,16 @@ from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 
 # How an edge reads from each end: (from the edge's source, from its target).
 _RELATIONS = {"follows": ("Leads to", "Builds on"), "supports": ("Supports", "Supported by")}
+
+
+@dataclass(frozen=True)
+class VaultReport:
+    """What one Markdown export did to its folder."""
+
+    notes: int
+    written: int
+    unchanged: int
+    removed: int
 
 
 class TopicState(NamedTuple):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from studyhall.core.library.extraction.coverage import View, uncovered
+from studyhall.core.library.extraction.coverage import View
 
 # A batch this large (~16 KB of text) is extracted and planned in a worker when the caller
 # gives an ``OffLoop``: a note of 20k headings held the event loop for seconds even in linear
@@ -69,7 +69,3 @@ def batches_of(views: Sequence[View], count: int) -> list[Batch]:
     return [Batch(views[i].source_id, tuple(views[i : i + count]))
             for i in range(0, len(views), count)]
 
-
-def plan_batches(views: Sequence[View], covered: set[str], chunk_tokens: int) -> list[Batch]:
-    """The batches a run over this source would extract now."""
-    return make_batches(uncovered(views, covered), chunk_tokens)

@@ -267,25 +267,6 @@ def commit_merge(plan: MergePlan, store: GraphStore) -> None:
     store.append_checkpoint(plan.checkpoint)
 
 
-def merge_run(
-    batch: Batch,
-    findings: ExtractorOutput,
-    audit: AuditorOutput,
-    known: KnownGraph,
-    store: GraphStore,
-    *,
-    run_id: str,
-    started_at: datetime,
-    at: datetime,
-    usage: Usage | None = None,
-) -> MergePlan:
-    """Plan and commit one merge; returns the plan (records written and drops)."""
-    plan = plan_merge(batch, findings, audit, known, run_id=run_id, started_at=started_at,
-                      at=at, usage=usage)
-    commit_merge(plan, store)
-    return plan
-
-
 def plan_absorb(
     folds: Sequence[tuple[str, str, str]],
     known: KnownGraph,

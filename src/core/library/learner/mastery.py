@@ -113,13 +113,6 @@ def score(signals: Iterable[Signal]) -> Score:
     return Score(round(value, 4), state, tuple(ordered), path)
 
 
-def state_of(value: float | None) -> State:
-    """The state a bare value stands for (no history: a misconception cannot show)."""
-    if value is None:
-        return "not-tried"
-    return "solid" if value >= SOLID_AT else "shaky"
-
-
 class TopicScore(NamedTuple):
     value: float | None
     state: State

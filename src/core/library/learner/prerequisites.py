@@ -36,7 +36,3 @@ class PrerequisiteGraph:
         del depth[node_id]
         return tuple(sorted(depth, key=lambda other: (depth[other], other)))
 
-
-def prerequisite_ancestors(node_id: str, follows: Iterable[tuple[str, str]]) -> tuple[str, ...]:
-    """``PrerequisiteGraph(follows).ancestors(node_id)``, for a single question."""
-    return PrerequisiteGraph(follows).ancestors(node_id)

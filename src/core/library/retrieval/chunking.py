@@ -170,11 +170,6 @@ def markdown_segments(text: str) -> tuple[Segment, ...]:
     return tuple(Segment(body, heading=h) for h, body in markdown_sections(text))
 
 
-def chunk_note(source_id: str, path: str, title: str, text: str) -> list[Chunk]:
-    """A Markdown note (or Markdown course text) chunked by headings and paragraphs."""
-    return _build(source_id, path, "note", title, _heading_segments(markdown_segments(text)))
-
-
 def _build(
     source_id: str, path: str, kind: MaterialKind, title: str,
     pieces: Sequence[tuple[str, Segment]],
@@ -191,7 +186,7 @@ def _build(
 
 
 @dataclass(frozen=True)
-class Position:
+class SourcePlace:
     """Where the learner is inside a source: a moment (seconds) or a page."""
 
     source_id: str
@@ -200,7 +195,7 @@ class Position:
     at: str | None = None  # a note's heading slug
 
 
-def chunk_at(chunks: Sequence[Chunk], position: Position) -> Chunk | None:
+def chunk_at(chunks: Sequence[Chunk], position: SourcePlace) -> Chunk | None:
     """The chunk under the learner's position (the latest one starting at or before ``t``)."""
     mine = [c for c in chunks if c.source_id == position.source_id]
     if position.t is not None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from studyhall.core.contracts.search import Candidate, Chunk, RerankGrade
 from studyhall.core.errors import ModelError, ModelNotConfigured, ModelOutputInvalid, StudyhallError
-from studyhall.core.library.retrieval.chunking import Position, chunk_at
+from studyhall.core.library.retrieval.chunking import SourcePlace, chunk_at
 from studyhall.core.library.retrieval.match_cases import (
     CALIBRATION,
     Calibration,
@@ -283,7 +283,7 @@ class Retriever:
             out.append(Notice("grader", grading.notice))
         return tuple(out)
 
-    async def retrieve(self, question: str, position: Position | None = None,
+    async def retrieve(self, question: str, position: SourcePlace | None = None,
                        history: Sequence[Turn] = (), *, use_model: bool = True) -> Retrieval:
         """``use_model=False``: no model grades or rewrites (the calibrated scores decide)."""
         grading = _Grading(self.grader if use_model else None)
@@ -306,7 +306,7 @@ class Retriever:
             grade_error=grading.error, rewrite=searched, notices=self._notices(grading),
         )
 
-    async def _moment(self, question: str, here: Chunk, position: Position,
+    async def _moment(self, question: str, here: Chunk, position: SourcePlace,
                       grading: _Grading) -> Retrieval:
         """IN_MOMENT: a "this" question at a position is about what is on screen."""
         # Look for other moments about what is on screen, to suggest (never to jump to).
@@ -316,7 +316,7 @@ class Retriever:
         return Retrieval(question, "IN_MOMENT", (hit,), (hit,), suggest=others, moment=here,
                          notices=self._notices(grading))
 
-    async def _inside(self, question: str, searched: Rewrite, position: Position, here: Chunk | None,
+    async def _inside(self, question: str, searched: Rewrite, position: SourcePlace, here: Chunk | None,
                       navigate: bool, grading: _Grading) -> Retrieval | None:
         """IN_SOURCE when the source the learner is in answers; None sends the search wider."""
         hits = await self.search_all(searched.queries, source_id=position.source_id)

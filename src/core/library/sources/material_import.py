@@ -25,6 +25,7 @@ from studyhall.core.contracts.material import (
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import StudyhallError
+from studyhall.core.library.imports.report import ImportProgress, ProgressFn, quiet
 from studyhall.core.library.retrieval.chunking import chunk_material
 from studyhall.core.library.retrieval.indexing import (
     EmbeddedSources,
@@ -43,7 +44,6 @@ from studyhall.core.ports.sources import MaterialReader
 from studyhall.core.ports.storage import SourceStore
 from studyhall.core.ports.system import Clock, OffLoop, in_place
 
-Progress = Callable[[int, int, str], None]  # (done, total, path)
 TRANSCRIBER_ACTION = "Add a key for the transcriber in Settings"
 # Changed files' chunks embedded together: enough for the encoder's length-sorted batches,
 # few enough that a long import shows progress and holds little in memory.
@@ -119,7 +119,7 @@ class MaterialImporter:
     transcriber: Transcriber | None = None
     no_transcriber: Callable[[], str | None] = lambda: None
 
-    async def run(self, path: str, progress: Progress | None = None) -> MaterialReport:
+    async def run(self, path: str, progress: ProgressFn = quiet) -> MaterialReport:
         off = self.off_loop
         scan = await off(self.reader.scan, path)
         root_name = name_of_root(scan.root)
@@ -152,8 +152,7 @@ class MaterialImporter:
                 if sum(len(w[2].chunks) for w in waiting) >= window_chunks:
                     ahead = await self._hand_over(waiting, ahead, report)
                     window_chunks = WINDOW_CHUNKS
-                if progress is not None:
-                    progress(n, len(scan.files), rel)
+                progress(ImportProgress("indexing", n, len(scan.files), rel))
             ahead = await self._hand_over(waiting, ahead, report)
             if ahead is not None:
                 await self._write(ahead, report)

@@ -30,7 +30,7 @@ from studyhall.core.contracts.ask_stream import (
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.stream import StreamError
 from studyhall.core.errors import ModelError, ModelNotConfigured
-from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.core.library.retrieval.hybrid import Retrieval, Retriever
 from studyhall.core.library.retrieval.rewriting import Turn
 from studyhall.core.ports.models import ChatModel
@@ -71,7 +71,7 @@ def _log(retrieval: Retrieval) -> None:
 
 
 async def answer_events(retriever: Retriever, model: ChatModel, question: str,
-                        position: Position | None = None, *, use_model: bool = True,
+                        position: SourcePlace | None = None, *, use_model: bool = True,
                         history: Sequence[Turn] = ()) -> AsyncIterator[AskEvent]:
     retrieval = await retriever.retrieve(question, position, history, use_model=use_model)
     _log(retrieval)

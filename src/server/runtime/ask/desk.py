@@ -1,7 +1,7 @@
 """``AskDesk``: the Ask system's one door — a grounded question over the learner's imported
 material as a stream of typed events (the window's, recorded in the Ask history, and the
 command line's), that history's reads, and the same material for the rest of the app: the
-tutor's material tool (``LearnerDesk``), a sub-agent's grounding and the retrieval eval.
+tutor's material tool (the ``Learner``), a sub-agent's grounding and the retrieval eval.
 
 It holds the app's one ``Retriever``, built once in the composition root. A question asked
 with a model has it grade the passages and rewrite a follow-up; everything else (``--no-model``,
@@ -20,7 +20,7 @@ from studyhall.core.contracts.ask_stream import AskEvent
 from studyhall.core.contracts.asking import AskRequest
 from studyhall.core.contracts.asks import AskThread, AskThreadSummary
 from studyhall.core.errors import NotFound
-from studyhall.core.library.retrieval.chunking import Position
+from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.core.library.retrieval.hybrid import Notice, Retrieval, Retriever
 from studyhall.core.library.retrieval.rewriting import Turn
 from studyhall.core.ports.models import ChatModel
@@ -30,7 +30,7 @@ from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.ask.answering import answer_events
 from studyhall.server.runtime.ask.grounding import gather_grounding
 from studyhall.server.runtime.ask.history import recorded
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 
 class AskDesk:
@@ -48,7 +48,7 @@ class AskDesk:
 
     # --- a question ----------------------------------------------------------------------------
 
-    def position(self, request: AskRequest) -> Position | None:
+    def position(self, request: AskRequest) -> SourcePlace | None:
         """Where the question is asked from (``None``: nowhere in particular). A source the index
         holds no passage of is ``NotFound``, for the CLI and the HTTP route alike. Reads the
         index: call it off the event loop."""
@@ -59,9 +59,9 @@ class AskDesk:
                 f"No imported source {request.source_id!r} has passages to ask from. "
                 "`studyhall sources --json` (GET /api/sources) lists the imported sources' ids."
             )
-        return Position(request.source_id, t=request.t, page=request.page, at=request.at)
+        return SourcePlace(request.source_id, t=request.t, page=request.page, at=request.at)
 
-    def ask(self, request: AskRequest, position: Position | None) -> AsyncIterator[AskEvent]:
+    def ask(self, request: AskRequest, position: SourcePlace | None) -> AsyncIterator[AskEvent]:
         """The window's question: with the conversation it follows, and kept in the Ask history
         when it names a ``thread_id`` (before the passages go out, as the answer streams, at
         the end)."""
@@ -71,7 +71,7 @@ class AskDesk:
             return events
         return recorded(events, request, self._store, self._clock, self._ids)
 
-    def answer(self, question: str, position: Position | None = None, *, use_model: bool = True,
+    def answer(self, question: str, position: SourcePlace | None = None, *, use_model: bool = True,
                history: Sequence[Turn] = ()) -> AsyncIterator[AskEvent]:
         """The events of one question, recorded nowhere (``use_model=False``: retrieval alone,
         the coverage case and the passages)."""

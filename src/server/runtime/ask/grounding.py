@@ -24,7 +24,7 @@ from studyhall.core.agents.grounding import (
 from studyhall.core.agents.scope_grounding import evidence_passages, transcript_passages
 from studyhall.core.library.retrieval.hybrid import Retrieval
 from studyhall.core.ports.storage import ChatStore
-from studyhall.server.runtime.graph_reader import GraphReader
+from studyhall.server.runtime.library.graph_reader import GraphReader
 
 log = logging.getLogger("studyhall.jobs")
 

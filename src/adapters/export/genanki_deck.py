@@ -1,0 +1,126 @@
+"""``GenankiDeckWriter``: the ``DeckWriter`` port — an export's Anki notes as a real Anki package,
+made with ``genanki`` (imported on the first write, not at start-up).
+
+One note type (Front / Back / Source) with a fixed model id; each note's GUID is derived from
+its node id, so importing a re-export into Anki updates the learner's notes (and keeps their
+review history) instead of adding duplicates. The package is written to a temporary file
+beside the target and renamed over it: a crash or a kill never leaves a half-written deck.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from studyhall.adapters.export.partial_files import replace_with, sweep_partials
+from studyhall.core.library.export.anki_notes import AnkiNote
+
+# Fixed for good: Anki recognises the note type by this id (a new id would be a new note type
+# beside the learner's old one on every export).
+MODEL_ID = 1_741_203_917
+MODEL_NAME = "Studyhall card"
+_CSS = """
+.card { font-family: system-ui, sans-serif; font-size: 20px; text-align: left;
+        color: black; background-color: white; }
+pre { background: #f4f4f4; padding: 8px; overflow-x: auto; }
+code { font-family: ui-monospace, monospace; font-size: 0.9em; }
+blockquote { border-left: 3px solid #aaa; margin: 12px 0; padding-left: 10px; color: #444; }
+.source { font-size: 14px; color: #666; margin-top: 16px; }
+"""
+
+
+def _model() -> Any:
+    import genanki
+
+    return genanki.Model(
+        MODEL_ID, MODEL_NAME,
+        fields=[{"name": "Front"}, {"name": "Back"}, {"name": "Source"}],
+        templates=[{
+            "name": "Recall",
+            "qfmt": "{{Front}}",
+            "afmt": '{{FrontSide}}<hr id="answer">{{Back}}'
+                    '<div class="source">{{Source}}</div>',
+        }],
+        css=_CSS,
+    )
+
+
+def deck_id(name: str) -> int:
+    """A stable deck id per deck name (Anki puts a re-export's new notes in the same deck)."""
+    return int.from_bytes(hashlib.sha256(f"studyhall deck {name}".encode()).digest()[:6], "big")
+
+
+def note_guid(node_id: str) -> str:
+    import genanki
+
+    return str(genanki.guid_for("studyhall node", node_id))
+
+
+def build_package(notes: Sequence[AnkiNote], deck_name: str) -> Any:
+    import genanki
+
+    model = _model()
+    deck = genanki.Deck(deck_id(deck_name), deck_name)
+    for note in notes:
+        deck.add_note(genanki.Note(model=model, fields=[note.front, note.back, note.source],
+                                   tags=list(note.tags), guid=note_guid(note.key)))
+    return genanki.Package(deck)
+
+
+def write_apkg(notes: Sequence[AnkiNote], deck_name: str, target: Path) -> int:
+    """Write the package to ``target`` atomically; the number of notes written."""
+    package = build_package(notes, deck_name)
+    target = target.expanduser()
+    # Only this target's partials, left by a run that was killed mid-write: the folder may be
+    # the learner's Downloads, and nothing else in it is touched.
+    sweep_partials(target.parent, lambda name: name == target.name)
+    replace_with(target, lambda partial: _write_zip(package, partial))
+    return len(notes)
+
+
+class GenankiDeckWriter:
+    """The ``DeckWriter`` port on disk."""
+
+    def write(self, notes: Sequence[AnkiNote], deck_name: str, target: str) -> int:
+        return write_apkg(notes, deck_name, Path(target))
+
+    def package(self, notes: Sequence[AnkiNote], deck_name: str) -> bytes:
+        return apkg_bytes(notes, deck_name)
+
+
+def apkg_bytes(notes: Sequence[AnkiNote], deck_name: str) -> bytes:
+    """The package as bytes (the HTTP download), written through the same temporary file."""
+    with tempfile.TemporaryDirectory(prefix="studyhall-apkg-") as tmp:
+        target = Path(tmp) / "deck.apkg"
+        write_apkg(notes, deck_name, target)
+        return target.read_bytes()
+
+
+def _write_zip(package: Any, out: Path) -> None:
+    """``genanki.Package.write_to_file`` without its leaked temporary database: the collection
+    is built in our own temporary folder and the zip is flushed to disk before the rename."""
+    import itertools
+    import sqlite3  # here, not at import: the app builds this writer at start-up
+    import time
+
+    with tempfile.TemporaryDirectory(prefix="studyhall-anki-") as tmp:
+        db = Path(tmp) / "collection.anki2"
+        conn = sqlite3.connect(db)
+        try:
+            now = time.time()
+            package.write_to_db(conn.cursor(), now, itertools.count(int(now * 1000)))
+            conn.commit()
+        finally:
+            conn.close()
+        with open(out, "wb") as raw:
+            with zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as zf:
+                zf.write(db, "collection.anki2")
+                zf.writestr("media", json.dumps({}))
+            raw.flush()
+            os.fsync(raw.fileno())

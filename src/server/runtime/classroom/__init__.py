@@ -1,0 +1,66 @@
+"""The Classroom: the one object the session routes use. It creates, lists and reads chats,
+runs a turn for a learner's message, an answer or a retry, stops a turn, and wakes one when a
+job's steer waits. The turn pipeline (``turns.py``) and the graph context
+(``graph_context.py``) are its inner parts, built by the composition root."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from studyhall.core.contracts.chat import ChatRecord
+from studyhall.core.errors import NotFound
+from studyhall.core.ports.storage import ChatStore
+from studyhall.server.runtime.classroom.graph_context import GraphContext
+from studyhall.server.runtime.classroom.turn_board import RunningTurn
+from studyhall.server.runtime.classroom.turns import TurnRunner
+from studyhall.server.runtime.classroom.views import chat_view
+from studyhall.server.runtime.events import WakeWanted
+
+__all__ = ["Classroom"]
+
+
+class Classroom:
+    def __init__(self, *, turns: TurnRunner, context: GraphContext, chats: ChatStore) -> None:
+        self._turns = turns
+        self._context = context
+        self._chats = chats
+
+    def create_chat(self, topic: str | None = None) -> ChatRecord:
+        """An empty session; its topic's nearest propositions are queued as a one-shot steer
+        in the background (graph context, issue 7) while the learner types."""
+        record = self._turns.create_chat(topic)
+        self._context.schedule(record.id, record.topic)
+        return record
+
+    def list_chats(self) -> list[dict[str, Any]]:
+        """Every session, newest first, each with whether a turn runs on it now."""
+        return [{**s.model_dump(mode="json"), "turn_running": self._turns.running(s.id)}
+                for s in self._chats.list()]
+
+    def chat(self, chat_id: str) -> dict[str, Any]:
+        """One session's view: the record plus phase, plan, pending questions, usage."""
+        return chat_view(self._record(chat_id), running=self._turns.running(chat_id))
+
+    async def send_message(self, chat_id: str, text: str, message_id: str | None = None,
+                           *, as_written: bool = False) -> RunningTurn:
+        return await self._turns.send_message(chat_id, text, message_id, as_written=as_written)
+
+    async def answer(self, chat_id: str, tool_call_id: str, answer: Any) -> RunningTurn:
+        return await self._turns.answer(chat_id, tool_call_id, answer)
+
+    async def resume(self, chat_id: str) -> RunningTurn:
+        return await self._turns.resume(chat_id)
+
+    async def stop(self, chat_id: str) -> bool:
+        """Stop the running turn (False if none ran); an unknown session is ``NotFound``."""
+        self._record(chat_id)
+        return await self._turns.stop(chat_id)
+
+    async def wake(self, wanted: WakeWanted) -> None:
+        await self._turns.wake(wanted)
+
+    def _record(self, chat_id: str) -> ChatRecord:
+        record = self._chats.get(chat_id)
+        if record is None:
+            raise NotFound(f"No session {chat_id!r}.")
+        return record

@@ -1,0 +1,190 @@
+"""The Learner façade: the learner model's use cases — today's review queue, a grade (with the
+preview of each grade's due date), mastery explained, statistics, the stored review questions,
+the study exports (Anki deck, Markdown folder), the evidence other systems hand in (Quiz me
+answers, an Anki deck's history, kept flashcards) and the answers behind the tutor's learner
+tools (``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
+
+One class, built once in ``build_runtime`` with every collaborator it needs; routes and CLI
+commands of the learner take only it (issue 26). Inside: ``LearnerLedgers`` (``ledgers.py``),
+the learner ledgers' one writer and the one read of the learner's state; ``ReviewQuestions``
+(``questions.py``); ``LearnerToolAnswers`` (``tool_answers.py``); the exports' reads
+(``study_export.py``, imported with the first export). Blocking methods (file reads, FSRS
+replays) are for worker threads; the ``async`` ones run their work off the event loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from studyhall.core.agents.tools import ToolContext
+from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
+from studyhall.core.library.graph.snapshot import graph_snapshot
+from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.library.learner.model import LearnerModel
+from studyhall.core.ports.exports import DeckWriter, VaultWriter
+from studyhall.core.ports.storage import (
+    ChatStore,
+    GraphStore,
+    LearnerStore,
+    SettingsStore,
+    SourceStore,
+)
+from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.learner.ledgers import MAX_QUEUE, LearnerLedgers
+from studyhall.server.runtime.learner.questions import ReviewQuestions
+from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
+from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.node_finder import NodeFinder
+
+if TYPE_CHECKING:
+    from studyhall.core.library.export.vault import VaultReport
+    from studyhall.server.runtime.ask import AskDesk  # a type only: Ask reads the graph
+
+__all__ = ["MAX_QUEUE", "Learner"]
+
+Card = Mapping[str, str | None]  # a flashcard: node_id, front, back, evidence?
+
+
+class Learner:
+    def __init__(self, *, graph: GraphReader, graph_store: GraphStore,
+                 learner_store: LearnerStore, settings_store: SettingsStore,
+                 chat_store: ChatStore, sources: SourceStore, questions: ReviewQuestions,
+                 finder: NodeFinder, material: AskDesk, deck_writer: DeckWriter,
+                 vault_writer: VaultWriter, clock: Clock, ids: Ids) -> None:
+        self._graph_store = graph_store
+        self._sources = sources
+        self._questions = questions
+        self._deck_writer = deck_writer
+        self._vault_writer = vault_writer
+        self._ledgers = LearnerLedgers(graph=graph, learner_store=learner_store,
+                                       settings_store=settings_store, clock=clock, ids=ids)
+        self._answers = LearnerToolAnswers(ledgers=self._ledgers, finder=finder,
+                                           chat_store=chat_store, learner_store=learner_store,
+                                           material=material)
+
+    def _base(self, read_only: bool) -> GraphSnapshot | None:
+        """The graph to read: a plain fold of the ledgers for a command line beside the app (the
+        app's reader may save its fold cache; a CLI read writes nothing), else the app's read."""
+        return graph_snapshot(self._graph_store) if read_only else None
+
+    # --- the review screen and the statistics (blocking) ----------------------------------
+
+    def queue(self, limit: int = 20, *, read_only: bool = False) -> dict[str, Any]:
+        """Today's queue (``GET /api/review``, ``studyhall review``)."""
+        return self._ledgers.queue(limit, self._base(read_only))
+
+    def card(self, node_id: str) -> dict[str, Any]:
+        """That node's card now, due or not ("Review now")."""
+        return self._ledgers.card(node_id)
+
+    def grade(self, node_id: str, grade: str,
+              prompt_kind: PromptKind | None = None) -> dict[str, Any]:
+        """Record a review grade: the node's new card and mastery (the model built once)."""
+        return self._ledgers.grade(node_id, grade, prompt_kind)
+
+    def mastery(self, node_id: str) -> dict[str, Any]:
+        """The score, its state and every event that made it."""
+        return self._ledgers.mastery(node_id)
+
+    def stats(self, *, read_only: bool = False) -> dict[str, Any]:
+        """Mastery over time, reviews due per day, retention vs target (``GET /api/stats``)."""
+        return self._ledgers.stats(self._base(read_only))
+
+    def write_questions(self, cards: list[dict[str, Any]]) -> None:
+        """With a model, start writing stored questions for the shown cards that lack one, in
+        the background (call on the event loop; returns at once)."""
+        self._questions.want(cards)
+
+    # --- the learner model, for the other systems (blocking) ------------------------------
+
+    def model(self, base: GraphSnapshot | None = None) -> LearnerModel:
+        """The learner's state now, over ``base`` (the app's graph read when not given)."""
+        return self._ledgers.model(base)
+
+    def graph_with_evidence(self, *, read_only: bool = False) -> GraphSnapshot:
+        """The graph with the learner ledgers' evidence in its nodes' states and scores."""
+        return self._ledgers.graph_with_evidence(self._base(read_only))
+
+    def record_quiz(self, records: list[SourceQuizAnswered]) -> None:
+        """Append "Quiz me" answers (graded by the server, on nodes the graph holds)."""
+        self._ledgers.record_quiz(records)
+
+    def record_deck(self, grades: Sequence[ReviewGraded],
+                    cards: Mapping[str, Sequence[Card]]) -> tuple[int, int]:
+        """An Anki deck's learner side: its review history as grades (each id once) and its
+        cards kept per artifact id. How many grades were new, and how many cards joined."""
+        added = self._ledgers.record_grades(grades)
+        queued = sum(self._ledgers.keep_flashcards(artifact_id, deck)
+                     for artifact_id, deck in cards.items())
+        return added, queued
+
+    # --- the study exports (blocking) -----------------------------------------------------
+
+    def anki_deck(self, scope: str | None) -> tuple[bytes, str]:
+        """The scope's Anki package and its deck name (``GET /api/export/anki``)."""
+        from studyhall.server.runtime.learner.study_export import anki_export
+
+        notes, deck = anki_export(self._ledgers, self._sources, None, scope)
+        return self._deck_writer.package(notes, deck), deck
+
+    def write_anki_deck(self, scope: str | None, output: str) -> tuple[int, str]:
+        """``studyhall export anki``: the scope's deck written to ``output`` over a plain fold.
+        How many notes, and the deck's name."""
+        from studyhall.server.runtime.learner.study_export import anki_export
+
+        notes, deck = anki_export(self._ledgers, self._sources, self._base(True), scope)
+        return self._deck_writer.write(notes, deck, output), deck
+
+    def write_markdown(self, folder: str, *, force: bool) -> VaultReport:
+        """``studyhall export markdown``: one note per topic in ``folder``, over a plain fold
+        (``InvalidInput`` for a folder holding the learner's own notes, unless ``force``)."""
+        from studyhall.server.runtime.learner.study_export import markdown_export
+
+        return markdown_export(self._ledgers, self._sources, self._base(True),
+                               self._vault_writer, folder, force=force)
+
+    # --- the tutor's learner tools (LearnerToolsPort) and the quiz gate ---------------------
+
+    async def recent_model(self) -> LearnerModel:
+        """The learner model now, a read at most a couple of seconds old (one model step
+        checks several tool calls: one read serves them all)."""
+        return await self._answers.model()
+
+    async def strengths(self, ctx: ToolContext, topic: str | None, limit: int) -> Any:
+        return await self._answers.strengths(ctx, topic, limit)
+
+    async def confidence(self, concept: str) -> Any:
+        return await self._answers.confidence(concept)
+
+    async def explain(self, node_id: str) -> Any:
+        return await self._answers.explain(node_id)
+
+    async def history(self, ctx: ToolContext, query: str, limit: int) -> Any:
+        return await self._answers.history(ctx, query, limit)
+
+    async def due(self, ctx: ToolContext, topic: str | None, limit: int) -> Any:
+        return await self._answers.due(ctx, topic, limit)
+
+    async def material(self, query: str, limit: int) -> Any:
+        return await self._answers.material(query, limit)
+
+    async def has_node(self, node_id: str) -> bool:
+        return await self._answers.has_node(node_id)
+
+    async def observed(self, ctx: ToolContext, node_id: str, quote: str) -> str | None:
+        return await self._answers.observed(ctx, node_id, quote)
+
+    async def observe(self, ctx: ToolContext, node_id: str, level: str, quote: str,
+                      note: str) -> Any:
+        return await self._answers.observe(ctx, node_id, level, quote, note)
+
+    # --- a flashcards artifact's cards, kept or deleted (the workbench) --------------------
+
+    async def keep_flashcards(self, artifact_id: str, cards: Sequence[Card]) -> int:
+        """Queue the cards for review, each on its node (idempotent). How many joined."""
+        return await self._answers.keep_flashcards(artifact_id, cards)
+
+    async def retire_flashcards(self, artifact_id: str) -> None:
+        """The artifact was deleted: its cards leave the review queue (grades stay evidence)."""
+        await self._answers.retire_flashcards(artifact_id)
