@@ -207,8 +207,8 @@ def build_runtime(services: Services) -> Runtime:
                          model_usable=lambda: no_model_reason(s, "labeler") is None)
     extraction = ExtractionScheduler(
         chat_store=s.chat_store, graph_store=s.graph_store, settings_store=s.settings_store,
-        chat_model=s.chat_model, clock=s.clock, ids=s.ids, prompt=load_prompt,
-        supervisor=supervisor, reader=graph, reactions=reactions,
+        chat_model=s.chat_model, embedder=s.embedder, clock=s.clock, ids=s.ids,
+        prompt=load_prompt, supervisor=supervisor, reader=graph, reactions=reactions,
     )
     notes = NotesImporter(
         vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,

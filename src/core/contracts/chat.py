@@ -118,6 +118,12 @@ class ChatRecord(Record):
     messages: tuple[Message, ...] = ()
 
 
+def session_title(chat: ChatRecord | ChatSummary) -> str:
+    """What a session is called where its findings land and where the dock names it."""
+    at = chat.created_at
+    return chat.title or chat.topic or f"Session of {at.day} {at:%b %Y}"
+
+
 class ChatSummary(Record):
     id: str
     topic: str | None = None

@@ -9,6 +9,7 @@ from studyhall.core.agents.extractor import ModelExtractor, render_batch
 from studyhall.core.errors import ModelOutputInvalid
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import chat_views, covered_fingerprints, uncovered
+from studyhall.core.library.extraction.finding_placement import Session
 from studyhall.core.library.extraction.findings import KeepAllAuditor
 from studyhall.core.library.extraction.merge_base import SharedGraph
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline
@@ -178,3 +179,23 @@ async def test_linking_to_an_existing_node_adds_evidence_instead_of_a_duplicate(
     node = snap.node(derivative)
     assert [e.run_id for e in node.evidence] == ["run_1", "run_2"]
     assert node.text == first.nodes[0].text  # the first statement still names it
+
+
+async def test_a_sessions_floating_findings_of_two_batches_land_on_its_one_topic():
+    store = InMemoryGraphStore()
+    pipeline = ExtractionPipeline(
+        store=store, base=SharedGraph(store, lambda: graph_snapshot(store)),
+        clock=FixedClock(T0), ids=SequentialIds())
+    whales = {"propositions": [{"key": "w", "text": "Whales sing underwater.", "evidence": [
+        {"message_id": "m_2", "quote": "A derivative measures"}]}], "edges": []}
+    for n, (extraction, keys) in enumerate(((good_extraction(), ("p1", "p2")), (whales, ("w",)))):
+        model = scripted(extractor=[extraction], auditor=[keep_all(*keys)])
+        kind = chat_transcript(ModelExtractor(model, "extract"), ModelAuditor(model, "audit"),
+                               session=Session(CHAT, "Derivatives"))
+        await pipeline.run_batch(batch(), kind, run_id=f"run_{n}")
+    snap = graph_snapshot(store)
+    [topic] = [n.id for n in snap.nodes if n.text == "Derivatives"]  # one per session
+    by_text = {n.id: n.text for n in snap.nodes}
+    assert sorted(by_text[e.source] for e in snap.edges if e.target == topic) == [
+        "A derivative is the instantaneous rate of change of a function.",
+        "Whales sing underwater."]

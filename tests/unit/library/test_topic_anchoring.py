@@ -62,31 +62,3 @@ def test_nothing_to_anchor_leaves_the_findings_as_they_were():
     findings = ExtractorOutput(propositions=(finding("a"),), edges=())
     audit = AuditorOutput(verdicts=(Verdict(key="a", keep=True),))
     assert anchor_floating(findings, audit, {}) is findings
-
-
-def said(key: str, text: str) -> PropositionFinding:
-    return PropositionFinding(key=key, text=text,
-                              evidence=(EvidenceClaim(message_id="m1", quote="q"),))
-
-
-def test_a_finding_sharing_only_a_stop_word_or_one_common_word_does_not_attach_to_a_topic():
-    findings = ExtractorOutput(propositions=(
-        said("f1", "The mitochondria is the powerhouse of the cell"),
-        said("f2", "Photosynthesis makes sugar in the leaf")))
-    audit = AuditorOutput(verdicts=(Verdict(key="f1", keep=True), Verdict(key="f2", keep=True)))
-    near = {"f1": [NodeRef("n_a", "The French revolution")],
-            "f2": [NodeRef("n_b", "Sugar taxes in Europe")]}
-    out = anchor_floating(findings, audit, near, session_title="Biology, 2 Dec")
-    topic = out.propositions[-1]
-    assert topic.text == "From your session «Biology, 2 Dec»"
-    assert [(e.source, e.target) for e in out.edges] == [("f1", topic.key), ("f2", topic.key)]
-
-
-def test_a_finding_clearly_about_a_topic_attaches_to_it():
-    findings = ExtractorOutput(propositions=(
-        said("f1", "Backlinks show every note that links to the current note"),))
-    audit = AuditorOutput(verdicts=(Verdict(key="f1", keep=True),))
-    near = {"f1": [NodeRef("n_back", "Backlinks: notes that link to the current note")]}
-    out = anchor_floating(findings, audit, near, session_title="Obsidian")
-    assert [(e.source, e.target) for e in out.edges] == [("f1", "n_back")]
-    assert len(out.propositions) == 1

@@ -24,6 +24,12 @@ from typing import Literal
 from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import View
+from studyhall.core.library.extraction.finding_placement import (
+    Likeness,
+    Session,
+    best_topics,
+    place_findings,
+)
 from studyhall.core.library.extraction.findings import (
     Auditor,
     AuditorOutput,
@@ -56,6 +62,10 @@ class SourceKind:
     auditor: Auditor
     grouped: bool = False  # plan into the open group run instead of committing each batch
     anchored: bool = False  # a finding left floating gets an edge to its nearest node
+    # A session's findings: each attaches to the topic it is about (by the first ``likeness``
+    # that can judge) or to the session's own topic (``finding_placement``).
+    session: Session | None = None
+    likeness: Sequence[Likeness] = ()
 
 
 @dataclass(frozen=True)
@@ -170,9 +180,13 @@ class ExtractionPipeline:
             )
             neighbours = {p.key: refs for p, refs in zip(findings.propositions, near)}
         audit = await kind.auditor.audit(batch, findings, neighbours)
-        if kind.anchored:
-            findings = anchor_floating(findings, audit.output, neighbours)
-        return Judged(findings, audit.output, add_usage(extraction.usage, audit.usage))
+        verdicts = audit.output
+        if kind.session is not None:
+            best = await best_topics(findings, neighbours, kind.likeness)
+            findings, verdicts = place_findings(findings, verdicts, best, kind.session)
+        elif kind.anchored:
+            findings = anchor_floating(findings, verdicts, neighbours)
+        return Judged(findings, verdicts, add_usage(extraction.usage, audit.usage))
 
     def _plan(
         self, batch: Batch, judged: Judged, run_id: str, started: datetime, *, unique_keys: bool

@@ -11,14 +11,10 @@ A session's findings are anchored too (``anchor_floating``): a kept group of fin
 no existing node gets a ``supports`` edge to its nearest existing node (the neighbour the
 auditor was shown first) — a topic, or a proposition that hangs under one; a group nothing in
 the graph is near hangs under the session's own first finding. None is left floating.
-Given the session's title, a finding attaches to its neighbour only when it is ``about`` it
-(enough shared content words, not a stop word or one common word); the rest hang under a session
-topic named for the session, never under another finding.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from studyhall.core.contracts.chat import add_usage
@@ -33,9 +29,7 @@ from studyhall.core.library.extraction.findings import (
     ExtractorOutput,
     KeepAllAuditor,
     NodeRef,
-    PropositionFinding,
 )
-from studyhall.core.library.extraction.nearest import words
 from studyhall.core.library.extraction.structural_extractor import (
     StructuralExtractor,
     section_node,
@@ -119,35 +113,10 @@ class _AnchoredAuditor:
         return Audit(AuditorOutput(verdicts=verdicts), judged.usage)
 
 
-# A finding attaches to a neighbour only when they share at least this many content words
-# (stop words removed) and their word-set cosine reaches MIN_COSINE: one shared common word
-# (or only a stop word) is not "about" a topic. Below it the finding goes to its session topic.
-MIN_SHARED_WORDS = 2
-MIN_COSINE = 0.25
-
-
-def about(finding_text: str, topic_text: str) -> bool:
-    """Whether a finding is about a topic enough to hang under it (see ``MIN_COSINE``)."""
-    a, b = words(finding_text), words(topic_text)
-    shared = len(a & b)
-    return shared >= MIN_SHARED_WORDS and shared / math.sqrt(len(a) * len(b)) >= MIN_COSINE
-
-
-def session_topic(findings: ExtractorOutput, title: str) -> PropositionFinding | None:
-    """The session's own topic: named for the session, evidenced by its first finding's
-    first quote so its dock says where it came from."""
-    first = next((p for p in findings.propositions if p.evidence), None)
-    if first is None:
-        return None
-    return PropositionFinding(key=f"session-topic:{title}", text=f"From your session «{title}»",
-                              evidence=first.evidence[:1])
-
-
 def anchor_floating(
     findings: ExtractorOutput,
     audit: AuditorOutput,
     neighbours: Mapping[str, Sequence[NodeRef]],
-    session_title: str | None = None,
 ) -> ExtractorOutput:
     """``findings`` with ``supports`` edges that tie every kept new finding to the graph.
 
@@ -157,6 +126,31 @@ def anchor_floating(
     shares a word with it) hangs under the batch's hub: the first finding of the first group
     tied to the graph, or, when none is, the batch's first finding, which then stands as the
     session's topic until later findings or notes join it. Unchanged when nothing is added."""
+    anchors: list[EdgeFinding] = []
+    hub: str | None = None
+    orphans: list[str] = []
+    for members, grounded in new_groups(findings, audit):
+        if grounded:
+            hub = hub or members[0]
+            continue
+        near = next(((m, refs[0]) for m in members if (refs := neighbours.get(m))), None)
+        if near is None:
+            orphans.append(members[0])
+            continue
+        anchors.append(supports(near[0], near[1].id))
+        hub = hub or members[0]
+    if hub is None and orphans:
+        hub = orphans.pop(0)
+    anchors += [supports(k, hub) for k in orphans if hub is not None]
+    if not anchors:
+        return findings
+    return findings.model_copy(update={"edges": (*findings.edges, *anchors)})
+
+
+def new_groups(findings: ExtractorOutput, audit: AuditorOutput) -> list[tuple[list[str], bool]]:
+    """The batch's kept new findings in groups joined by the extractor's edges, in order, each
+    with whether it is already tied to the graph (an edge to an existing node, or to a finding
+    the auditor linked to one)."""
     verdicts = {v.key: v for v in audit.verdicts}
     keys = [p.key for p in findings.propositions]
     # A finding without a verdict is kept as new, as the merger keeps it.
@@ -172,36 +166,10 @@ def anchor_floating(
                 groups.join(a, b)
             elif b not in dropped:  # an existing node, or a finding linked to one
                 grounded.add(a)
-    text_of = {p.key: p.text for p in findings.propositions}
-    anchors: list[EdgeFinding] = []
-    hub: str | None = None
-    orphans: list[str] = []
-    for members in groups.all():
-        if any(m in grounded for m in members):
-            hub = hub or members[0]
-            continue
-        near = next(((m, refs[0]) for m in members if (refs := neighbours.get(m))
-                     and (session_title is None or about(text_of[m], refs[0].text))), None)
-        if near is None:
-            orphans.append(members[0])
-            continue
-        anchors.append(_supports(near[0], near[1].id))
-        hub = hub or members[0]
-    topic = session_topic(findings, session_title) if session_title and orphans else None
-    if topic is not None:  # never under another finding: under the session's own topic
-        anchors += [_supports(k, topic.key) for k in orphans]
-        return findings.model_copy(update={
-            "propositions": (*findings.propositions, topic),
-            "edges": (*findings.edges, *anchors)})
-    if hub is None and orphans:
-        hub = orphans.pop(0)
-    anchors += [_supports(k, hub) for k in orphans if hub is not None]
-    if not anchors:
-        return findings
-    return findings.model_copy(update={"edges": (*findings.edges, *anchors)})
+    return [(members, any(m in grounded for m in members)) for members in groups.all()]
 
 
-def _supports(source: str, target: str) -> EdgeFinding:
+def supports(source: str, target: str) -> EdgeFinding:
     return EdgeFinding.model_validate({"from": source, "to": target, "kind": "supports"})
 
 

@@ -27,16 +27,17 @@ from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import PROMPT_NAME as EXTRACTOR_PROMPT
 from studyhall.core.agents.extractor import ModelExtractor
-from studyhall.core.contracts.chat import Usage, add_usage
+from studyhall.core.contracts.chat import ChatRecord, Usage, add_usage, session_title
 from studyhall.core.errors import NotFound, StudyhallError
 from studyhall.core.library.extraction.coverage import View, chat_views
 from studyhall.core.library.extraction.coverage import uncovered_tokens as count_uncovered
+from studyhall.core.library.extraction.finding_placement import Session
 from studyhall.core.library.extraction.merge_base import SharedGraph
 from studyhall.core.library.extraction.merger import MergePlan
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind, Stage
 from studyhall.core.library.extraction.source_kinds import chat_transcript
 from studyhall.core.library.extraction.tally import plan_usage
-from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.models import ChatModel, Embedder
 from studyhall.core.ports.storage import ChatStore, GraphStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.events import GraphMerged, TurnEnded
@@ -108,6 +109,7 @@ class ExtractionScheduler:
         graph_store: GraphStore,
         settings_store: SettingsStore,
         chat_model: ChatModel,
+        embedder: Embedder,
         clock: Clock,
         ids: Ids,
         prompt: Callable[[str], str],
@@ -118,6 +120,7 @@ class ExtractionScheduler:
         self._chats = chat_store
         self._settings = settings_store
         self._model = chat_model
+        self._embedder = embedder  # judges which topic a session's finding is about
         self._clock = clock
         self._ids = ids
         self._prompt = prompt
@@ -133,16 +136,20 @@ class ExtractionScheduler:
     # --- coverage ---------------------------------------------------------------------------
 
     def chat_views(self, chat_id: str) -> list[View]:
+        return chat_views(chat_id, self._chat(chat_id).messages)
+
+    def _chat(self, chat_id: str) -> ChatRecord:
         record = self._chats.get(chat_id)
         if record is None:
             raise NotFound(f"There is no chat {chat_id!r}.")
-        return chat_views(chat_id, record.messages)
+        return record
 
     def chat_plan(self, chat_id: str) -> SourcePlan:
-        self.chat_views(chat_id)  # an unknown chat fails here, not inside the run
+        record = self._chat(chat_id)  # an unknown chat fails here, not inside the run
         return SourcePlan(lambda: self.chat_views(chat_id), chat_transcript(
             ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
-            ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT))))
+            ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
+            session=Session(chat_id, session_title(record)), embedder=self._embedder))
 
     def covered(self, source_id: str) -> set[str]:
         return self._pipeline.covered(source_id)
