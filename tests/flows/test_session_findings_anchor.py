@@ -1,6 +1,7 @@
 """A session's findings land where they belong (issue 28 item 5): a scripted session over a graph
 of note topics, extracted through the production wiring, then read back through
-``GET /api/graph/nodes/{id}`` as the dock shows it ("builds on" / "leads to"). A finding clearly about a note topic builds on it; one that shares only a stop
+``GET /api/graph/nodes/{id}`` as the dock shows it ("builds on" / "leads to", and
+``from_session``). A finding clearly about a note topic builds on it; one that shares only a stop
 word or one common word with a topic, or nothing at all, lands on the session's own topic, named
 for the session — never under another finding. Once judged by words (no embedding model loads),
 once by the app's own embedder."""
@@ -111,6 +112,12 @@ async def test_session_findings_land_under_their_topic_or_the_sessions_own(tmp_p
         topic = (await detail(TOPIC))["links"]
         assert {(x["text"], x["session"]) for x in topic["leads_to"]} == {(HEADING, None)}
         assert (await detail(HEADING))["links"]["builds_on"][0]["relation"] == "supports"
+
+        # The dock says where a session finding came from; a note's topic came from no session.
+        came_from = {"id": chat_id, "title": SESSION_TITLE}
+        for text in (TREE, WHALES, SESSION_TITLE):
+            assert (await detail(text))["from_session"] == came_from, text
+        assert (await detail(TOPIC))["from_session"] is None
 
         # No session finding is left floating: each reaches a note topic or the session topic.
         up: dict[str, list[str]] = {}
