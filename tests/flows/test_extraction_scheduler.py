@@ -194,3 +194,21 @@ async def test_unknown_chat_is_refused_before_a_run_exists():
     with pytest.raises(NotFound):
         scheduler.start("chat_nope")
     assert scheduler.runs() == []
+
+
+async def test_a_title_that_arrives_later_makes_no_second_session_topic():
+    whales = {"propositions": [{"key": "w", "text": "Whales sing underwater.", "evidence": [
+        {"message_id": "m_5", "quote": "whales sing"}]}], "edges": []}
+    model = scripted(extractor=[good_extraction(), whales],
+                     auditor=[keep_all("p1", "p2"), keep_all("w")])
+    scheduler, chats, graph = make(model)
+    assert (await scheduler.wait(scheduler.start(CHAT).id)).status == "done"
+    chats.set_title(CHAT, "Derivatives", at(5))  # the labeler answered after the first run
+    chats.save_messages(CHAT, [text("m_5", "user", "I read that whales sing.", 5)], at(5))
+    assert (await scheduler.wait(scheduler.start(CHAT).id)).status == "done"
+    snap = graph_snapshot(graph)
+    by_text = {n.text: n.id for n in snap.nodes}
+    assert "Derivatives" not in by_text  # the session's topic kept its first name
+    tied = {e.source for e in snap.edges if e.target == by_text[SESSION_TOPIC]}
+    assert tied == {by_text["Whales sing underwater."],
+                    by_text["A derivative is the instantaneous rate of change of a function."]}

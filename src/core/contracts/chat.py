@@ -118,10 +118,15 @@ class ChatRecord(Record):
     messages: tuple[Message, ...] = ()
 
 
+def session_names(chat: ChatRecord | ChatSummary) -> tuple[str, ...]:
+    """What a session may be called, best first: its title, its topic, the day it began."""
+    dated = f"Session of {chat.created_at.day} {chat.created_at:%b %Y}"
+    return tuple(dict.fromkeys(n for n in (chat.title, chat.topic, dated) if n))
+
+
 def session_title(chat: ChatRecord | ChatSummary) -> str:
     """What a session is called where its findings land and where the dock names it."""
-    at = chat.created_at
-    return chat.title or chat.topic or f"Session of {at.day} {at:%b %Y}"
+    return session_names(chat)[0]
 
 
 class ChatSummary(Record):

@@ -7,7 +7,8 @@ when the embedder answers (``MIN_EMBEDDING_COSINE``), else a content-word score 
 ``MIN_SHARED_WORDS`` shared stems and their set cosine at least ``MIN_WORD_COSINE``), so a shared
 stop word or one shared common word ties nothing. A group below it hangs under the session
 topic: one per session, named for it, created on demand (the same text on every batch, so a
-later batch of the session lands on the same node). Thresholds were chosen on the labelled pairs
+later batch of the session lands on the same node; the scheduler keeps the name it was first
+given when a title arrives later). Thresholds were chosen on the labelled pairs
 of ``tests/unit/library/test_finding_placement_calibration.py``.
 """
 
@@ -37,7 +38,8 @@ log = logging.getLogger("studyhall.extraction")
 
 MIN_SHARED_WORDS = 2
 MIN_WORD_COSINE = 0.25
-# MiniLM cosine on the labelled set: belonging pairs 0.43-0.80, pairs apart 0.03-0.45.
+# MiniLM cosine on the labelled set (bench/finding_placement.py): belonging pairs 0.44-0.81,
+# pairs apart 0.03-0.43 (ONNX int8, the app's default; torch: 0.43-0.80 and 0.03-0.45).
 MIN_EMBEDDING_COSINE = 0.5
 SESSION_TOPIC_KEY = "session-topic"
 # Plural and -ing forms meet their stem ("links"/"linking", "plants"/"plant"); short words stay.
@@ -46,10 +48,12 @@ _SUFFIX = re.compile(r"(?<=\w{3})(?:ing|es|s)$")
 
 @dataclass(frozen=True)
 class Session:
-    """The session a batch of findings came from: its chat id and its title."""
+    """The session a batch of findings came from: its chat id and its title (what its topic is
+    called); ``names``, every name its topic may already have (its title arrived later)."""
 
     id: str
     title: str
+    names: tuple[str, ...] = ()
 
 
 def stems(text: str) -> set[str]:

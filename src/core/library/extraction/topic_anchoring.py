@@ -7,10 +7,12 @@ section its first evidence quote cites — so nothing the model learns from a no
 it. The auditor judges the model's propositions only; a topic is the note's own heading, quoted
 verbatim, so it is kept for the merger's checks like the model-free import keeps it.
 
-A session's findings are anchored too (``anchor_floating``): a kept group of findings that names
-no existing node gets a ``supports`` edge to its nearest existing node (the neighbour the
-auditor was shown first) — a topic, or a proposition that hangs under one; a group nothing in
-the graph is near hangs under the session's own first finding. None is left floating.
+A source kind marked ``anchored`` without a session has its findings anchored too
+(``anchor_floating``): a kept group of findings that names no existing node gets a ``supports``
+edge to its nearest existing node (the neighbour the auditor was shown first); a group nothing
+in the graph is near hangs under the batch's first finding. None is left floating. A session's
+findings are placed by ``finding_placement`` instead (a calibrated minimum, else the session's
+own topic), on the groups ``new_groups`` finds.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -27,13 +27,13 @@ from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import PROMPT_NAME as EXTRACTOR_PROMPT
 from studyhall.core.agents.extractor import ModelExtractor
-from studyhall.core.contracts.chat import ChatRecord, Usage, add_usage, session_title
+from studyhall.core.contracts.chat import ChatRecord, Usage, add_usage, session_names
 from studyhall.core.errors import NotFound, StudyhallError
 from studyhall.core.library.extraction.coverage import View, chat_views
 from studyhall.core.library.extraction.coverage import uncovered_tokens as count_uncovered
 from studyhall.core.library.extraction.finding_placement import Session
 from studyhall.core.library.extraction.merge_base import SharedGraph
-from studyhall.core.library.extraction.merger import MergePlan
+from studyhall.core.library.extraction.merger import MergePlan, node_id_for
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind, Stage
 from studyhall.core.library.extraction.source_kinds import chat_transcript
 from studyhall.core.library.extraction.tally import plan_usage
@@ -145,11 +145,11 @@ class ExtractionScheduler:
         return record
 
     def chat_plan(self, chat_id: str) -> SourcePlan:
-        record = self._chat(chat_id)  # an unknown chat fails here, not inside the run
+        names = session_names(self._chat(chat_id))  # an unknown chat fails here, not in the run
         return SourcePlan(lambda: self.chat_views(chat_id), chat_transcript(
             ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
             ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
-            session=Session(chat_id, session_title(record)), embedder=self._embedder))
+            session=Session(chat_id, names[0], names), embedder=self._embedder))
 
     def covered(self, source_id: str) -> set[str]:
         return self._pipeline.covered(source_id)
@@ -211,12 +211,13 @@ class ExtractionScheduler:
             # Warm the fold off the event loop (a cold read of a large graph takes seconds);
             # the batches' own reads then fold only what was appended since.
             await asyncio.to_thread(self.reader.snapshot)
-            batches = self._pipeline.batches(plan.views(), plan.kind, chunk)
+            kind = self._named(plan.kind)
+            batches = self._pipeline.batches(plan.views(), kind, chunk)
             run.batches_total = len(batches)
             log.info("%s %s: %d batch(es) for %s", tag, run.reason, len(batches), run.source_id)
             for n, batch in enumerate(batches, start=1):
                 merged = await self._pipeline.run_batch(
-                    batch, plan.kind, run_id=f"{run.id}.b{n}", on_stage=run.enter)
+                    batch, kind, run_id=f"{run.id}.b{n}", on_stage=run.enter)
                 self._account(run, merged, tag)
             run.status = "done"
         except asyncio.CancelledError:
@@ -238,6 +239,19 @@ class ExtractionScheduler:
             if run.batches_done and not self._supervisor.closing:
                 # Reactions are contained by the bus: a side channel never fails the run.
                 self._reactions.notify(GraphMerged(run.id, run.source_id))
+
+    def _named(self, kind: SourceKind) -> SourceKind:
+        """The session's topic keeps the name it was first given: a title that arrived after an
+        earlier extraction makes no second topic for the session."""
+        session = kind.session
+        if session is None:
+            return kind
+        snapshot = self.reader.snapshot()
+        for name in session.names:
+            node = snapshot.node(node_id_for(name))
+            if node is not None and session.id in node.sources:
+                return replace(kind, session=replace(session, title=name))
+        return kind
 
     def _settle(self, run: ExtractionRun) -> None:
         """Close a run's books. Also runs from the task's done callback, because a task
