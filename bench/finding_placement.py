@@ -2,7 +2,8 @@
 bundled MiniLM's cosine at their calibrated minimums, on the labelled finding/topic pairs (each
 pair's scores printed, to re-calibrate: a minimum between the highest pair apart and the lowest
 that belongs), then on a real-shaped vault's graph (model-free import of ``--notes`` notes) for
-a session's findings, against the old rule (the first lexical neighbour, no minimum).
+a session's findings, against the old rule (the first lexical neighbour, no minimum), and
+with the candidates the graph search adds by meaning (as the app's chat extraction does).
 
     .venv/bin/python bench/finding_placement.py [--notes 173]
 """
@@ -87,8 +88,15 @@ async def on_vault(notes: int, judges) -> None:
         services = build_services(load_config(data_dir=Path(tmp) / "data"))
         runtime = build_runtime(services)
         async with started(runtime):
-            await runtime.library.import_here(str(vault.root), embed=False)
-        snapshot = graph_snapshot(services.graph_store)
+            await runtime.library.import_here(str(vault.root))  # with node vectors
+            snapshot = graph_snapshot(services.graph_store)
+            # The candidates the app's chat extraction adds by meaning (its own wiring).
+            meaning = runtime.library._extraction._by_meaning
+            await meaning.nearest(["warm up"], 5)  # the model is loaded once
+            searched = time.perf_counter()
+            found = await meaning.nearest([t for t, _ in SESSION], 5)
+            searched = time.perf_counter() - searched
+            by_meaning = dict(zip((t for t, _ in SESSION), found, strict=True))
     print(f"\nvault: {notes} notes, {vault.headings} headings, {len(vault.links)} note links "
           f"-> {len(snapshot.nodes)} nodes, {len(snapshot.edges)} edges; "
           f"{len(SESSION)} session findings, 5 neighbours each")
@@ -107,6 +115,13 @@ async def on_vault(notes: int, judges) -> None:
         took = (time.perf_counter() - start) * 1000
         placed = [best[p.key].text if p.key in best else None for p in findings.propositions]
         _judge(placed, f"new: {name} ({took:.0f} ms/batch)")
+    # With the candidates the graph search finds by meaning (the app's chat kind has them).
+    name, judge = judges[-1]
+    both = {p.key: list({r.id: r for r in (*near[p.key], *by_meaning[p.text])}.values())
+            for p in findings.propositions}
+    best = await best_topics(findings, both, [judge])
+    _judge([best[p.key].text if p.key in best else None for p in findings.propositions],
+           f"new: {name} + by meaning ({searched * 1000:.0f} ms/batch more)")
 
 
 async def main() -> None:

@@ -17,6 +17,7 @@ from studyhall.adapters.store import JsonChatStore, JsonlGraphStore
 from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
+from studyhall.core.library.extraction.nearest import LexicalNeighbours
 from studyhall.core.library.graph.snapshot import graph_snapshot, read_ledgers
 from studyhall.server.runtime.library.extraction import ExtractionScheduler
 from studyhall.server.runtime.library.graph_reader import GraphReader
@@ -51,7 +52,8 @@ def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2
     scheduler = ExtractionScheduler(
         chat_store=chats, graph_store=graph,
         settings_store=InMemorySettingsStore(Settings(chunk_tokens=chunk_tokens)),
-        chat_model=model, embedder=UnloadableEmbedder(), clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
+        chat_model=model, embedder=UnloadableEmbedder(), by_meaning=LexicalNeighbours(()),
+        clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
         prompt=lambda name: f"prompt {name}", supervisor=supervisor,
         reader=GraphReader(graph), reactions=Reactions(supervisor))
     return scheduler, chats, graph

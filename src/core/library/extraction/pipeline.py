@@ -16,7 +16,7 @@ task drives a pipeline, so nothing else moves the base meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -41,6 +41,7 @@ from studyhall.core.library.extraction.findings import (
 from studyhall.core.library.extraction.group_commit import commit_group, group_checkpoint, rekey
 from studyhall.core.library.extraction.merge_base import MergeBase
 from studyhall.core.library.extraction.merger import MergePlan, commit_merge, plan_merge
+from studyhall.core.library.extraction.nearest import NeighbourFinder
 from studyhall.core.library.extraction.topic_anchoring import anchor_floating
 from studyhall.core.ports.storage import GraphStore
 from studyhall.core.ports.system import Clock, Ids, OffLoop, in_place
@@ -66,6 +67,7 @@ class SourceKind:
     # that can judge) or to the session's own topic (``finding_placement``).
     session: Session | None = None
     likeness: Sequence[Likeness] = ()
+    candidates: NeighbourFinder | None = None  # topics by meaning, beside the lexical ones
 
 
 @dataclass(frozen=True)
@@ -182,11 +184,24 @@ class ExtractionPipeline:
         audit = await kind.auditor.audit(batch, findings, neighbours)
         verdicts = audit.output
         if kind.session is not None:
-            best = await best_topics(findings, neighbours, kind.likeness)
+            best = await best_topics(findings, await self._candidates(findings, neighbours, kind),
+                                     kind.likeness)
             findings, verdicts = place_findings(findings, verdicts, best, kind.session)
         elif kind.anchored:
             findings = anchor_floating(findings, verdicts, neighbours)
         return Judged(findings, verdicts, add_usage(extraction.usage, audit.usage))
+
+    async def _candidates(self, findings: ExtractorOutput,
+                          neighbours: Mapping[str, Sequence[NodeRef]],
+                          kind: SourceKind) -> Mapping[str, Sequence[NodeRef]]:
+        """The topics each finding may be placed under: the auditor's lexical neighbours and,
+        when the kind has them, the nearest by meaning."""
+        if kind.candidates is None:
+            return neighbours
+        texts = [p.text for p in findings.propositions]
+        near = await kind.candidates.nearest(texts, NEIGHBOURS_PER_FINDING)
+        return {p.key: list({r.id: r for r in (*neighbours.get(p.key, ()), *refs)}.values())
+                for p, refs in zip(findings.propositions, near, strict=True)}
 
     def _plan(
         self, batch: Batch, judged: Judged, run_id: str, started: datetime, *, unique_keys: bool

@@ -23,6 +23,7 @@ from studyhall.core.library.extraction.finding_placement import (
 )
 from studyhall.core.library.extraction.findings import Auditor, Extractor, KeepAllAuditor
 from studyhall.core.library.extraction.link_extractor import LinkExtractor
+from studyhall.core.library.extraction.nearest import NeighbourFinder
 from studyhall.core.library.extraction.pipeline import SourceKind
 from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
 from studyhall.core.library.extraction.topic_anchoring import TopicAnchoring
@@ -31,14 +32,16 @@ from studyhall.core.ports.system import OffLoop, in_place
 
 
 def chat_transcript(extractor: Extractor, auditor: Auditor, session: Session | None = None,
-                    embedder: Embedder | None = None) -> SourceKind:
+                    embedder: Embedder | None = None,
+                    by_meaning: NeighbourFinder | None = None) -> SourceKind:
     """With ``session``, each finding attaches to the topic it is about (embeddings first when
-    there is an ``embedder``, else words) or to the session's own topic."""
+    there is an ``embedder``, else words) or to the session's own topic; ``by_meaning`` adds
+    candidate topics worded unlike the finding."""
     likeness: tuple[Likeness, ...] = (WordLikeness(),)
     if embedder is not None:
         likeness = (EmbeddingLikeness(embedder), *likeness)
     return SourceKind("chat", make_batches, extractor, auditor, anchored=True, session=session,
-                      likeness=likeness)
+                      likeness=likeness, candidates=by_meaning)
 
 
 def notes_by_model(

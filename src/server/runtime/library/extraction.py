@@ -34,6 +34,7 @@ from studyhall.core.library.extraction.coverage import uncovered_tokens as count
 from studyhall.core.library.extraction.finding_placement import Session
 from studyhall.core.library.extraction.merge_base import SharedGraph
 from studyhall.core.library.extraction.merger import MergePlan, node_id_for
+from studyhall.core.library.extraction.nearest import NeighbourFinder
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind, Stage
 from studyhall.core.library.extraction.source_kinds import chat_transcript
 from studyhall.core.library.extraction.tally import plan_usage
@@ -110,6 +111,7 @@ class ExtractionScheduler:
         settings_store: SettingsStore,
         chat_model: ChatModel,
         embedder: Embedder,
+        by_meaning: NeighbourFinder,
         clock: Clock,
         ids: Ids,
         prompt: Callable[[str], str],
@@ -121,6 +123,7 @@ class ExtractionScheduler:
         self._settings = settings_store
         self._model = chat_model
         self._embedder = embedder  # judges which topic a session's finding is about
+        self._by_meaning = by_meaning  # ... among these too, worded unlike it
         self._clock = clock
         self._ids = ids
         self._prompt = prompt
@@ -149,7 +152,8 @@ class ExtractionScheduler:
         return SourcePlan(lambda: self.chat_views(chat_id), chat_transcript(
             ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
             ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
-            session=Session(chat_id, names[0], names), embedder=self._embedder))
+            session=Session(chat_id, names[0], names), embedder=self._embedder,
+            by_meaning=self._by_meaning))
 
     def covered(self, source_id: str) -> set[str]:
         return self._pipeline.covered(source_id)
