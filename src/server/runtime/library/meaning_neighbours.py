@@ -32,6 +32,7 @@ class MeaningNeighbours:
         if cache is None or not texts:
             return [[] for _ in texts]
         try:
+            await cache.load()  # a first read of the vectors file, off the event loop
             snapshot = self._snapshot()
             vectors = await self._upkeep.node_vectors(snapshot, compute=False)
             if not vectors:
