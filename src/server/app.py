@@ -75,6 +75,7 @@ from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.library.material import CourseMaterial
+from studyhall.server.runtime.library.meaning_neighbours import MeaningNeighbours
 from studyhall.server.runtime.library.node_finder import NodeFinder
 from studyhall.server.runtime.reactions import (
     GraphMerged,
@@ -206,8 +207,9 @@ def build_runtime(services: Services) -> Runtime:
                          model_usable=lambda: no_model_reason(s, "labeler") is None)
     extraction = ExtractionScheduler(
         chat_store=s.chat_store, graph_store=s.graph_store, settings_store=s.settings_store,
-        chat_model=s.chat_model, clock=s.clock, ids=s.ids, prompt=load_prompt,
-        supervisor=supervisor, reader=graph, reactions=reactions,
+        chat_model=s.chat_model, embedder=s.embedder,
+        by_meaning=MeaningNeighbours(upkeep, graph.snapshot), clock=s.clock,
+        ids=s.ids, prompt=load_prompt, supervisor=supervisor, reader=graph, reactions=reactions,
     )
     notes = NotesImporter(
         vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,

@@ -17,6 +17,7 @@ from studyhall.adapters.store import JsonChatStore, JsonlGraphStore
 from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
+from studyhall.core.library.extraction.nearest import LexicalNeighbours
 from studyhall.core.library.graph.snapshot import graph_snapshot, read_ledgers
 from studyhall.server.runtime.library.extraction import ExtractionScheduler
 from studyhall.server.runtime.library.graph_reader import GraphReader
@@ -25,6 +26,7 @@ from studyhall.server.runtime.supervisor import Supervisor
 
 from tests.support.chat_model import FunctionChatModel
 from tests.support.chat_script import Replies, scripted
+from tests.support.embedder import UnloadableEmbedder
 from tests.support.library_session import (
     CHAT,
     T0,
@@ -35,6 +37,10 @@ from tests.support.library_session import (
     text,
 )
 from tests.support.runs import finished
+
+# The untitled chat's own topic: its findings are near nothing in an empty graph, so they hang
+# under it (issue 28 item 5), one more node and one more edge than before.
+SESSION_TOPIC = "Session of 1 Mar 2025"
 
 
 def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2000):
@@ -47,7 +53,8 @@ def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2
     scheduler = ExtractionScheduler(
         chat_store=chats, graph_store=graph,
         settings_store=InMemorySettingsStore(Settings(chunk_tokens=chunk_tokens)),
-        chat_model=model, clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
+        chat_model=model, embedder=UnloadableEmbedder(), by_meaning=LexicalNeighbours(()),
+        clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
         prompt=lambda name: f"prompt {name}", supervisor=supervisor,
         reader=GraphReader(graph), reactions=Reactions(supervisor))
     return scheduler, chats, graph
@@ -67,8 +74,10 @@ def good_model(times: int = 1) -> FunctionChatModel:
 async def test_explicit_run_merges_the_chat_and_a_rerun_converges(store_kind, tmp_path):
     scheduler, _, graph = make(good_model(), store_kind, tmp_path)
     run = await finished(scheduler.get(scheduler.start(CHAT).id))
-    assert (run.status, run.batches_done, run.propositions, run.edges) == ("done", 1, 2, 1)
-    assert [n.state for n in graph_snapshot(graph).nodes] == ["solid", "shaky"]
+    assert (run.status, run.batches_done, run.propositions, run.edges) == ("done", 1, 3, 2)
+    nodes = graph_snapshot(graph).nodes
+    assert [n.state for n in nodes] == ["solid", "shaky", "not-tried"]
+    assert nodes[-1].text == SESSION_TOPIC
     before = read_ledgers(graph)
     again = await finished(scheduler.get(scheduler.start(CHAT).id))
     assert (again.status, again.batches_total) == ("done", 0)
@@ -90,7 +99,7 @@ async def test_trigger_fires_only_at_the_chunk_tokens_threshold():
     [run] = scheduler.runs()
     assert run.reason == "trigger"
     await finished(scheduler.get(run.id))
-    assert run.status == "done" and len(graph_snapshot(graph).nodes) == 2
+    assert run.status == "done" and len(graph_snapshot(graph).nodes) == 3  # + session topic
     scheduler.on_turn_end(Outcome(CHAT))  # all covered now: no new run
     assert len(scheduler.runs()) == 1
 
@@ -143,7 +152,7 @@ async def test_abort_cancels_the_model_call_and_writes_nothing(stage):
     # The next run starts fresh and converges.
     scheduler._model = good_model()  # type: ignore[attr-defined]
     done = await finished(scheduler.get(scheduler.start(CHAT).id))
-    assert done.status == "done" and len(graph_snapshot(graph).nodes) == 2
+    assert done.status == "done" and len(graph_snapshot(graph).nodes) == 3  # + session topic
 
 
 async def test_abort_before_the_task_ever_ran_is_settled():
@@ -164,7 +173,7 @@ async def test_malformed_output_fails_the_run_cleanly_and_the_next_run_converges
     assert "extractor model answered 2 times without valid structured output" in failed.error
     assert read_ledgers(graph) == read_ledgers(InMemoryGraphStore())
     ok = await finished(scheduler.get(scheduler.start(CHAT).id))
-    assert ok.status == "done" and len(graph_snapshot(graph).nodes) == 2
+    assert ok.status == "done" and len(graph_snapshot(graph).nodes) == 3  # + session topic
 
 
 async def test_batches_merge_separately_with_progress():
@@ -188,3 +197,21 @@ async def test_unknown_chat_is_refused_before_a_run_exists():
     with pytest.raises(NotFound):
         scheduler.start("chat_nope")
     assert scheduler.runs() == []
+
+
+async def test_a_title_that_arrives_later_makes_no_second_session_topic():
+    whales = {"propositions": [{"key": "w", "text": "Whales sing underwater.", "evidence": [
+        {"message_id": "m_5", "quote": "whales sing"}]}], "edges": []}
+    model = scripted(extractor=[good_extraction(), whales],
+                     auditor=[keep_all("p1", "p2"), keep_all("w")])
+    scheduler, chats, graph = make(model)
+    assert (await finished(scheduler.get(scheduler.start(CHAT).id))).status == "done"
+    chats.set_title(CHAT, "Derivatives", at(5))  # the labeler answered after the first run
+    chats.save_messages(CHAT, [text("m_5", "user", "I read that whales sing.", 5)], at(5))
+    assert (await finished(scheduler.get(scheduler.start(CHAT).id))).status == "done"
+    snap = graph_snapshot(graph)
+    by_text = {n.text: n.id for n in snap.nodes}
+    assert "Derivatives" not in by_text  # the session's topic kept its first name
+    tied = {e.source for e in snap.edges if e.target == by_text[SESSION_TOPIC]}
+    assert tied == {by_text["Whales sing underwater."],
+                    by_text["A derivative is the instantaneous rate of change of a function."]}

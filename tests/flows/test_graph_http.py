@@ -38,12 +38,17 @@ async def test_extract_then_read_the_graph(tmp_path: Path) -> None:
         assert run.status == "done", run.error
 
         graph = (await api.http.get("/api/graph")).json()  # the merge shows: nothing stale
-        [node] = graph["nodes"]  # p2's quote was invented: dropped
+        # p2's quote was invented: dropped; p1, near nothing in an empty graph, hangs under the
+        # session's topic, named for the session (its title, "Trees"; issue 28 item 5).
+        assert sorted(n["text"] for n in graph["nodes"]) == sorted([TREE, "Trees"])
+        [node] = [n for n in graph["nodes"] if n["text"] == TREE]
+        [topic] = [n for n in graph["nodes"] if n["text"] == "Trees"]
         assert node["text"] == TREE and node["state"] == "solid"
         assert node["evidence"][0]["message_id"] == "m_learner"
         assert [q["verdict"] for q in node["quiz"]] == ["correct"]
         assert node["quiz"][0]["tool_call_id"] == "probe_q"
-        assert graph["edges"] == []  # the self-loop and the edge to the dropped finding
+        # Not the self-loop nor the edge to the dropped finding: only the tie to the topic.
+        assert [(e["from"], e["to"]) for e in graph["edges"]] == [(node["id"], topic["id"])]
 
         status = (await api.http.get(f"/api/extraction/runs/{run_id}")).json()
         assert status["status"] == "done" and status["progress"] == {"done": 1, "total": 1}

@@ -40,7 +40,7 @@ async def test_extraction_on_lm_studio_uses_json_schema_and_builds_the_graph() -
         async with real_app(server) as (api, runtime, services):
             status, nodes = await _extract(api, runtime, services)
             await settle(runtime)
-        assert (status, nodes) == ("done", 2)
+        assert (status, nodes) == ("done", 3)  # p1, p2 and the session topic they hang under
         (extractor,) = server.chat_requests("extractor")
         assert extractor.response_format == "json_schema"
         schema = extractor.body["response_format"]["json_schema"]["schema"]
@@ -55,7 +55,7 @@ async def test_a_server_that_takes_no_response_format_gets_the_schema_in_the_pro
         async with real_app(server) as (api, runtime, services):
             status, nodes = await _extract(api, runtime, services)
             await settle(runtime)
-        assert (status, nodes) == ("done", 2)
+        assert (status, nodes) == ("done", 3)  # p1, p2 and the session topic they hang under
         tried = [s.response_format for s in server.chat_requests("extractor")]
         assert tried == ["json_schema", "json_object", None]  # probed once, then plain text
         answered = server.chat_requests("extractor")[-1]

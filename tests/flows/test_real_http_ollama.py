@@ -48,7 +48,8 @@ async def test_extraction_on_ollama_sends_its_format_and_builds_the_graph() -> N
             r = await api.http.post(f"/api/chats/{CHAT}/extract")
             run = await finished(runtime.library.extraction_run(r.json()["run_id"]))
             await settle(runtime)
-        assert run.status == "done" and len(graph_snapshot(services.graph_store).nodes) == 2
+        # p1, p2 and the session topic they hang under (issue 28 item 5)
+        assert run.status == "done" and len(graph_snapshot(services.graph_store).nodes) == 3
         (extracting,) = server.chat_requests("extractor")
         assert extracting.body["format"] == "json"  # Ollama's JSON mode
 

@@ -118,6 +118,17 @@ class ChatRecord(Record):
     messages: tuple[Message, ...] = ()
 
 
+def session_names(chat: ChatRecord | ChatSummary) -> tuple[str, ...]:
+    """What a session may be called, best first: its title, its topic, the day it began."""
+    dated = f"Session of {chat.created_at.day} {chat.created_at:%b %Y}"
+    return tuple(dict.fromkeys(n for n in (chat.title, chat.topic, dated) if n))
+
+
+def session_title(chat: ChatRecord | ChatSummary) -> str:
+    """What a session is called where its findings land and where the dock names it."""
+    return session_names(chat)[0]
+
+
 class ChatSummary(Record):
     id: str
     topic: str | None = None

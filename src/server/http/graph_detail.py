@@ -5,7 +5,9 @@ it (text, state, score and its explanation, evidence, quiz, observations, source
 position, gate), the nodes it links to or from (``id``, ``text``, ``state``), those links, its
 cluster (``id``, ``label``) if it has one, and ``links`` = ``{"builds_on": [LINK], "leads_to":
 [LINK]}``, LINK = ``{"id", "text", "state", "relation", "session"}`` (``session``: the chat it
-was learned in, or null; ``core/library/graph/links.py``). The map body (``graph_map.py``)
+was learned in, or null; ``core/library/graph/links.py``), and ``from_session`` = ``{"id",
+"title"}`` of the session a session finding (or session topic) came from — its first source —
+or null, so the dock can say "From your session «title»". The map body (``graph_map.py``)
 carries only what paints the whole graph; this is the rest, one node at a time, in one read.
 """
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable, Container
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from starlette.requests import Request
@@ -50,9 +52,10 @@ def _link(link: Linked) -> dict[str, Any]:
 
 
 def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
-                sessions: Container[str] = ()) -> dict[str, Any]:
-    """``sessions``: which source ids are sessions (chats), so each link names the session it
-    was learned in."""
+                sessions: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """``sessions``: which source ids are sessions (chats) and their titles, so each link names
+    the session it was learned in and the node the session it came from."""
+    sessions = sessions or {}
     node = snapshot.node(node_id)
     if node is None:
         raise NotFound(f"The graph has no node {node_id!r} (it may have been merged into "
@@ -74,6 +77,7 @@ def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
         if other is not None:
             neighbours.append({"id": other.id, "text": other.text, "state": other.state})
     found = node_links(snapshot, node_id, sessions)
+    origin = node.sources[0] if node.sources else None
     return {
         "node": out,
         "neighbours": neighbours,
@@ -82,12 +86,15 @@ def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
         "clusters": [] if cluster is None else [{"id": cluster.id, "label": cluster.label}],
         "links": {"builds_on": [_link(x) for x in found.builds_on],
                   "leads_to": [_link(x) for x in found.leads_to]},
+        "from_session": ({"id": origin, "title": sessions[origin]}
+                         if origin is not None and origin in sessions else None),
     }
 
 
-def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Container[str]]
+def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Mapping[str, str]]
                  ) -> Callable[[Request], Awaitable[Response]]:
-    """The handler of ``GET /api/graph/nodes/{node_id}``; ``sessions`` lists the chat ids."""
+    """The handler of ``GET /api/graph/nodes/{node_id}``; ``sessions`` maps chat ids to their
+    titles."""
     edges = EdgeIndex()
     lock = threading.Lock()
 

@@ -6,11 +6,14 @@ import pytest
 from studyhall.adapters.fakes import FixedClock, InMemoryGraphStore, SequentialIds
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor, render_batch
+from studyhall.core.contracts.graph import Evidence, PropositionCreated, RunCheckpoint
 from studyhall.core.errors import ModelOutputInvalid
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import chat_views, covered_fingerprints, uncovered
-from studyhall.core.library.extraction.findings import KeepAllAuditor
+from studyhall.core.library.extraction.finding_placement import Session
+from studyhall.core.library.extraction.findings import KeepAllAuditor, NodeRef
 from studyhall.core.library.extraction.merge_base import SharedGraph
+from studyhall.core.library.extraction.merger import node_id_for
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline
 from studyhall.core.library.extraction.source_kinds import chat_transcript
 from studyhall.core.library.graph.snapshot import GraphFold, graph_snapshot, read_ledgers
@@ -178,3 +181,68 @@ async def test_linking_to_an_existing_node_adds_evidence_instead_of_a_duplicate(
     node = snap.node(derivative)
     assert [e.run_id for e in node.evidence] == ["run_1", "run_2"]
     assert node.text == first.nodes[0].text  # the first statement still names it
+
+
+async def test_a_sessions_floating_findings_of_two_batches_land_on_its_one_topic():
+    store = InMemoryGraphStore()
+    pipeline = ExtractionPipeline(
+        store=store, base=SharedGraph(store, lambda: graph_snapshot(store)),
+        clock=FixedClock(T0), ids=SequentialIds())
+    whales = {"propositions": [{"key": "w", "text": "Whales sing underwater.", "evidence": [
+        {"message_id": "m_2", "quote": "A derivative measures"}]}], "edges": []}
+    for n, (extraction, keys) in enumerate(((good_extraction(), ("p1", "p2")), (whales, ("w",)))):
+        model = scripted(extractor=[extraction], auditor=[keep_all(*keys)])
+        kind = chat_transcript(ModelExtractor(model, "extract"), ModelAuditor(model, "audit"),
+                               session=Session(CHAT, "Derivatives"))
+        await pipeline.run_batch(batch(), kind, run_id=f"run_{n}")
+    snap = graph_snapshot(store)
+    [topic] = [n.id for n in snap.nodes if n.text == "Derivatives"]  # one per session
+    by_text = {n.id: n.text for n in snap.nodes}
+    assert sorted(by_text[e.source] for e in snap.edges if e.target == topic) == [
+        "A derivative is the instantaneous rate of change of a function.",
+        "Whales sing underwater."]
+
+
+class _ByMeaning:
+    """Candidate topics by meaning: what the graph search would find for each text."""
+
+    def __init__(self, found: dict[str, list[NodeRef]]) -> None:
+        self._found = found
+
+    async def nearest(self, texts, k):
+        return [self._found.get(t, [])[:k] for t in texts]
+
+
+class _Vectors:
+    model_id = "test-vectors"
+
+    def __init__(self, vectors: dict[str, tuple[float, ...]]) -> None:
+        self._vectors = vectors
+
+    async def embed(self, texts):
+        return [self._vectors.get(t, (0.0, 1.0)) for t in texts]
+
+
+async def test_a_finding_worded_unlike_its_topic_attaches_to_it_by_meaning():
+    store = InMemoryGraphStore()
+    store.append_propositions([PropositionCreated(
+        id="prp_m", node_id="n_mammals", text="Marine mammals", source_id="note:sea.md",
+        evidence=(Evidence(source_id="note:sea.md", message_id="note:sea.md#0",
+                           quote="# Marine mammals"),), run_id="run_notes", at=T0)])
+    store.append_checkpoint(RunCheckpoint(id="run_notes", source_id="note:sea.md",
+                                          started_at=T0, finished_at=T0))
+    pipeline = ExtractionPipeline(
+        store=store, base=SharedGraph(store, lambda: graph_snapshot(store)),
+        clock=FixedClock(T0), ids=SequentialIds())
+    whales = "Whales sing underwater."  # no word in common with "Marine mammals"
+    extraction = {"propositions": [{"key": "w", "text": whales, "evidence": [
+        {"message_id": "m_2", "quote": "A derivative measures"}]}], "edges": []}
+    model = scripted(extractor=[extraction], auditor=[keep_all("w")])
+    meaning = _ByMeaning({whales: [NodeRef("n_mammals", "Marine mammals")]})
+    vectors = _Vectors({whales: (1.0, 0.0), "Marine mammals": (0.8, 0.6)})  # cosine 0.8
+    kind = chat_transcript(ModelExtractor(model, "extract"), ModelAuditor(model, "audit"),
+                           session=Session(CHAT, "Derivatives"), embedder=vectors,
+                           by_meaning=meaning)
+    plan = await pipeline.run_batch(batch(), kind, run_id="run_1")
+    assert plan.drops == [], plan.drops
+    assert [(e.source, e.target) for e in plan.edges] == [(node_id_for(whales), "n_mammals")]

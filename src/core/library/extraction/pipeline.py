@@ -16,7 +16,7 @@ task drives a pipeline, so nothing else moves the base meanwhile.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -24,6 +24,12 @@ from typing import Literal
 from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import View
+from studyhall.core.library.extraction.finding_placement import (
+    Likeness,
+    Session,
+    best_topics,
+    place_findings,
+)
 from studyhall.core.library.extraction.findings import (
     Auditor,
     AuditorOutput,
@@ -35,6 +41,7 @@ from studyhall.core.library.extraction.findings import (
 from studyhall.core.library.extraction.group_commit import commit_group, group_checkpoint, rekey
 from studyhall.core.library.extraction.merge_base import MergeBase
 from studyhall.core.library.extraction.merger import MergePlan, commit_merge, plan_merge
+from studyhall.core.library.extraction.nearest import NeighbourFinder
 from studyhall.core.library.extraction.topic_anchoring import anchor_floating
 from studyhall.core.ports.storage import GraphStore
 from studyhall.core.ports.system import Clock, Ids, OffLoop, in_place
@@ -56,6 +63,11 @@ class SourceKind:
     auditor: Auditor
     grouped: bool = False  # plan into the open group run instead of committing each batch
     anchored: bool = False  # a finding left floating gets an edge to its nearest node
+    # A session's findings: each attaches to the topic it is about (by the first ``likeness``
+    # that can judge) or to the session's own topic (``finding_placement``).
+    session: Session | None = None
+    likeness: Sequence[Likeness] = ()
+    candidates: NeighbourFinder | None = None  # topics by meaning, beside the lexical ones
 
 
 @dataclass(frozen=True)
@@ -170,9 +182,26 @@ class ExtractionPipeline:
             )
             neighbours = {p.key: refs for p, refs in zip(findings.propositions, near)}
         audit = await kind.auditor.audit(batch, findings, neighbours)
-        if kind.anchored:
-            findings = anchor_floating(findings, audit.output, neighbours)
-        return Judged(findings, audit.output, add_usage(extraction.usage, audit.usage))
+        verdicts = audit.output
+        if kind.session is not None:
+            best = await best_topics(findings, await self._candidates(findings, neighbours, kind),
+                                     kind.likeness)
+            findings, verdicts = place_findings(findings, verdicts, best, kind.session)
+        elif kind.anchored:
+            findings = anchor_floating(findings, verdicts, neighbours)
+        return Judged(findings, verdicts, add_usage(extraction.usage, audit.usage))
+
+    async def _candidates(self, findings: ExtractorOutput,
+                          neighbours: Mapping[str, Sequence[NodeRef]],
+                          kind: SourceKind) -> Mapping[str, Sequence[NodeRef]]:
+        """The topics each finding may be placed under: the auditor's lexical neighbours and,
+        when the kind has them, the nearest by meaning."""
+        if kind.candidates is None:
+            return neighbours
+        texts = [p.text for p in findings.propositions]
+        near = await kind.candidates.nearest(texts, NEIGHBOURS_PER_FINDING)
+        return {p.key: list({r.id: r for r in (*neighbours.get(p.key, ()), *refs)}.values())
+                for p, refs in zip(findings.propositions, near, strict=True)}
 
     def _plan(
         self, batch: Batch, judged: Judged, run_id: str, started: datetime, *, unique_keys: bool

@@ -1,7 +1,7 @@
 """The kinds of source the extraction pipeline reads: each one's batching and judges.
 
 - a chat transcript: token-budgeted batches, the model extractor and auditor, a run per batch,
-  each finding left floating anchored to its nearest existing node;
+  each finding left floating attached to the topic it is about, or to the session's topic;
 - notes with a model: the same stages, with the notes prompt in the extractor, and the note's
   topics (title, headings) made alongside so each proposition hangs under one;
 - notes without a model: a whole note per batch through the structural extractor, every
@@ -15,16 +15,33 @@ from collections.abc import Sequence
 
 from studyhall.core.library.extraction.batching import Batch, batches_of, make_batches, whole_source
 from studyhall.core.library.extraction.coverage import View
+from studyhall.core.library.extraction.finding_placement import (
+    EmbeddingLikeness,
+    Likeness,
+    Session,
+    WordLikeness,
+)
 from studyhall.core.library.extraction.findings import Auditor, Extractor, KeepAllAuditor
 from studyhall.core.library.extraction.link_extractor import LinkExtractor
+from studyhall.core.library.extraction.nearest import NeighbourFinder
 from studyhall.core.library.extraction.pipeline import SourceKind
 from studyhall.core.library.extraction.structural_extractor import StructuralExtractor
 from studyhall.core.library.extraction.topic_anchoring import TopicAnchoring
+from studyhall.core.ports.models import Embedder
 from studyhall.core.ports.system import OffLoop, in_place
 
 
-def chat_transcript(extractor: Extractor, auditor: Auditor) -> SourceKind:
-    return SourceKind("chat", make_batches, extractor, auditor, anchored=True)
+def chat_transcript(extractor: Extractor, auditor: Auditor, session: Session | None = None,
+                    embedder: Embedder | None = None,
+                    by_meaning: NeighbourFinder | None = None) -> SourceKind:
+    """With ``session``, each finding attaches to the topic it is about (embeddings first when
+    there is an ``embedder``, else words) or to the session's own topic; ``by_meaning`` adds
+    candidate topics worded unlike the finding."""
+    likeness: tuple[Likeness, ...] = (WordLikeness(),)
+    if embedder is not None:
+        likeness = (EmbeddingLikeness(embedder), *likeness)
+    return SourceKind("chat", make_batches, extractor, auditor, anchored=True, session=session,
+                      likeness=likeness, candidates=by_meaning)
 
 
 def notes_by_model(

@@ -7,10 +7,12 @@ section its first evidence quote cites — so nothing the model learns from a no
 it. The auditor judges the model's propositions only; a topic is the note's own heading, quoted
 verbatim, so it is kept for the merger's checks like the model-free import keeps it.
 
-A session's findings are anchored too (``anchor_floating``): a kept group of findings that names
-no existing node gets a ``supports`` edge to its nearest existing node (the neighbour the
-auditor was shown first) — a topic, or a proposition that hangs under one; a group nothing in
-the graph is near hangs under the session's own first finding. None is left floating.
+A source kind marked ``anchored`` without a session has its findings anchored too
+(``anchor_floating``): a kept group of findings that names no existing node gets a ``supports``
+edge to its nearest existing node (the neighbour the auditor was shown first); a group nothing
+in the graph is near hangs under the batch's first finding. None is left floating. A session's
+findings are placed by ``finding_placement`` instead (a calibrated minimum, else the session's
+own topic), on the groups ``new_groups`` finds.
 """
 
 from __future__ import annotations
@@ -126,6 +128,31 @@ def anchor_floating(
     shares a word with it) hangs under the batch's hub: the first finding of the first group
     tied to the graph, or, when none is, the batch's first finding, which then stands as the
     session's topic until later findings or notes join it. Unchanged when nothing is added."""
+    anchors: list[EdgeFinding] = []
+    hub: str | None = None
+    orphans: list[str] = []
+    for members, grounded in new_groups(findings, audit):
+        if grounded:
+            hub = hub or members[0]
+            continue
+        near = next(((m, refs[0]) for m in members if (refs := neighbours.get(m))), None)
+        if near is None:
+            orphans.append(members[0])
+            continue
+        anchors.append(supports(near[0], near[1].id))
+        hub = hub or members[0]
+    if hub is None and orphans:
+        hub = orphans.pop(0)
+    anchors += [supports(k, hub) for k in orphans if hub is not None]
+    if not anchors:
+        return findings
+    return findings.model_copy(update={"edges": (*findings.edges, *anchors)})
+
+
+def new_groups(findings: ExtractorOutput, audit: AuditorOutput) -> list[tuple[list[str], bool]]:
+    """The batch's kept new findings in groups joined by the extractor's edges, in order, each
+    with whether it is already tied to the graph (an edge to an existing node, or to a finding
+    the auditor linked to one)."""
     verdicts = {v.key: v for v in audit.verdicts}
     keys = [p.key for p in findings.propositions]
     # A finding without a verdict is kept as new, as the merger keeps it.
@@ -141,28 +168,10 @@ def anchor_floating(
                 groups.join(a, b)
             elif b not in dropped:  # an existing node, or a finding linked to one
                 grounded.add(a)
-    anchors: list[EdgeFinding] = []
-    hub: str | None = None
-    orphans: list[str] = []
-    for members in groups.all():
-        if any(m in grounded for m in members):
-            hub = hub or members[0]
-            continue
-        near = next(((m, refs[0]) for m in members if (refs := neighbours.get(m))), None)
-        if near is None:
-            orphans.append(members[0])
-            continue
-        anchors.append(_supports(near[0], near[1].id))
-        hub = hub or members[0]
-    if hub is None and orphans:
-        hub = orphans.pop(0)
-    anchors += [_supports(k, hub) for k in orphans if hub is not None]
-    if not anchors:
-        return findings
-    return findings.model_copy(update={"edges": (*findings.edges, *anchors)})
+    return [(members, any(m in grounded for m in members)) for members in groups.all()]
 
 
-def _supports(source: str, target: str) -> EdgeFinding:
+def supports(source: str, target: str) -> EdgeFinding:
     return EdgeFinding.model_validate({"from": source, "to": target, "kind": "supports"})
 
 

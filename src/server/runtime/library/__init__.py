@@ -12,11 +12,11 @@ then: start-up loads no route group's runtime before its first request
 
 from __future__ import annotations
 
-from collections.abc import Container
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from studyhall.core.contracts.chat import session_title
 from studyhall.core.contracts.graph import Position
 from studyhall.core.contracts.sources import Source
 from studyhall.core.library.graph.node_search import SearchHit
@@ -155,8 +155,9 @@ class Library:
         """The graph as the ledgers hold it, without the learner's evidence (blocking)."""
         return self._upkeep.snapshot()
 
-    def session_ids(self) -> Container[str]:
-        return {c.id for c in self._chats.list()}
+    def sessions(self) -> dict[str, str]:
+        """Every session (chat) id and what it is called, for the dock's "From your session"."""
+        return {c.id: session_title(c) for c in self._chats.list()}
 
     async def find_nodes(self, query: str, snapshot: GraphSnapshot, *,
                          limit: int = 20) -> list[SearchHit]:

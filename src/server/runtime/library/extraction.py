@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -27,16 +27,18 @@ from studyhall.core.agents.auditor import PROMPT_NAME as AUDITOR_PROMPT
 from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import PROMPT_NAME as EXTRACTOR_PROMPT
 from studyhall.core.agents.extractor import ModelExtractor
-from studyhall.core.contracts.chat import Usage, add_usage
+from studyhall.core.contracts.chat import ChatRecord, Usage, add_usage, session_names
 from studyhall.core.errors import NotFound, StudyhallError
 from studyhall.core.library.extraction.coverage import View, chat_views
 from studyhall.core.library.extraction.coverage import uncovered_tokens as count_uncovered
+from studyhall.core.library.extraction.finding_placement import Session
 from studyhall.core.library.extraction.merge_base import SharedGraph
-from studyhall.core.library.extraction.merger import MergePlan
+from studyhall.core.library.extraction.merger import MergePlan, node_id_for
+from studyhall.core.library.extraction.nearest import NeighbourFinder
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind, Stage
 from studyhall.core.library.extraction.source_kinds import chat_transcript
 from studyhall.core.library.extraction.tally import plan_usage
-from studyhall.core.ports.models import ChatModel
+from studyhall.core.ports.models import ChatModel, Embedder
 from studyhall.core.ports.storage import ChatStore, GraphStore, SettingsStore
 from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.library.graph_reader import GraphReader
@@ -107,6 +109,8 @@ class ExtractionScheduler:
         graph_store: GraphStore,
         settings_store: SettingsStore,
         chat_model: ChatModel,
+        embedder: Embedder,
+        by_meaning: NeighbourFinder,
         clock: Clock,
         ids: Ids,
         prompt: Callable[[str], str],
@@ -117,6 +121,8 @@ class ExtractionScheduler:
         self._chats = chat_store
         self._settings = settings_store
         self._model = chat_model
+        self._embedder = embedder  # judges which topic a session's finding is about
+        self._by_meaning = by_meaning  # ... among these too, worded unlike it
         self._clock = clock
         self._ids = ids
         self._prompt = prompt
@@ -132,16 +138,21 @@ class ExtractionScheduler:
     # --- coverage ---------------------------------------------------------------------------
 
     def chat_views(self, chat_id: str) -> list[View]:
+        return chat_views(chat_id, self._chat(chat_id).messages)
+
+    def _chat(self, chat_id: str) -> ChatRecord:
         record = self._chats.get(chat_id)
         if record is None:
             raise NotFound(f"There is no chat {chat_id!r}.")
-        return chat_views(chat_id, record.messages)
+        return record
 
     def chat_plan(self, chat_id: str) -> SourcePlan:
-        self.chat_views(chat_id)  # an unknown chat fails here, not inside the run
+        names = session_names(self._chat(chat_id))  # an unknown chat fails here, not in the run
         return SourcePlan(lambda: self.chat_views(chat_id), chat_transcript(
             ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
-            ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT))))
+            ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
+            session=Session(chat_id, names[0], names), embedder=self._embedder,
+            by_meaning=self._by_meaning))
 
     def covered(self, source_id: str) -> set[str]:
         return self._pipeline.covered(source_id)
@@ -200,12 +211,13 @@ class ExtractionScheduler:
             # Warm the fold off the event loop (a cold read of a large graph takes seconds);
             # the batches' own reads then fold only what was appended since.
             await asyncio.to_thread(self.reader.snapshot)
-            batches = self._pipeline.batches(plan.views(), plan.kind, chunk)
+            kind = self._named(plan.kind)
+            batches = self._pipeline.batches(plan.views(), kind, chunk)
             run.batches_total = len(batches)
             log.info("%s %s: %d batch(es) for %s", tag, run.reason, len(batches), run.source_id)
             for n, batch in enumerate(batches, start=1):
                 merged = await self._pipeline.run_batch(
-                    batch, plan.kind, run_id=f"{run.id}.b{n}", on_stage=run.enter)
+                    batch, kind, run_id=f"{run.id}.b{n}", on_stage=run.enter)
                 self._account(run, merged, tag)
             run.status = "done"
         except asyncio.CancelledError:
@@ -227,6 +239,19 @@ class ExtractionScheduler:
             if run.batches_done and not self._supervisor.closing:
                 # Reactions are contained by the bus: a side channel never fails the run.
                 self._reactions.notify(GraphMerged(run.id, run.source_id))
+
+    def _named(self, kind: SourceKind) -> SourceKind:
+        """The session's topic keeps the name it was first given: a title that arrived after an
+        earlier extraction makes no second topic for the session."""
+        session = kind.session
+        if session is None:
+            return kind
+        snapshot = self.reader.snapshot()
+        for name in session.names:
+            node = snapshot.node(node_id_for(name))
+            if node is not None and session.id in node.sources:
+                return replace(kind, session=replace(session, title=name))
+        return kind
 
     def _settle(self, run: ExtractionRun) -> None:
         """Close a run's books. Also runs from the task's done callback, because a task
