@@ -49,7 +49,7 @@ async def test_a_busy_day_with_no_key_in_order_and_learn_next_opens_quiz_me() ->
     assert session["why"] == "Pick up at step 2 of 3: Breadth-first search."
     assert session["action"]["href"] == f"#/session/{CHAT}"
     assert learn["node_id"] == "paths" and learn["prerequisites"] == ["basics"]
-    assert learn["action"] == {"label": "Open the note and quiz me",
+    assert learn["action"] == {"label": "Quiz me on the note",
                                "href": f"#/sources/{NOTE}?quiz=1"}
     assert wrong["node_id"] == "mixup"
     assert wrong["action"]["href"] == f"#/sources/{NOTE}?quiz=1"

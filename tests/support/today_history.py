@@ -69,6 +69,26 @@ def seed_learning(services: Services, now: datetime) -> None:
     services.chat_store.create(open_session(now - timedelta(hours=2)))
 
 
+def seed_all_done(services: Services, now: datetime) -> None:
+    """One note with one topic, learned and graded Easy an hour ago: nothing due, nothing open,
+    nothing new."""
+    hour = now - timedelta(hours=1)
+    services.source_store.save(Source(id=NOTE, path="graphs.md", root="/vault", kind="note",
+                                      status="imported", imported_at=hour))
+    services.graph_store.append_propositions([PropositionCreated(
+        id="prp_basics", node_id="basics", text=TOPICS["basics"], source_id=NOTE,
+        evidence=(Evidence(source_id=NOTE, message_id="graphs.md", quote=TOPICS["basics"]),),
+        run_id="r_import", at=hour)])
+    services.graph_store.append_quiz_events([
+        QuizEvent(id=f"quz_basics_{n}", node_id="basics", verdict="correct", source_id=NOTE,
+                  tool_call_id=f"call_q{n}", question_index=0, run_id="r_import",
+                  at=hour + timedelta(minutes=n)) for n in range(3)])
+    services.graph_store.append_checkpoint(RunCheckpoint(id="r_import", source_id=NOTE,
+                                                         started_at=hour, finished_at=hour))
+    services.learner_store.append_grades([ReviewGraded(
+        id="rev_basics", node_id="basics", grade="easy", at=hour + timedelta(minutes=10))])
+
+
 def open_session(at: datetime) -> ChatRecord:
     """A session in its teaching phase, its plan approved and its first step quizzed."""
     def call(n: int, name: str, args: dict[str, Any], output: Any) -> Message:

@@ -56,7 +56,8 @@ def test_the_steps_come_in_order_reviews_session_learn_misconception():
     review, session, learn, wrong = out["steps"]
     # basics (graded a month ago) is due, mixup (studied, never graded) is new.
     assert (review["count"], review["new"], review["overdue"]) == (2, 1, 1)
-    assert review["minutes"] == 2 and "about 2 min" in review["why"]
+    assert review["minutes"] == 2
+    assert review["why"].startswith("2 cards due today (1 overdue, 1 new), about 2 min.")
     assert review["action"] == {"label": "Start reviewing", "href": "#/review"}
     assert session["title"] == "Continue “Graph search”"
     assert session["why"] == "Pick up at step 3 of 5: BFS."
@@ -102,7 +103,7 @@ def test_learn_next_is_gated_by_prerequisites_and_ranked_by_links_from_what_is_k
 def test_without_a_model_learn_next_opens_the_note_and_its_quiz_me():
     out = plan(model(history(), GRADED), has_model=False).json()
     learn = next(s for s in out["steps"] if s["kind"] == "learn")
-    assert learn["action"] == {"label": "Open the note and quiz me",
+    assert learn["action"] == {"label": "Quiz me on the note",
                                "href": f"#/sources/{NOTE}?quiz=1"}
     assert "session" not in learn["action"]
     # A topic no imported note holds opens on the map instead.

@@ -93,12 +93,12 @@ def _review_step(model: LearnerModel) -> TodayStep | None:
     overdue = sum(1 for d in due if d.overdue)
     minutes = max(1, math.ceil(((len(due) - new) * REVIEW_SECONDS + new * NEW_SECONDS) / 60))
     cards = "card" if len(due) == 1 else "cards"
-    parts = [f"{len(due)} {cards} due today"]
-    if overdue:
-        parts.append(f"{overdue} overdue")
+    parts = [f"{overdue} overdue"] if overdue else []
     if new:
         parts.append(f"{new} new")
-    why = ", ".join(parts) + f" — about {minutes} min. Reviewing now keeps them from fading."
+    which = f" ({', '.join(parts)})" if parts else ""
+    why = (f"{len(due)} {cards} due today{which}, about {minutes} min. Reviewing now keeps "
+           "them from fading.")
     return TodayStep("review", f"Review {len(due)} {cards}", why,
                      {"label": "Start reviewing", "href": "#/review"},
                      {"count": len(due), "minutes": minutes, "new": new, "overdue": overdue})
@@ -132,7 +132,7 @@ def _topic_action(model: LearnerModel, node_id: str, label: str,
         return {"label": f"{verb} in a session", "href": href,
                 "session": {"topic": label, "node_id": node_id}}
     if note is not None:
-        return {"label": "Open the note and quiz me",
+        return {"label": "Quiz me on the note",
                 "href": f"#/sources/{quote(note, safe='')}?quiz=1"}
     return {"label": "Show it on the map", "href": f"#/?node={quote(node_id, safe='')}"}
 
