@@ -95,6 +95,7 @@ def test_all_done_says_so_and_offers_what_else_to_do(window, tmp_path):
         page.wait_for_selector("body[data-today='done']")
         assert page.locator("#today-title").inner_text() == "All done for today"
         assert page.locator(".today-step").count() == 0
+        assert "Your next review is due in " in page.locator(".today-done").inner_text()
         both_themes(window, "today-done")
     finally:
         server.stop()

@@ -1,5 +1,5 @@
 """``GET /api/today`` → ``{"state": "empty"|"busy"|"done", "steps": [{"kind", "title", "why",
-"action": {"label", "href", "session"?}, …}]}``: what to do now, at most five steps in order
+"action": {"label", "href", "session"?}, …}], "next_review"}``: what to do now, at most five steps in order
 (due reviews, the open session, learn next, a misconception, import/ask). Derived at each read
 from the evidence, the sessions and the sources; nothing is written."""
 
@@ -50,6 +50,7 @@ class TodayStepOut(BodyModel):
 class TodayOut(BodyModel):
     state: Literal["empty", "busy", "done"]
     steps: list[TodayStepOut]
+    next_review: str | None  # the first day after today with a card due (YYYY-MM-DD)
 
 
 def routes(learner: Learner) -> list[BaseRoute]:

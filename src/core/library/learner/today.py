@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any, Literal
 from urllib.parse import quote
 
@@ -60,9 +60,11 @@ class TodayStep:
 class Today:
     state: TodayState  # empty: nothing imported, no session; done: nothing left for today
     steps: tuple[TodayStep, ...]
+    next_review: date | None = None  # the first day after today with a card due
 
     def json(self) -> dict[str, Any]:
-        return {"state": self.state, "steps": [s.json() for s in self.steps]}
+        return {"state": self.state, "steps": [s.json() for s in self.steps],
+                "next_review": self.next_review.isoformat() if self.next_review else None}
 
 
 def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
@@ -82,7 +84,9 @@ def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
     ) if s is not None]
     if not has_notes:
         steps.append(_import_step())
-    return Today("busy" if steps else "done", tuple(steps[:MAX_STEPS]))
+    upcoming = model.plan.upcoming
+    return Today("busy" if steps else "done", tuple(steps[:MAX_STEPS]),
+                 min(upcoming) if upcoming else None)
 
 
 def _review_step(model: LearnerModel) -> TodayStep | None:

@@ -8,6 +8,7 @@ import { h, replace } from "./dom.js";
 import { go } from "./router.js";
 import { modelsReady, refreshChats } from "./store.js";
 import { toast } from "./toast.js";
+import { dayPhrase } from "./when.js";
 
 const ICONS = { review: "↻", session: "▸", learn: "✦", misconception: "!", import: "↥", ask: "?" };
 const KIND_NAMES = {
@@ -35,7 +36,10 @@ export async function mountToday({ main, dock }) {
     replace(page, h("div.today-done",
       h("p.today-date", day),
       h("h1", { id: "today-title" }, "All done for today"),
-      h("p.lede", "Nothing is due for review, no session is waiting for you, and there is no new topic ready to start. Come back tomorrow, or explore on your own."),
+      h("p.lede", "Nothing is due for review, no session is waiting for you, and there is no new topic ready to start."),
+      h("p.muted", data.next_review
+        ? `Your next review is due ${dayPhrase(`${data.next_review}T12:00:00`)}.`
+        : "Come back after your next session: what you study becomes cards here."),
       h("div.review-links",
         h("a.button-link", { href: "#/" }, "Explore the map"),
         h("a.button-link", { href: "#/ask" }, "Ask a question"),
@@ -100,13 +104,17 @@ function renderTodayDock(dock) {
     h("p.muted.small", "Everything here is worked out from your own answers and reviews; it changes as you study.")));
 }
 
-/** At launch (no route asked for): open Today when it has something to do; with nothing
- * imported and no session the window keeps opening Home, whose welcome says how to start. */
+/** At launch (no route asked for): open Today once the learner has something under way — cards
+ * due, a session left open, a mix-up to set straight. A fresh import with nothing studied yet
+ * still opens on Home, its new map; with nothing at all Home's welcome says how to start. */
+const UNDER_WAY = new Set(["review", "session", "misconception"]);
+
 export async function openTodayFirst() {
   if (location.hash && location.hash !== "#") return;
   try {
     const data = await api.get("/api/today");
-    if (data.state === "busy" && !location.hash) history.replaceState(null, "", "#/today");
+    const underWay = data.steps.some((s) => UNDER_WAY.has(s.kind));
+    if (underWay && !location.hash) history.replaceState(null, "", "#/today");
   } catch (error) {
     console.warn("could not read today's plan", error);  // Home opens, as before
   }
