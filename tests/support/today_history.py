@@ -31,10 +31,15 @@ TOPICS = {"basics": "Graph basics: vertices and edges",
 PLAN = "flowchart TD\nA[What a graph is] --> B[Breadth-first search] --> C[Dijkstra]"
 
 
-def seed_notes(services: Services, now: datetime) -> None:
-    """The imported note and its topics (nothing learned yet)."""
+def note_text() -> str:
+    """The note's Markdown, one heading per topic (a vault the reader can open)."""
+    return "# Graphs\n\n" + "".join(f"## {text}\n\n{text}.\n\n" for text in TOPICS.values())
+
+
+def seed_notes(services: Services, now: datetime, root: str = "/vault") -> None:
+    """The imported note (``graphs.md`` under ``root``) and its topics (nothing learned yet)."""
     month = now - timedelta(days=30)
-    services.source_store.save(Source(id=NOTE, path="graphs.md", root="/vault", kind="note",
+    services.source_store.save(Source(id=NOTE, path="graphs.md", root=root, kind="note",
                                       status="imported", imported_at=month))
     graph = services.graph_store
     graph.append_propositions([
