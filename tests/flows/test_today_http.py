@@ -1,6 +1,7 @@
 """``GET /api/today`` over the production wiring: the empty state, a busy day in order (due
 reviews, the open session at its next plan step, learn next, a misconception), with a model and
-with none (learn next opens the note's Quiz me), and an unknown query parameter refused."""
+with none (learn next opens the note's Quiz me), an unknown query parameter refused, and where
+an open session is continued (its step waiting, the next step not visited, none once done)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ from datetime import UTC, datetime
 from studyhall.adapters.fakes import FixedClock
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
+from studyhall.server.runtime.learner.today import open_session as today_open_session
 
 from tests.support.session_api import PORT, scripted_app, write_script
-from tests.support.today_history import CHAT, NOTE, seed_learning, seed_notes
+from tests.support.today_history import CHAT, NOTE, open_session, seed_learning, seed_notes
 
 NOW = datetime(2025, 6, 2, 12, 0, tzinfo=UTC)
 
@@ -64,3 +66,17 @@ async def test_with_a_model_learn_next_starts_a_session_on_the_topic(tmp_path) -
     assert learn["action"]["session"] == {
         "topic": "Shortest paths with Dijkstra's algorithm", "node_id": "paths"}
     assert learn["action"]["label"] == "Learn it in a session"
+
+
+def test_a_session_whose_plan_is_all_visited_is_not_continued() -> None:
+    found = today_open_session(open_session(NOW))
+    assert found is not None and (found.phase, found.step, found.steps) == ("teach", 2, 3)
+    assert found.next_step == "Breadth-first search"
+    # B answered too: on to C, the first step not visited.
+    on = today_open_session(open_session(NOW, answered=("A", "B"), waiting=None))
+    assert on is not None and (on.step, on.next_step) == (3, "Dijkstra")
+    # Every step quizzed and answered: finished, nothing to continue.
+    assert today_open_session(open_session(NOW, answered=("A", "B", "C"), waiting=None)) is None
+    # Before any plan: the warm-up, no step.
+    early = today_open_session(open_session(NOW, planned=False))
+    assert early is not None and (early.phase, early.step) == ("probe", None)

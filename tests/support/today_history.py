@@ -94,8 +94,10 @@ def seed_all_done(services: Services, now: datetime) -> None:
         id="rev_basics", node_id="basics", grade="easy", at=hour + timedelta(minutes=10))])
 
 
-def open_session(at: datetime) -> ChatRecord:
-    """A session in its teaching phase, its plan approved and its first step quizzed."""
+def open_session(at: datetime, answered: tuple[str, ...] = ("A",),
+                 waiting: str | None = "B", planned: bool = True) -> ChatRecord:
+    """A session in its teaching phase, its plan approved, a quiz answered on each step of
+    ``answered`` and one waiting on ``waiting``; not ``planned``: still in its warm-up."""
     def call(n: int, name: str, args: dict[str, Any], output: Any) -> Message:
         part = ToolCallPart(tool_call_id=f"call_{n}", name=name, input=args,
                             state="input-available" if output is None else "output-available",
@@ -103,19 +105,23 @@ def open_session(at: datetime) -> ChatRecord:
         return Message(id=f"m_{n}", role="assistant", parts=(part,), created_at=at,
                        agent="teacher")
 
-    quiz = {"questions": [{"prompt": "?", "choices": ["a", "b"], "correct": [0]}],
-            "plan_node": "A"}
-    messages = (
-        Message(id="m_0", role="user", parts=(TextPart(text="Teach me graph search"),),
-                created_at=at),
-        call(1, "probe_done", {"floor": "f", "ceiling": "c", "goal": "g", "summary": "s"},
-             {"ok": True}),
-        call(2, "plan_init", {"title": "Graph search", "mermaid": PLAN}, {"approve": True}),
-        call(3, "quiz", quiz, {"results": [{"verdict": "correct"}]}),
-        call(4, "quiz", {**quiz, "plan_node": "B"}, None),  # waiting for the learner
-    )
+    def quiz(n: int, node: str, output: Any) -> Message:
+        return call(n, "quiz", {"questions": [{"prompt": "?", "choices": ["a", "b"],
+                                               "correct": [0]}], "plan_node": node}, output)
+
+    messages = [Message(id="m_0", role="user", parts=(TextPart(text="Teach me graph search"),),
+                        created_at=at)]
+    if planned:
+        messages += [
+            call(1, "probe_done", {"floor": "f", "ceiling": "c", "goal": "g", "summary": "s"},
+                 {"ok": True}),
+            call(2, "plan_init", {"title": "Graph search", "mermaid": PLAN}, {"approve": True}),
+            *(quiz(3 + k, node, {"results": [{"verdict": "correct"}]})
+              for k, node in enumerate(answered)),
+            *([quiz(9, waiting, None)] if waiting else []),  # waiting for the learner
+        ]
     return ChatRecord(id=CHAT, topic="graph search", title="Graph search", created_at=at,
-                      updated_at=at, messages=messages)
+                      updated_at=at, messages=tuple(messages))
 
 
 def _edge(a: str, b: str, kind: str, at: datetime) -> EdgeAdded:

@@ -9,7 +9,9 @@ from collections.abc import Callable, Sequence
 
 from studyhall.core.classroom.phases import derive_phase
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
-from studyhall.core.contracts.chat import ChatRecord
+from studyhall.core.classroom.tool_calls import tool_calls
+from studyhall.core.classroom.turn_state import was_rejected
+from studyhall.core.contracts.chat import ChatRecord, Message
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.library.learner.today import OpenSession, Today, today
 from studyhall.core.ports.storage import ChatStore, SourceStore
@@ -35,8 +37,9 @@ def today_plan(model: LearnerModel, chats: ChatStore, sources: SourceStore, *,
 
 
 def open_session(record: ChatRecord) -> OpenSession | None:
-    """The session where it stands, or None once every step of its approved plan was visited
-    (it is finished: nothing to continue)."""
+    """The session where it stands: at its current plan step while that step's quiz waits, else
+    at the first step not yet visited; None once every step was quizzed and answered (it is
+    finished: nothing to continue)."""
     messages = list(record.messages)
     phase = derive_phase(messages)
     title = record.title or record.topic or "Untitled session"
@@ -49,12 +52,19 @@ def open_session(record: ChatRecord) -> OpenSession | None:
     statuses = derive_plan_statuses(approved.plan, messages)
     nodes = approved.plan.nodes
     at = next((k for k, n in enumerate(nodes) if statuses[n.id] == "current"), None)
-    if at is None:
+    if at is None or _answered(messages, nodes[at].id):
         at = next((k for k, n in enumerate(nodes) if statuses[n.id] == "upcoming"), None)
     if at is None:
         return None
     return OpenSession(record.id, title, phase, record.updated_at,
                        next_step=nodes[at].label or nodes[at].id, step=at + 1, steps=len(nodes))
+
+
+def _answered(messages: Sequence[Message], node_id: str) -> bool:
+    """Whether the latest quiz on that plan step was answered (the step was checked)."""
+    tagged = [p for p in tool_calls(messages, "quiz")
+              if p.input.get("plan_node") == node_id and not was_rejected(p)]
+    return bool(tagged) and tagged[-1].state == "output-available"
 
 
 def _first_of(known: set[str]) -> Callable[[Sequence[str]], str | None]:
