@@ -13,6 +13,7 @@ from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.learner.today import open_session as today_open_session
 
+from tests.support.notes import importer, make_vault
 from tests.support.session_api import PORT, scripted_app, write_script
 from tests.support.today_history import CHAT, NOTE, open_session, seed_learning, seed_notes
 
@@ -80,3 +81,18 @@ def test_a_session_whose_plan_is_all_visited_is_not_continued() -> None:
     # Before any plan: the warm-up, no step.
     early = today_open_session(open_session(NOW, planned=False))
     assert early is not None and (early.phase, early.step) == ("probe", None)
+
+
+async def test_a_real_import_with_no_model_leads_to_a_note_with_quiz_me(tmp_path) -> None:
+    vault = make_vault(tmp_path / "Vault", notes=6)
+    data = tmp_path / "data"
+    await importer(data).run(str(vault), embed=False)
+    built = build_services(load_config(port=PORT, data_dir=data))
+    async with scripted_app(None, services=built) as (api, _):
+        body = (await api.http.get("/api/today")).json()
+        learn = next(s for s in body["steps"] if s["kind"] == "learn")
+        source_id = learn["action"]["href"].removeprefix("#/sources/").removesuffix("?quiz=1")
+        opened = await api.http.get(f"/api/sources/{source_id}")
+    # Imported, nothing studied: nothing due, no session, no import step — only learn next.
+    assert (body["state"], [s["kind"] for s in body["steps"]]) == ("busy", ["learn"])
+    assert learn["action"]["href"].startswith("#/sources/") and opened.status_code == 200
