@@ -234,7 +234,8 @@ def build_runtime(services: Services) -> Runtime:
         graph=graph, graph_store=s.graph_store, learner_store=s.learner_store,
         settings_store=s.settings_store, chat_store=s.chat_store, sources=s.source_store,
         finder=finder, material=ask_desk, deck_writer=s.deck_writer, vault_writer=s.vault_writer,
-        clock=s.clock, ids=s.ids, questions=ReviewQuestions(
+        clock=s.clock, ids=s.ids, no_model=lambda: no_model_reason(s, "teacher"),
+        questions=ReviewQuestions(
             graph=graph, learner_store=s.learner_store, model=s.chat_model,
             supervisor=supervisor, clock=s.clock, ids=s.ids,
             no_model=lambda: no_model_reason(s, QUESTION_ROLE),

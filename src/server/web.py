@@ -41,13 +41,14 @@ if TYPE_CHECKING:  # checked as the modules they are; each loads with its first 
         settings,
         source_quiz,
         sources,
+        today,
     )
 else:
     (activity, artifacts, ask, chats, demo_frames, exports, graph, graph_search, imports, review,
-     settings, source_quiz, sources) = lazy_modules(
+     settings, source_quiz, sources, today) = lazy_modules(
         "studyhall.server.http", "activity", "artifacts", "ask", "chats", "demo_frames",
         "exports", "graph", "graph_search", "imports", "review", "settings", "source_quiz",
-        "sources")
+        "sources", "today")
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
 
@@ -75,6 +76,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/review", "/api/mastery", "/api/stats"),
                    lambda: review.routes(runtime.learner)),
         LazyRoutes(("/api/export",), lambda: exports.routes(runtime.learner)),
+        LazyRoutes(("/api/today",), lambda: today.routes(runtime.learner)),
     ]
 
 

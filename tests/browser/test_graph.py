@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 
 def open_app(page, server, path: str = "") -> None:
-    page.goto(server.launch_url)
+    page.goto(server.home_url)
     page.wait_for_selector("body[data-ready='1']")
     if path:
         page.goto(f"{server.url}/{path}")

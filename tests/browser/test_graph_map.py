@@ -48,7 +48,7 @@ def test_home_reads_as_a_map_at_every_zoom(window, tmp_path):
     try:
         page = window.page
         page.set_viewport_size({"width": 1024, "height": 700})
-        page.goto(server.launch_url)
+        page.goto(server.home_url)
         page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
                                " && window.__studyhall.graph.model && window.__graphLabels", timeout=60_000)
         suffix = page.evaluate("() => document.documentElement.dataset.theme")

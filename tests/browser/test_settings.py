@@ -78,7 +78,7 @@ def test_keyboard_help_and_search_shortcut(window, tmp_path):
     seed_big_graph(server.services.graph_store, 120, clusters=5)
     try:
         page = window.page
-        page.goto(server.launch_url)
+        page.goto(server.home_url)
         page.wait_for_selector("body[data-ready='1']")
         page.wait_for_function("() => window.__studyhall && window.__studyhall.graph")
         page.keyboard.press("?")
@@ -102,7 +102,7 @@ def test_dark_theme_screens(window, tmp_path):
     seed_big_graph(server.services.graph_store, 400, clusters=6)
     try:
         page = window.page
-        page.goto(server.launch_url)
+        page.goto(server.home_url)
         page.wait_for_selector("body[data-ready='1']")
         page.wait_for_function("() => window.__studyhall && window.__studyhall.graph")
         assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"

@@ -42,7 +42,13 @@ class LiveServer:
 
     @property
     def launch_url(self) -> str:
+        """What the window opens: no route, so it picks its first screen (Today or Home)."""
         return f"{self.url}/?token={self.token}"
+
+    @property
+    def home_url(self) -> str:
+        """The launch straight onto Home, whatever Today has to offer (the graph's tests)."""
+        return f"{self.launch_url}#/"
 
     def call(self, coro_fn: Callable[[], Any], timeout: float = 30) -> Any:
         """Run a coroutine on the server's own event loop (the runtime objects live there)."""

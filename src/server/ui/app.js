@@ -18,6 +18,7 @@ import { mountAskScreen } from "./js/ask.js";
 import { mountSources } from "./js/sources.js";
 import { mountReader } from "./js/reader.js";
 import { mountArtifacts } from "./js/artifacts-view.js";
+import { mountToday, openTodayFirst } from "./js/today.js";
 
 applyTheme();
 watchSystemTheme();
@@ -42,6 +43,7 @@ async function boot() {
   const main = document.getElementById("main");
   const dock = document.getElementById("dock");
   route(/^\/$/, mountHome);
+  route(/^\/today$/, mountToday);
   route(/^\/session\/(?<id>[A-Za-z0-9_-]+)$/, mountSession);
   route(/^\/settings$/, mountSettings);
   route(/^\/review$/, mountReview);
@@ -54,7 +56,7 @@ async function boot() {
   mountActivity(document.getElementById("activity"));
   bindShortcuts(currentView);
   bindPanels();
-  await Promise.all([refreshSettings(), refreshChats()]);
+  await Promise.all([refreshSettings(), refreshChats(), openTodayFirst()]);
   await start({ main, dock });
   document.body.dataset.ready = "1";
 }

@@ -8,13 +8,13 @@ One class, built once in ``build_runtime`` with every collaborator it needs; rou
 commands of the learner take only it (issue 26). Inside: ``LearnerLedgers`` (``ledgers.py``),
 the learner ledgers' one writer and the one read of the learner's state; ``ReviewQuestions``
 (``questions.py``); ``LearnerToolAnswers`` (``tool_answers.py``); the exports' reads
-(``study_export.py``, imported with the first export). Blocking methods (file reads, FSRS
+(``study_export.py``, imported with the first export); Today's reads (``today.py``). Blocking methods (file reads, FSRS
 replays) are for worker threads; the ``async`` ones run their work off the event loop.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.tools import ToolContext
@@ -51,9 +51,12 @@ class Learner:
                  learner_store: LearnerStore, settings_store: SettingsStore,
                  chat_store: ChatStore, sources: SourceStore, questions: ReviewQuestions,
                  finder: NodeFinder, material: AskDesk, deck_writer: DeckWriter,
-                 vault_writer: VaultWriter, clock: Clock, ids: Ids) -> None:
+                 vault_writer: VaultWriter, clock: Clock, ids: Ids,
+                 no_model: Callable[[], str | None]) -> None:
         self._graph_store = graph_store
         self._sources = sources
+        self._chats = chat_store
+        self._no_model = no_model  # why the tutor cannot answer, told without calling it
         self._questions = questions
         self._deck_writer = deck_writer
         self._vault_writer = vault_writer
@@ -90,6 +93,14 @@ class Learner:
     def stats(self, *, read_only: bool = False) -> dict[str, Any]:
         """Mastery over time, reviews due per day, retention vs target (``GET /api/stats``)."""
         return self._ledgers.stats(self._base(read_only))
+
+    def today(self) -> dict[str, Any]:
+        """What to do now, at most five steps (``GET /api/today``): due reviews, the open
+        session, the next topic, a misconception to revisit, import/ask when empty."""
+        from studyhall.server.runtime.learner.today import today_plan
+
+        return today_plan(self._ledgers.model(), self._chats, self._sources,
+                          has_model=self._no_model() is None).json()
 
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
         """With a model, start writing stored questions for the shown cards that lack one, in

@@ -56,6 +56,7 @@ export async function mountReader({ main, dock }, params, query) {
   mounted = view(body, { scroll, dock: tools.contents, head });
   tools.refresh();
   mounted.place(query);
+  if (query.get("quiz")) tools.quizMe();  // Today's "learn next" with no model: quiz at once
   document.body.dataset.reader = body.kind;
   return {
     update(_params, q) { mounted.place(q); },

@@ -1,4 +1,4 @@
-// The sidebar: Home, Review (N due today), Sources, Ask, Artifacts, Stats, the sessions (newest first), new session,
+// The sidebar: Today, Home, Review (N due today), Sources, Ask, Artifacts, Stats, the sessions (newest first), new session,
 // notes import, settings, theme.
 
 import { h, relativeTime, replace } from "./dom.js";
@@ -25,6 +25,7 @@ export function mountSidebar(nav) {
   } }, h("span.nav-icon", { "aria-hidden": "true" }, "◐"), h("span", themeLabel()));
   replace(nav,
     h("div.brand", h("span.brand-mark", { "aria-hidden": "true" }), "Studyhall"),
+    h("a.nav-item.today-link", { href: "#/today", dataset: { route: "/today" } }, h("span.nav-icon", { "aria-hidden": "true" }, "☀"), "Today"),
     h("a.nav-item", { href: "#/", dataset: { route: "/" } }, h("span.nav-icon", { "aria-hidden": "true" }, "◉"), "Home"),
     reviewLink,
     h("a.nav-item.sources-link", { href: "#/sources", dataset: { route: "/sources" } },
