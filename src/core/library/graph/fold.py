@@ -77,6 +77,8 @@ class GraphFold:
         self._dirty = True
         self._cached: tuple[tuple[SnapshotNode, ...], tuple[SnapshotEdge, ...]] | None = None
         self._alias: dict[str, str] = {}  # absorbed node -> the node it was folded into
+        self._followed_map: Mapping[str, str] = {}
+        self._followed_for = 0  # aliases counted when _followed_map was built (they only grow)
         self._gone = False  # absorbed nodes to take out of the order
         self._rekey = False  # absorbed nodes whose edges must end at their new node
 
@@ -318,7 +320,15 @@ class GraphFold:
         where = {k: v for k, v in (positions or {}).items() if k in present}
         if len(self._runs_seen) != len(self._runs):  # runs only grow (or reset to empty)
             self._runs_seen = frozenset(self._runs)
-        return GraphSnapshot(nodes, edges, kept, where, self._runs_seen)
+        return GraphSnapshot(nodes, edges, kept, where, self._runs_seen, self._followed())
+
+    def _followed(self) -> Mapping[str, str]:
+        """Every absorbed node resolved to the node it is now, built again only when an
+        absorption was folded since."""
+        if self._followed_for != len(self._alias):
+            self._followed_map = {old: self._resolve(old) for old in self._alias}
+            self._followed_for = len(self._alias)
+        return self._followed_map
 
     # --- persistence -----------------------------------------------------------------------
 

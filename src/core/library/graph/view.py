@@ -180,6 +180,8 @@ class GraphSnapshot:
     clusters: tuple[Cluster, ...] = ()
     positions: Mapping[str, Position] = field(default_factory=dict)
     runs: frozenset[str] = frozenset()  # checkpointed run ids
+    # Absorbed node -> the node it now is: the learner ledgers key by node id and follow this.
+    absorbed: Mapping[str, str] = field(default_factory=dict)
 
     def known(self) -> KnownGraph:
         return KnownGraph(

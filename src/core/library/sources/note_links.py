@@ -2,8 +2,8 @@
 
 Resolution runs over the whole vault's file list (``VaultIndex``). Edges are made once every
 note's own propositions are merged, so an edge never depends on import order: a link
-of note A to note B becomes ``A's topic --supports--> B's topic`` (or the sub-topic of the
-heading the link names).
+of note A to note B becomes ``A's topic --supports--> B's topic`` (wherever in B it points:
+a heading is a section of B's topic, not a node), one edge per linked pair.
 The nodes are found through the evidence the merger accepted (never guessed), and a note's link
 edges form one view (``<source>@links``) whose lines name both ends, so the link edges are
 re-made exactly when a link or one of its ends changes.
