@@ -80,6 +80,9 @@ async def test_reimport_folds_heading_nodes_into_the_note_topic_and_keeps_what_w
     pairs = [(e.source, e.target) for e in snap.edges]
     assert len(pairs) == len(set(pairs)) == 6
     assert all(snap.node(a) and snap.node(b) for a, b in pairs)
+    # Each note links its next twice (the note and a heading of it): one edge, weight 2, also
+    # where the landed graph had two (one into the heading's node).
+    assert {e.weight for e in snap.edges} == {2}
     # What was learned on the heading is the topic's now: quiz, grade, observation, mastery.
     after = ledgers(data).mastery(topic)
     assert after["state"] == before["state"] and after["mastery"] == before["mastery"]

@@ -85,8 +85,8 @@ def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
     return {
         "node": out,
         "neighbours": neighbours,
-        "edges": [{"id": e.id, "from": e.source, "to": e.target, "kind": e.kind}
-                  for e in touching],
+        "edges": [{"id": e.id, "from": e.source, "to": e.target, "kind": e.kind,
+                   "weight": e.weight} for e in touching],
         "clusters": [] if cluster is None else [{"id": cluster.id, "label": cluster.label}],
         "links": {"builds_on": [_link(x) for x in found.builds_on],
                   "leads_to": [_link(x) for x in found.leads_to]},

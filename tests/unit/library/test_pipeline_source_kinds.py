@@ -148,10 +148,12 @@ async def test_link_views_become_supports_edges_each_once_per_batch():
     pair = (by_text["Beta"], by_text["Alpha"])
     link_views = [make_view("links_v", f"{sid}@links", "note-links", [f"{sid} -> Alpha.md"], AT)
                   for sid in NOTES]
-    kind = note_links(LinkExtractor({v.message_id: [pair] for v in link_views}), 5)
+    # (Each pair now with how many links it stands for: issue 28's edge weight.)
+    kind = note_links(LinkExtractor({v.message_id: [(*pair, 1)] for v in link_views}), 5)
     [batch] = pipeline.batches(link_views, kind, 0)
     plan = await pipeline.run_batch(batch, kind)
     assert [(e.source, e.target, e.relation) for e in plan.edges] == [(*pair, "supports")]
+    assert plan.edges[0].weight == 2  # both views' links to the pair, in one batch
     assert plan.drops == [] and pipeline.uncovered(link_views) == []
     assert [len(b.views) for b in batches_of(link_views * 3, 4)] == [4, 2]
 

@@ -171,6 +171,7 @@ class SnapshotEdge(NamedTuple):
     source: str
     target: str
     kind: str
+    weight: int = 1  # how many links between two notes it stands for
 
 
 @dataclass(frozen=True)
