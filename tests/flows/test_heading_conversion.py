@@ -14,7 +14,12 @@ from studyhall.adapters.fakes import FixedClock, SequentialIds
 from studyhall.adapters.store import JsonlGraphStore, JsonSettingsStore
 from studyhall.adapters.store.learner import JsonlLearnerStore
 from studyhall.core.contracts.graph import QuizEvent, RunCheckpoint
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.learner import (
+    FlashcardKept,
+    LearnerObserved,
+    ReviewGraded,
+    ReviewQuestionWritten,
+)
 from studyhall.core.library.extraction.merger import node_id_for
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.server.runtime.learner.ledgers import LearnerLedgers
@@ -47,6 +52,12 @@ def study_the_heading(data: Path) -> str:
     learner.append_grades([ReviewGraded(id="rev_1", node_id=heading, grade="good", at=AT)])
     learner.append_observations([LearnerObserved(
         id="lob_1", node_id=heading, level="solid", note="explained the details", at=AT)])
+    learner.append_flashcards([FlashcardKept(
+        id="card_1", artifact_id="art_1", node_id=heading, front="What concerns cells?",
+        back="The first detail of note 00.", at=AT)])
+    learner.append_questions([ReviewQuestionWritten(
+        id="rq_1", node_id=heading, question="What does note 00 detail?", answer="Cells.",
+        evidence_quote="The first detail of note 00 concerns cells deeply.", at=AT)])
     return heading
 
 
@@ -89,6 +100,10 @@ async def test_reimport_folds_heading_nodes_into_the_note_topic_and_keeps_what_w
     assert [s["kind"] for s in after["explanation"]] == [
         s["kind"] for s in before["explanation"]]
     assert ledgers(data).graph_with_evidence().node(topic).state == "solid"  # type: ignore[union-attr]
+    # The card kept and the question written for the heading are the topic's too.
+    model = ledgers(data).model()
+    assert [c.id for c in model.learner.flashcards.on(topic)] == ["card_1"]
+    assert model.questions[topic].id == "rq_1"
 
     once = ledger_bytes(data)
     again = await importer(data).run(str(vault), embed=False)

@@ -46,7 +46,7 @@ class LearnerEvidence:
                  flashcards: Iterable[FlashcardKept] = (),
                  retired: Iterable[FlashcardsRetired] = (),
                  follow: Mapping[str, str] | None = None) -> None:
-        self.flashcards = Flashcards(flashcards, retired)
+        self.flashcards = Flashcards(flashcards, retired, follow)
         self.signals: dict[str, list[Signal]] = {}
         self.grades: dict[str, list[Graded]] = {}
         at_node = (lambda node_id: node_id) if not follow else (lambda n: follow.get(n, n))

@@ -69,7 +69,7 @@ class LearnerLedgers:
         """The learner's state now, over ``base`` (the app's graph read when not given)."""
         snapshot = base if base is not None else self._graph.snapshot()
         learner = self._evidence(snapshot)
-        stored = stored_questions(self._store)  # the model's questions (none: model-free)
+        stored = stored_questions(self._store, snapshot.absorbed)  # none: model-free
         return LearnerModel(snapshot, learner, self._now(), self._limits(),
                             weights=lambda: self._term_weights(snapshot), questions=stored)
 
@@ -223,11 +223,14 @@ class LearnerLedgers:
         return weights
 
 
-def stored_questions(store: LearnerStore) -> dict[str, ReviewQuestionWritten]:
-    """Node id → its question (the first kept; later ones for the same node are ignored)."""
+def stored_questions(store: LearnerStore, follow: Mapping[str, str] | None = None
+                     ) -> dict[str, ReviewQuestionWritten]:
+    """Node id → its question (the first kept; later ones for the same node are ignored).
+    ``follow``: absorbed node → the node it now is (``GraphSnapshot.absorbed``)."""
     out: dict[str, ReviewQuestionWritten] = {}
     for record in store.questions().records:
-        out.setdefault(record.node_id, record)
+        node_id = record.node_id if follow is None else follow.get(record.node_id, record.node_id)
+        out.setdefault(node_id, record)
     return out
 
 
