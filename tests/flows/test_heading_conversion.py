@@ -109,3 +109,16 @@ async def test_reimport_folds_heading_nodes_into_the_note_topic_and_keeps_what_w
     again = await importer(data).run(str(vault), embed=False)
     assert ledger_bytes(data) == once  # idempotent: nothing left to fold, nothing new
     assert (again.imported, again.propositions) == (0, 0)
+
+
+async def test_a_note_whose_title_a_heading_node_once_had_stays_a_topic(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = make_vault(tmp_path / "Vault", notes=2)
+    # The landed code named the heading "Steps" of "Note 00" "Note 00: Steps": so is this note.
+    (vault / "Note 00: Steps.md").write_text("The steps of note 00 have a note of their own.\n")
+    data = tmp_path / "data"
+    with landed_code(monkeypatch):
+        await importer(data).run(str(vault), embed=False)
+    await importer(data).run(str(vault), embed=False)
+    texts = sorted(n.text for n in graph_snapshot(JsonlGraphStore(data / "graph")).nodes)
+    assert texts == ["Note 00", "Note 00: Steps", "Note 01"]

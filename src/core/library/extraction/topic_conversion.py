@@ -80,8 +80,11 @@ def heading_folds(nodes: Iterable[SnapshotNode], notes: Sequence[NoteRef]) -> li
             old = heading_node(ref.doc, section)
             if old != root:
                 into.setdefault(old, root)
+    roots = {topic for _, topic in prefixes.values()}
     out: list[Fold] = []
     for node in listed:
+        if node.id in roots:
+            continue  # a note titled "Graphs: Trees" is a topic, whatever "Graphs" once made
         topic = into.get(node.id) or _gone_heading(node, prefixes)
         if topic is not None and topic != node.id:
             out.append((node.id, topic, texts[topic]))
