@@ -4,9 +4,10 @@
 
 Imports a real-shaped vault (``tests/support/real_vault.py``: long notes with nested headings,
 lists, code blocks, callouts, wikilinks to notes, headings and blocks, embeds) into a fresh data
-folder through the app's own wiring, and prints how many nodes and edges the graph got for how
-many notes and headings, and how long the import took (issue 14: one node per note and heading,
-not one per sentence).
+folder through the notes importer over the real file stores (``tests/support/notes.py``, as the
+golden tests), and prints how many nodes and edges the graph got for how many notes and
+headings, and how long the import took (issue 14: not one node per sentence; issue 28: one node
+per note, its headings its sections, its links the edges).
 """
 
 from __future__ import annotations
@@ -31,17 +32,16 @@ async def main() -> None:
 
     with tempfile.TemporaryDirectory(prefix="studyhall-shape-") as tmp:
         vault = make_real_vault(Path(tmp) / "Vault", notes=args.notes)
-        os.environ["STUDYHALL_DATA_DIR"] = str(Path(tmp) / "data")
+        from studyhall.adapters.store import JsonlGraphStore
         from studyhall.core.library.graph.snapshot import graph_snapshot
-        from studyhall.server.app import build_runtime, build_services
-        from studyhall.server.config import load_config
 
-        services = build_services(load_config())
-        importer = build_runtime(services).imports.notes
+        from tests.support.notes import importer
+
+        data = Path(tmp) / "data"
         start = time.perf_counter()
-        report = await importer.run(str(vault.root), mode="structural", embed=False)
+        report = await importer(data).run(str(vault.root), mode="structural", embed=False)
         seconds = time.perf_counter() - start
-        snap = graph_snapshot(services.graph_store)
+        snap = graph_snapshot(JsonlGraphStore(data / "graph"))
         print(f"vault: {vault.notes} notes, {vault.headings} headings, "
               f"{len(vault.links)} note links")
         print(f"graph: {len(snap.nodes)} nodes, {len(snap.edges)} edges "

@@ -34,15 +34,17 @@ async def test_the_nearest_propositions_become_a_context_steer(tmp_path: Path):
     assert (mark.steer_id, mark.kind) == (f"steer_ctx_{chat_id}", "context")
     text = next(p for p in steer.parts if isinstance(p, TextPart)).text
     lines = text.splitlines()
-    # Was the sentence's own node; now the topic of the section that says it.
-    assert lines[1] == "- Note 03: Details of atoms [not-tried]"
+    # Was the sentence's own node, then the heading node of the section that says it; now the
+    # note's topic (headings are sections, not nodes: issue 28 item 1).
+    assert lines[1] == "- Note 03 [not-tried]"
     assert len(lines) - 1 == len(steer.parts[2].data["nodes"]) <= 12
     assert (await context_for(runtime, "   "))[1] is None
 
 
 async def test_the_steer_is_claimed_by_the_first_turn_exactly_once(tmp_path: Path):
     runtime = await imported_runtime(tmp_path)
-    chat_id = await opened(runtime, "details of atoms")  # the steer is queued meanwhile
+    # (Was "details of atoms", a heading node's text; headings are sections now.)
+    chat_id = await opened(runtime, "note 03 atoms")  # the steer is queued meanwhile
     for text in ("Hi", "Go on"):
         await first_turn(runtime, chat_id, text)
     record = runtime.services.chat_store.get(chat_id)

@@ -19,7 +19,7 @@ from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 from studyhall.server.runtime.classroom.model_ready import no_model_reason
 
-from tests.support.notes import make_vault
+from tests.support.notes import add_twin_notes, make_vault
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD = """
@@ -54,7 +54,7 @@ def run_child(vault: Path, *keys: str, env: dict[str, str] | None = None) -> dic
 def test_a_no_model_import_never_imports_litellm_and_labels_by_terms(
     tmp_path: Path, keys: tuple[str, ...], env: dict[str, str]
 ) -> None:
-    vault = make_vault(tmp_path / "Vault", notes=12)
+    vault = add_twin_notes(make_vault(tmp_path / "Vault", notes=12))  # a cluster to label
     got = run_child(vault, *keys, env=env)
     report = got["report"]
     assert got["litellm"] is False

@@ -53,8 +53,9 @@ def test_import_over_http_then_sources_search_and_positions(tmp_path: Path):
 
         hits = client.get("/api/graph/search", params={"q": "first detail of note 03"}).json()
         assert hits["semantic"] is True
-        # Was the sentence's own node; now the sentence is evidence on its section's topic.
-        assert hits["results"][0]["text"] == "Note 03: Details of atoms"
+        # Was the sentence's own node, then its section's heading node; now the sentence is
+        # evidence on its note's topic (headings are sections: issue 28 item 1).
+        assert hits["results"][0]["text"] == "Note 03"
         assert hits["results"][0]["match"] == "both"
 
         graph = client.get("/api/graph").json()
@@ -83,8 +84,9 @@ def test_search_falls_back_to_text_without_an_embedder(tmp_path: Path):
         hits = client.get("/api/graph/search?q=Step+two").json()
         assert hits["semantic"] is False
         assert [h["match"] for h in hits["results"]] == ["text"] * len(hits["results"])
-        # Was a sentence node; now the topic whose content holds the sentence.
-        assert hits["results"][0]["text"].endswith(": Steps")
+        # Was a sentence node, then the heading node "…: Steps"; now the note whose section
+        # holds the sentence.
+        assert hits["results"][0]["text"].startswith("Note 0")
 
 
 def test_hostile_and_broken_requests_are_refused_clearly(tmp_path: Path):

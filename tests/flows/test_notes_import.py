@@ -11,6 +11,7 @@ from studyhall.core.library.sources.notes.views import note_source_id
 
 from tests.support.embedder import HashEmbedder
 from tests.support.notes import (
+    add_twin_notes,
     canonical,
     importer,
     ledger_bytes,
@@ -48,13 +49,13 @@ async def test_import_builds_the_graph_and_the_sources_index(tmp_path: Path):
 
     snap = graph_snapshot(JsonlGraphStore(data / "graph"))
     texts = {n.text for n in snap.nodes}
-    # Was: one node per sentence. Now a note is a topic, its headings sub-topics, and its
-    # sentences the evidence on them: 7 notes (6 with two headings each) -> 19 nodes.
-    assert {"Note 00", "Note 00: Details of cells", "Note 00: Steps"} <= texts
-    assert len(texts) == 7 + 6 * 2
+    # Was: one node per sentence, then a node per heading too (7 + 6 * 2 = 19). Now a note is
+    # one topic, its headings its sections, its sentences the evidence on it (issue 28).
+    assert {"Note 00"} <= texts and not any(": " in t for t in texts)
+    assert len(texts) == 7
     assert not any("Not a link" in t or "Nowhere" == t for t in texts)  # nothing invented
     by_text = {n.text: n for n in snap.nodes}
-    steps = {e.quote for e in by_text["Note 00: Steps"].evidence}
+    steps = {e.quote for e in by_text["Note 00"].evidence if e.message_id.endswith("#Steps")}
     assert "1. Step one of note 00 starts the process." in steps or (
         "Step one of note 00 starts the process." in steps
     )
@@ -62,10 +63,11 @@ async def test_import_builds_the_graph_and_the_sources_index(tmp_path: Path):
     ids = {text: node.id for text, node in by_text.items()}
     # A link from note 00 to note 01 joins their topics ...
     assert (ids["Note 00"], ids["Note 01"], "supports") in edges
-    # ... a heading link lands on that heading's sub-topic ...
-    assert (ids["Note 00"], ids["Note 01: Details of energy"], "supports") in edges
-    # ... and each heading supports its note's topic.
-    assert (ids["Note 00: Steps"], ids["Note 00"], "supports") in edges
+    # ... a heading link lands on that note too (the heading is its section), one edge a
+    # pair; and headings make no edges (was: each heading supported its note's topic).
+    assert [(a, b) for a, b, _ in edges if a == ids["Note 00"]] == [(ids["Note 00"],
+                                                                  ids["Note 01"])]
+    assert len(edges) == 6
 
 
 async def test_reimporting_an_unchanged_vault_writes_nothing(tmp_path: Path):
@@ -103,9 +105,10 @@ async def test_a_changed_note_re_extracts_only_its_changed_section(tmp_path: Pat
         if r.run_id not in runs_before
     ]
     assert fresh == [f"{sid}#Steps"]  # one section of one note was extracted again
-    # Was: the rewritten step became a new node. Now it is new evidence on the section's topic.
+    # Was: the rewritten step became a new node. Now it is new evidence on the note's topic
+    # (was: on the heading node "Note 01: Steps", a section now).
     assert (report.propositions, report.evidence) == (0, 1)
-    [steps] = [n for n in graph_snapshot(graph).nodes if n.text == "Note 01: Steps"]
+    [steps] = [n for n in graph_snapshot(graph).nodes if n.text == "Note 01"]
     assert any("ends the whole process" in e.quote for e in steps.evidence)
 
 
@@ -147,7 +150,7 @@ async def test_import_in_one_go_equals_import_note_by_note(tmp_path: Path):
 
 
 async def test_embeddings_clusters_and_layout_follow_an_import(tmp_path: Path):
-    vault = make_vault(tmp_path / "Vault")
+    vault = add_twin_notes(make_vault(tmp_path / "Vault"))  # a cluster to label
     data = tmp_path / "data"
     embedder = HashEmbedder()
     report = await importer(data, embedder=embedder).run(str(vault))

@@ -16,8 +16,9 @@ from pathlib import Path
 from tests.support.notes import canonical, importer
 from tests.support.real_vault import make_real_vault
 
-REAL_173 = "ca8a4fe7aa4218697371625f899f95ea115478bc14a96ee07e502558014142d8"
-MARKUP_60 = "5dbdbdf6390a26b5c0d0c6d554d58d8de56ed342a49217f0d83a3c614701373d"
+# Re-pinned for issue 28 (one node per note; headings are sections, not nodes).
+REAL_173 = "eb1dae91f72158a699562c7f131fd464cbfe6af03b68db951c016f527ba968b9"
+MARKUP_60 = "17b3690097009706e6a77ea55503f05daa0af22f831687be3abd08f6d1f38eca"
 
 # Every inline rule of the prose text, alone and mixed; structures markdown-it tells apart.
 PIECES = [
@@ -80,12 +81,16 @@ def _digest(data: Path) -> str:
 async def test_the_real_shaped_vault_imports_to_the_pinned_graph(tmp_path: Path):
     vault = make_real_vault(tmp_path / "Vault", notes=173)
     report = await importer(tmp_path / "data").run(str(vault.root), embed=False)
-    assert (report.imported, report.propositions, report.edges) == (173, 950, 1465)
+    # Was (173, 950, 1465): the 777 heading nodes are sections now, their hierarchy edges are
+    # gone and links into a heading join the notes' pair; the 514 edges left are the notes'
+    # links, one per linked pair.
+    assert (report.imported, report.propositions, report.edges) == (173, 173, 514)
     assert _digest(tmp_path / "data") == REAL_173
 
 
 async def test_a_markup_heavy_vault_imports_to_the_pinned_graph(tmp_path: Path):
     vault = make_markup_vault(tmp_path / "Vault")
     report = await importer(tmp_path / "data").run(str(vault), embed=False)
-    assert (report.imported, report.propositions, report.edges) == (60, 332, 408)
+    # Was (60, 332, 408): 272 heading nodes and their hierarchy edges are gone.
+    assert (report.imported, report.propositions, report.edges) == (60, 60, 136)
     assert _digest(tmp_path / "data") == MARKUP_60

@@ -60,7 +60,7 @@ async def test_sigkill_at_any_point_then_reimport_converges(clean, tmp_path: Pat
     assert canonical(data) == expected
 
 
-# Notes commit in groups of 8 (append_edges #1-#4 for 30 notes), then the links (#5).
+# Notes commit in groups of 8 (merge writes #1-#4 for 30 notes), then the links (#5).
 @pytest.mark.parametrize("kill_at", [1, 3, 5])
 async def test_sigkill_inside_a_merge_then_reimport_converges(clean, tmp_path: Path, kill_at):
     vault, expected = clean

@@ -31,23 +31,24 @@ async def test_a_real_vault_imports_as_topics_with_sentences_as_their_evidence(t
     report = await importer(tmp_path / "data").run(str(vault.root), embed=False)
     assert (report.imported, report.dropped) == (30, 0)
     snap = graph_snapshot(JsonlGraphStore(tmp_path / "data" / "graph"))
-    # One node per note and per heading; before this change it was one per sentence (~40/note).
-    assert len(snap.nodes) == vault.notes + vault.headings
+    # One node per note (issue 28: was also one per heading, vault.notes + vault.headings; and
+    # before that one per sentence, ~40/note).
+    assert len(snap.nodes) == vault.notes
     by_text = {n.text: n for n in snap.nodes}
     topic = by_text[title_of(min(vault.links)[0])]
     quotes = [e.quote for e in topic.evidence]
     assert quotes[0].startswith("# ") and any("command palette" in q for q in quotes)
     assert not any(n.text.startswith("To open a linked") for n in snap.nodes)
-    # Every resolved link between notes is an edge from the note's topic to a node of the
-    # note it names (its topic, or the sub-topic of the heading or block it points into).
+    # Every resolved link between notes is an edge from the note's topic to the topic of the
+    # note it names (wherever in it the link points: a heading or block is a section).
     note_of = {n.id: n.text.split(": ", 1)[0] for n in snap.nodes}
     edges = {(note_of[e.source], note_of[e.target]) for e in snap.edges if e.kind == "supports"}
     for source, target in vault.links:
         assert (title_of(source), title_of(target)) in edges, (source, target)
-    # Headings hang under their note's topic.
-    heading = next(n for n in snap.nodes if n.text.endswith("settings 0"))
-    parent = by_text[heading.text.split(": ", 1)[0]]
-    assert (heading.id, parent.id) in {(e.source, e.target) for e in snap.edges}
+    # Headings are sections of their note's topic, not nodes: no edge joins a note to itself
+    # (was: each heading's node supported its note's topic).
+    assert not any(n.text.endswith("settings 0") for n in snap.nodes)
+    assert all(source != target for source, target in edges)
 
 
 def _old_records(data: Path, sid: str) -> tuple[str, str]:
@@ -86,7 +87,8 @@ async def test_reimport_folds_old_sentence_nodes_into_topics_and_keeps_quiz_evid
     report = await importer(data).run(str(vault), embed=False)
     snap = graph_snapshot(graph)
     assert old not in {n.id for n in snap.nodes}
-    [steps] = [n for n in snap.nodes if n.text == "Note 00: Steps"]
+    # Into the note's topic (was: the heading node "Note 00: Steps", a section now).
+    [steps] = [n for n in snap.nodes if n.text == "Note 00"]
     assert [(q.tool_call_id, q.verdict) for q in steps.quiz] == [("call_1", "correct")]
     assert "Step one of note 00 starts the process." in {e.quote for e in steps.evidence}
     assert steps.state != "not-tried"  # what was learned still counts, on the topic

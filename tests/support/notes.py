@@ -63,6 +63,15 @@ def make_vault(root: Path, notes: int = 12) -> Path:
     return root
 
 
+def add_twin_notes(root: Path) -> Path:
+    """Two notes about one thing. One node per note (issue 28): "Note 00".."Note 11" are too far
+    apart for the hash embedder to cluster (their "Note NN: Steps" heading nodes clustered), so
+    a test of clusters adds these to have one to label."""
+    write(root, "cells/Cell biology basics.md", "Cells are the units of life here.\n")
+    write(root, "cells/Cell biology basics again.md", "Cells divide to make more cells.\n")
+    return root
+
+
 def write_vault(root: Path) -> Path:
     """A small Obsidian-style vault: headings, links between notes, a broken link."""
     notes = {

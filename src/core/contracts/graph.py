@@ -50,6 +50,9 @@ class EdgeAdded(Record):
     source_id: str
     run_id: str
     at: datetime
+    # How many links between two notes the edge stands for (None: one). A later record of the
+    # same edge re-weighs it (a note's links changed).
+    weight: int | None = Field(default=None, ge=1)
 
 
 class QuizEvent(Record):

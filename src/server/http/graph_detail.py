@@ -1,14 +1,19 @@
 """One node in full, for the dock when Home selects it: ``GET /api/graph/nodes/{id}``.
 
-``{"node", "neighbours", "edges", "clusters", "links"}``: the node as ``GET /api/graph`` shows
-it (text, state, score and its explanation, evidence, quiz, observations, sources, cluster,
-position, gate), the nodes it links to or from (``id``, ``text``, ``state``), those links, its
-cluster (``id``, ``label``) if it has one, and ``links`` = ``{"builds_on": [LINK], "leads_to":
-[LINK]}``, LINK = ``{"id", "text", "state", "relation", "session"}`` (``session``: the chat it
-was learned in, or null; ``core/library/graph/links.py``), and ``from_session`` = ``{"id",
-"title"}`` of the session a session finding (or session topic) came from — its first source —
-or null, so the dock can say "From your session «title»". The map body (``graph_map.py``)
-carries only what paints the whole graph; this is the rest, one node at a time, in one read.
+``{"node", "neighbours", "edges", "clusters", "links", "sections", "mastery_rollup",
+"from_session"}``: the node as ``GET /api/graph`` shows it (text, state, score and its
+explanation, evidence, quiz, observations, sources, cluster, position, gate), the nodes it links to or from (``id``,
+``text``, ``state``), those links, its cluster (``id``, ``label``) if it has one, and ``links`` =
+``{"builds_on": [LINK], "leads_to": [LINK]}``, LINK = ``{"id", "text", "state", "relation",
+"session"}`` (``session``: the chat it was learned in, or null; ``core/library/graph/links.py``).
+``sections``: a note topic's outline, SECTION = ``{"source_id", "message_id" (what its evidence
+cites), "anchor" (to deep-link), "heading", "level", "evidence" (count)}``
+(``core/library/graph/outline.py``); ``mastery_rollup``: its state with its ideas' (``state``,
+``own``, ``ideas``, ``tried``, ``solid``, ``shaky``; ``core/library/learner/rollup.py``). The map
+body (``graph_map.py``) carries only what paints the whole graph; this is the rest, one node at
+a time, in one read. ``from_session`` = ``{"id", "title"}`` of the session a session
+finding (or session topic) came from — its first source — or null, so the dock can say "From
+your session «title»".
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ from starlette.responses import JSONResponse, Response
 from studyhall.core.errors import NotFound
 from studyhall.core.library.graph.interchange import node_head
 from studyhall.core.library.graph.links import Linked, node_links
+from studyhall.core.library.graph.outline import node_outline
 from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge
+from studyhall.core.library.learner.rollup import TopicMastery, roll_up, topic_masteries
 from studyhall.server.http.openapi import describe
 
 
@@ -78,17 +85,27 @@ def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
             neighbours.append({"id": other.id, "text": other.text, "state": other.state})
     found = node_links(snapshot, node_id, sessions)
     origin = node.sources[0] if node.sources else None
+    rolled = topic_masteries(snapshot, touching).get(node_id) or roll_up(node.state, ())
     return {
         "node": out,
         "neighbours": neighbours,
-        "edges": [{"id": e.id, "from": e.source, "to": e.target, "kind": e.kind}
-                  for e in touching],
+        "edges": [{"id": e.id, "from": e.source, "to": e.target, "kind": e.kind,
+                   "weight": e.weight} for e in touching],
         "clusters": [] if cluster is None else [{"id": cluster.id, "label": cluster.label}],
         "links": {"builds_on": [_link(x) for x in found.builds_on],
                   "leads_to": [_link(x) for x in found.leads_to]},
         "from_session": ({"id": origin, "title": sessions[origin]}
                          if origin is not None and origin in sessions else None),
+        "sections": [{"source_id": s.source_id, "message_id": s.message_id, "anchor": s.anchor,
+                      "heading": s.heading, "level": s.level, "evidence": s.evidence}
+                     for s in node_outline(node)],
+        "mastery_rollup": _rollup(rolled),
     }
+
+
+def _rollup(m: TopicMastery) -> dict[str, Any]:
+    return {"state": m.state, "own": m.own, "ideas": m.ideas, "tried": m.tried,
+            "solid": m.solid, "shaky": m.shaky}
 
 
 def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Mapping[str, str]]

@@ -5,7 +5,10 @@ text, counts instead of the evidence trail: about a seventh of ``GET /api/graph`
 come most important first (evidence, quiz answers, links, learned), so a first part of the
 top-N nodes paints the map at once and the rest follows (``start``/``limit``). An edge is sent
 with the part that holds the later of its two nodes. A node's detail (text, evidence, links) is
-``GET /api/graph/nodes/{id}`` (``graph_detail.py``).
+``GET /api/graph/nodes/{id}`` (``graph_detail.py``). ``topic_states`` is ``states`` with a
+topic's mastery rolled up from its ideas (``core/library/learner/rollup.py``); an edge's pair is
+(from, to), so the dock can tell "links to" from "linked from"; ``edge_weights`` says how many
+links each one stands for (one edge per linked pair of notes).
 
 The columns are kept per graph version: a read that finds the same nodes, edges, clusters and
 positions as the last one reuses them (and a client that names that version as ``known`` gets
@@ -24,6 +27,7 @@ from typing import Any, NamedTuple
 import orjson
 from studyhall.core.contracts.graph import Cluster, Position
 from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge, SnapshotNode
+from studyhall.core.library.learner.rollup import topic_masteries
 
 # The order of ``states``' codes; the client reads the names from the body.
 STATE_NAMES = ("solid", "shaky", "not-tried", "corrected-misconception")
@@ -61,6 +65,7 @@ class _Columns:
     version: str
     nodes: dict[str, list[Any]]
     edges: list[int]  # flat index pairs
+    edge_weights: list[int]  # how many links each edge stands for, parallel to the pairs
     edge_ends: list[int]  # the later end of each edge, ascending
     clusters: list[dict[str, Any]]
     sources: list[str]
@@ -138,7 +143,12 @@ class GraphMap:
                 cluster[index[node_id]] = ci
             clusters.append({"id": c.id, "label": c.label, "region": c.region,
                              "size": len(c.node_ids)})
-        pairs = sorted(((index[e.source], index[e.target]) for e in snapshot.edges), key=max)
+        weighed = sorted(((index[e.source], index[e.target], e.weight) for e in snapshot.edges),
+                         key=lambda p: max(p[0], p[1]))
+        pairs = [(a, b) for a, b, _ in weighed]
+        rolled = topic_masteries(snapshot)  # a topic's state with its ideas' (learner/rollup.py)
+        topic_states = [h.state if (m := rolled.get(h.node.id)) is None
+                        else _STATE_CODE.get(m.state, _NOT_TRIED) for h in heads]
         return _Columns(
             version=version,
             nodes={
@@ -148,9 +158,10 @@ class GraphMap:
                 "x": [None if p is None else round(p.x, 1) for p in where],
                 "y": [None if p is None else round(p.y, 1) for p in where],
                 "cluster": cluster, "evidence": [h.evidence for h in heads],
-                "quiz": [h.quiz for h in heads], "src": src,
+                "quiz": [h.quiz for h in heads], "src": src, "topic_states": topic_states,
             },
             edges=[i for pair in pairs for i in pair],
+            edge_weights=[w for _, _, w in weighed],
             edge_ends=[max(pair) for pair in pairs],
             clusters=clusters, sources=list(source_index), parts={},
         )
@@ -164,6 +175,7 @@ def _encode(columns: _Columns, start: int, end: int, total: int) -> bytes:
         "next": end if end < total else None, "state_names": STATE_NAMES,
         **{name: values[start:end] for name, values in columns.nodes.items()},
         "edges": columns.edges[2 * first:2 * last],
+        "edge_weights": columns.edge_weights[first:last],
     }
     if start == 0:
         body["clusters"], body["sources"] = columns.clusters, columns.sources

@@ -78,8 +78,9 @@ async def test_grouped_notes_write_nothing_until_the_group_commits_under_one_che
     assert checkpoint.source_id == "vault_x"
     assert {p.run_id for p in plans} == {checkpoint.id}
     nodes = {n.text: n for n in graph_snapshot(store).nodes}
-    # Was: every sentence a node. Now the notes' topics are the nodes; sentences their evidence.
-    assert set(nodes) == {"Alpha", "Beta", "Alpha: Detail"}
+    # Was: every sentence a node, then every heading ("Alpha: Detail"). Now the notes are the
+    # nodes; their headings are sections and sentences their evidence (issue 28 item 1).
+    assert set(nodes) == {"Alpha", "Beta"}
     assert SHARED in {e.quote for e in nodes["Alpha"].evidence}
     assert {SHARED, "Beta has its own statement too."} <= {e.quote for e in nodes["Beta"].evidence}
     for source_id in NOTES:
@@ -109,12 +110,14 @@ async def test_a_discarded_group_writes_nothing_and_leaves_the_notes_uncovered()
     assert fresh.uncovered(views("note_a")[1]) == views("note_a")[1]
 
 
-async def test_an_edge_the_graph_already_has_is_left_out_not_reported_as_dropped():
+async def test_a_note_extracted_again_adds_nothing_and_drops_nothing():
     store = InMemoryGraphStore()
     pipeline, structural = importer(store)
     [first] = await plan_notes(pipeline, structural, ["note_a"])
     pipeline.commit_group()
-    assert first.edges
+    # Was: the heading "Detail" made a hierarchy edge here, re-stated below. Headings are
+    # sections now (issue 28 item 1): the note's edges are its links, made by link_extractor.
+    assert first.edges == [] and first.propositions
     again, structural = importer(store)
     doc, note = views("note_a")
     structural.add_note("note_a", doc)
@@ -145,10 +148,12 @@ async def test_link_views_become_supports_edges_each_once_per_batch():
     pair = (by_text["Beta"], by_text["Alpha"])
     link_views = [make_view("links_v", f"{sid}@links", "note-links", [f"{sid} -> Alpha.md"], AT)
                   for sid in NOTES]
-    kind = note_links(LinkExtractor({v.message_id: [pair] for v in link_views}), 5)
+    # (Each pair now with how many links it stands for: issue 28's edge weight.)
+    kind = note_links(LinkExtractor({v.message_id: [(*pair, 1)] for v in link_views}), 5)
     [batch] = pipeline.batches(link_views, kind, 0)
     plan = await pipeline.run_batch(batch, kind)
     assert [(e.source, e.target, e.relation) for e in plan.edges] == [(*pair, "supports")]
+    assert plan.edges[0].weight == 2  # both views' links to the pair, in one batch
     assert plan.drops == [] and pipeline.uncovered(link_views) == []
     assert [len(b.views) for b in batches_of(link_views * 3, 4)] == [4, 2]
 

@@ -1,6 +1,7 @@
-"""The model-free extractor: a note's title and headings are its (sub-)topic nodes, its sentences
-the evidence on them (never nodes of their own), edges from the heading hierarchy — and every
-quote passes the merger's verbatim check."""
+"""The model-free extractor: a note's title is its one topic node; its headings are its sections
+(quoted on the topic from each section's view, never nodes), its sentences the evidence on the
+topic (never nodes of their own), no heading-hierarchy edges — and every quote passes the
+merger's verbatim check."""
 
 from __future__ import annotations
 
@@ -25,16 +26,18 @@ def extract(text: str = NOTE, path: str = "bio/Mitochondria.md"):
     return batch, extract_structure({"note_m": doc}, batch)
 
 
-def test_the_title_and_headings_are_the_only_nodes():
+def test_the_title_is_the_only_node():
     _, out = extract()
-    # Was: one proposition per sentence (12 nodes). Now: concepts only.
-    assert [p.text for p in out.propositions] == ["Mitochondria", "Mitochondria: Structure"]
+    # Was: one proposition per sentence (12 nodes), then one per heading (2, issue 28 item 1:
+    # the heading "Mitochondria: Structure" is a section now). Now: the note alone.
+    assert [p.text for p in out.propositions] == ["Mitochondria"]
     assert all(p.key == node_id_for(p.text) for p in out.propositions)
 
 
-def test_sentences_are_evidence_quotes_on_their_section_topic():
+def test_sentences_are_evidence_quotes_on_the_note_topic_cited_from_their_section():
     _, out = extract()
-    root, structure = out.propositions
+    [root] = out.propositions
+    structure = [e for e in root.evidence if e.message_id == "note_m#Mitochondria#Structure"]
     # The H1 that repeats the title is the root itself: its heading is quoted on the root too.
     assert [e.quote for e in root.evidence] == [
         "# Mitochondria",
@@ -49,20 +52,21 @@ def test_sentences_are_evidence_quotes_on_their_section_topic():
         "The electron transport chain pumps protons.",
         "A quoted statement is long enough.",
         "Its second line stands alone.",
+        "## Structure",
+        "The inner membrane folds into cristae. ^cristae",
     ]
     assert [e.message_id for e in root.evidence][:3] == ["note_m#", "note_m#", "note_m#"]
-    # A bare link and a code block are not statements.
-    assert [e.quote for e in structure.evidence] == [
+    # A bare link and a code block are not statements; the section's heading comes first.
+    assert [e.quote for e in structure] == [
         "## Structure",
         "The inner membrane folds into cristae. ^cristae",  # verbatim: the block id stays
     ]
 
 
-def test_a_heading_supports_its_parent_topic():
+def test_headings_make_no_edges():
     _, out = extract()
-    name = {p.key: p.text for p in out.propositions}
-    edges = {(name[e.source], e.kind, name[e.target]) for e in out.edges}
-    assert edges == {("Mitochondria: Structure", "supports", "Mitochondria")}
+    # Was: ("Mitochondria: Structure", "supports", "Mitochondria"), a heading-hierarchy edge.
+    assert out.edges == ()
 
 
 def test_every_finding_survives_the_merger_checks():
@@ -74,7 +78,7 @@ def test_every_finding_survives_the_merger_checks():
     assert len(plan.edges) == len(out.edges)
 
 
-def test_a_changed_section_extracts_alone_and_links_to_its_existing_parent():
+def test_a_changed_section_extracts_alone_as_new_evidence_on_the_note_topic():
     batch, out = extract()
     first = plan_merge(
         batch,
@@ -105,13 +109,15 @@ def test_a_changed_section_extracts_alone_and_links_to_its_existing_parent():
         started_at=T0,
         at=T0,
     )
-    # Re-stating the section's place in the hierarchy is known already (the importer filters
-    # such edges out before merging; the merger would drop them as duplicates).
-    assert [d.reason for d in plan.drops] == ["duplicate supports edge"]
-    # Was: the edited sentence became a new node. Now its new wording is new evidence on the
-    # section's existing topic node.
+    # Was: the section re-stated its place in the heading hierarchy (a duplicate edge dropped).
+    # No hierarchy edges now: nothing to drop.
+    assert plan.drops == []
+    # Was: the edited sentence became a new node, then new evidence on the section's heading
+    # node. Now its new wording is new evidence on the note's topic, cited from its section.
     assert plan.propositions == []
-    assert [i.text for i in plan.identities] == ["Mitochondria: Structure"]
+    assert [i.text for i in plan.identities] == ["Mitochondria"]
+    assert {e.message_id for e in plan.identities[0].evidence} == {
+        "note_m#Mitochondria#Structure"}
     assert [e.quote for e in plan.identities[0].evidence] == [
         "## Structure",
         "The inner membrane folds into many cristae. ^cristae",

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator
 from studyhall.core.contracts.chat import Usage
 from studyhall.core.contracts.graph import Understanding
 from studyhall.core.library.extraction.batching import Batch
@@ -51,6 +51,18 @@ class EdgeFinding(_Output):
     source: str = Field(alias="from", min_length=1)
     target: str = Field(alias="to", min_length=1)
     kind: Literal["follows", "supports"]
+    # How many links between two notes the edge stands for: set by the link extractor, never
+    # read from a model's output (a private attribute is not parsed).
+    _weight: int | None = PrivateAttr(default=None)
+
+    @property
+    def weight(self) -> int | None:
+        return self._weight
+
+    def weighed(self, weight: int) -> EdgeFinding:
+        copy = self.model_copy()
+        copy._weight = max(1, weight)
+        return copy
 
 
 class ExtractorOutput(_Output):

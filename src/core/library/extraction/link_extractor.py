@@ -40,13 +40,17 @@ class LinkingNote:
 class LinkExtractor:
     """Proposes the edges each link view records (each once per batch)."""
 
-    def __init__(self, pairs: Mapping[str, Sequence[tuple[str, str]]]) -> None:
-        self._pairs = pairs  # link view message id -> (from node, to node) per edge
+    def __init__(self, pairs: Mapping[str, Sequence[tuple[str, str, int]]]) -> None:
+        self._pairs = pairs  # link view message id -> (from node, to node, links) per edge
 
     async def extract(self, batch: Batch) -> Extraction:
-        pairs = dict.fromkeys(p for v in batch.views for p in self._pairs.get(v.message_id, ()))
+        weights: dict[tuple[str, str], int] = {}
+        for view in batch.views:
+            for a, b, links in self._pairs.get(view.message_id, ()):
+                weights[(a, b)] = weights.get((a, b), 0) + links  # two notes of one title
         edges = tuple(
-            EdgeFinding.model_validate({"from": a, "to": b, "kind": "supports"}) for a, b in pairs
+            EdgeFinding.model_validate({"from": a, "to": b, "kind": "supports"}).weighed(n)
+            for (a, b), n in weights.items()
         )
         return Extraction(ExtractorOutput(propositions=(), edges=edges))
 
@@ -68,12 +72,12 @@ def note_link_views(
     )
     by_path = {note.ref.doc.path: note.ref for note in notes}
     views: list[View] = []
-    pairs: dict[str, list[tuple[str, str]]] = {}
+    pairs: dict[str, list[tuple[str, str, int]]] = {}
     for note in notes:
         found = link_edges(note.ref, note.resolved, by_path, evidence)
         if not found:
             continue
         message_id = links_message_id(note.ref.source_id)
         views.append(make_view(source_id, message_id, LINKS_LABEL, [e.line for e in found], at))
-        pairs[message_id] = [(e.source, e.target) for e in found]
+        pairs[message_id] = [(e.source, e.target, e.links) for e in found]
     return views, LinkExtractor(pairs)

@@ -178,7 +178,10 @@ class _Planner:
                 tool_call_id=result.tool_call_id, question_index=result.question_index,
                 run_id=self.run_id, at=result.at, difficulty=result.difficulty))
 
-    def edge(self, source: str, target: str, kind: str, seen: set[tuple[str, str, str]]) -> None:
+    def edge(self, source: str, target: str, kind: str, seen: set[tuple[str, str, str]],
+             weight: int | None = None) -> None:
+        """``weight``: how many note links it stands for; a weighed edge the graph has already
+        is written again, re-weighing it (its note's links changed), never dropped."""
         label = f"{source}->{target}"
         src, dst = self._endpoint(source), self._endpoint(target)
         if src is None or dst is None:
@@ -191,14 +194,14 @@ class _Planner:
             self.drop("edge", label, "self-loop")
             return
         triple = (src, dst, kind)
-        if triple in seen or triple in self.known.edges:
+        if triple in seen or (triple in self.known.edges and weight is None):
             self.drop("edge", label, f"duplicate {kind} edge")
             return
         seen.add(triple)
         self.plan.edges.append(EdgeAdded.model_validate({
             "id": record_id("edg", self.run_id, src, dst, kind), "from": src, "to": dst,
             "relation": kind, "source_id": self.source_id, "run_id": self.run_id,
-            "at": self.at}))
+            "at": self.at, "weight": weight}))
 
     def _endpoint(self, ref: str) -> str | None:
         if ref in self.key_nodes:
@@ -228,7 +231,7 @@ def plan_merge(
         planner.proposition(finding, verdicts.get(finding.key))
     seen: set[tuple[str, str, str]] = set()
     for edge in findings.edges:
-        planner.edge(edge.source, edge.target, edge.kind, seen)
+        planner.edge(edge.source, edge.target, edge.kind, seen, edge.weight)
     plan = planner.plan
     plan.coverage = [
         CoverageFingerprint(

@@ -84,8 +84,10 @@ def without_known_edges(
 ) -> ExtractorOutput:
     """Edges the graph already has, left out: a re-extracted note section re-states its place
     in the note, which is not a finding (so it is not reported as dropped either). Model-free
-    keys are node ids, so the comparison is exact; model keys never match a node id."""
-    edges = tuple(e for e in findings.edges if (e.source, e.target, e.kind) not in known_edges)
+    keys are node ids, so the comparison is exact; model keys never match a node id. A weighed
+    edge (a note's links) stays: its record re-weighs the edge."""
+    edges = tuple(e for e in findings.edges
+                  if e.weight is not None or (e.source, e.target, e.kind) not in known_edges)
     if len(edges) == len(findings.edges):
         return findings
     return findings.model_copy(update={"edges": edges})

@@ -1,13 +1,17 @@
-"""The model-free extractor: a note's topics, with its sentences as their evidence.
+"""The model-free extractor: a note's topic, with its sections' sentences as its evidence.
 
 It sits behind the same ``Extractor`` port as the model-backed one and its findings go through
 the same auditor → merger, so every quote is still checked verbatim. Concepts, not sentences,
-are nodes:
-- the note's title is its topic node, each heading a sub-topic ("Title: Heading") with a
-  ``supports`` edge to its parent section's topic;
+are nodes, and the map's unit is the note:
+- the note's title is its ONE topic node; its headings are its sections, not nodes — each
+  heading is quoted on the topic from its section's view, so the dock can list the outline and
+  deep-link it;
 - every sentence of a paragraph, list item or quote with at least three words (not counting
-  a sentence that is nothing but links) is an evidence quote ON its section's topic — shown in
-  the dock, searched through the passages index, citable — never a node of its own.
+  a sentence that is nothing but links) is an evidence quote ON the note's topic, cited with
+  the view of the section it came from — shown in the dock, searched through the passages
+  index, citable — never a node of its own.
+(An earlier import made each heading a "Title: Heading" node; ``heading_text`` names those so
+``topic_conversion`` can fold them into the note's topic.)
 A finding's key is the id its node will have (ids come from the normalized text), so edges can
 name nodes of this batch and nodes merged by earlier runs alike.
 """
@@ -21,7 +25,6 @@ from dataclasses import dataclass, field
 
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.findings import (
-    EdgeFinding,
     EvidenceClaim,
     Extraction,
     ExtractorOutput,
@@ -43,12 +46,17 @@ def root_text(doc: NoteDoc) -> str:
 
 
 def section_text(doc: NoteDoc, section: Section) -> str:
-    """The topic node of a section: the root for the preamble and for an H1 that repeats the
-    title; "Title: Heading" otherwise (a bare "Summary" would merge across every note)."""
-    return _section_text(doc, section, root_text(doc))
+    """The topic node a section's evidence sits on: the note's, whatever the section."""
+    return root_text(doc)
 
 
-def _section_text(doc: NoteDoc, section: Section, root: str) -> str:
+def heading_text(doc: NoteDoc, section: Section) -> str:
+    """The node an earlier import made of a section: the root for the preamble and for an H1
+    that repeats the title; "Title: Heading" otherwise."""
+    return _heading_text(doc, section, root_text(doc))
+
+
+def _heading_text(doc: NoteDoc, section: Section, root: str) -> str:
     if section.index == 0:
         return root
     heading = plain(section.heading or "") or (section.heading or "")
@@ -59,6 +67,10 @@ def _section_text(doc: NoteDoc, section: Section, root: str) -> str:
 
 def section_node(doc: NoteDoc, section: Section) -> str:
     return node_id_for(section_text(doc, section))
+
+
+def heading_node(doc: NoteDoc, section: Section) -> str:
+    return node_id_for(heading_text(doc, section))
 
 
 @dataclass(frozen=True)
@@ -94,7 +106,6 @@ def block_statements(block: Block) -> list[Statement]:
 class _Out:
     texts: dict[str, str] = field(default_factory=dict)  # node key -> text
     claims: dict[str, dict[EvidenceClaim, None]] = field(default_factory=dict)  # in order
-    edges: dict[tuple[str, str, str], None] = field(default_factory=dict)
 
     def node(self, text: str, message_id: str, quotes: Iterable[str]) -> str:
         key = node_id_for(text)
@@ -103,10 +114,6 @@ class _Out:
         for quote in quotes:
             claims.setdefault(EvidenceClaim(message_id=message_id, quote=quote))
         return key
-
-    def edge(self, source: str, target: str, kind: str) -> None:
-        if source != target:
-            self.edges.setdefault((source, target, kind))
 
     def findings(self) -> tuple[PropositionFinding, ...]:
         return tuple(PropositionFinding(key=key, text=text, evidence=tuple(self.claims[key]))
@@ -196,47 +203,26 @@ def _extract(
 def extract_structure(
     docs: Mapping[str, NoteDoc], batch: Batch, index: SectionIndex | None = None
 ) -> ExtractorOutput:
-    """The batch's sections as topics; ``index``: the note's, when already built."""
+    """The batch's sections as evidence on the note's topic; ``index``: the note's, when
+    already built."""
     doc = docs.get(batch.source_id)
     if doc is None:
         raise ValueError(f"no parsed note registered for source {batch.source_id}")
     by_message = {section_message_id(batch.source_id, s): s for s in doc.sections}
     out = _Out()
-    topics = _Topics(doc)
+    topic = root_text(doc)  # worked out once: the plain-text rules are the cost
     index = index or SectionIndex(doc)
     for view in batch.views:
         section = by_message.get(view.message_id)
         if section is not None:
-            _section(doc, index, section, view.message_id, out, topics)
-    propositions = out.findings()
-    edges = tuple(
-        EdgeFinding.model_validate({"from": s, "to": t, "kind": k}) for s, t, k in out.edges
-    )
-    return ExtractorOutput(propositions=propositions, edges=edges)
-
-
-class _Topics:
-    """One note's section topic texts, each worked out once (a parent's is asked for again by
-    every sub-section, and the title by every section)."""
-
-    def __init__(self, doc: NoteDoc) -> None:
-        self._doc = doc
-        self._root = root_text(doc)
-        self._texts: dict[int, str] = {}
-
-    def text(self, section: Section) -> str:
-        text = self._texts.get(section.index)
-        if text is None:
-            text = self._texts[section.index] = _section_text(self._doc, section, self._root)
-        return text
+            _section(doc, index, section, view.message_id, out, topic)
+    # No edges: a note's structure is its outline, not the map's; its links make the edges.
+    return ExtractorOutput(propositions=out.findings())
 
 
 def _section(doc: NoteDoc, index: SectionIndex, section: Section, message_id: str, out: _Out,
-             topics: _Topics) -> None:
-    # Quoted once per sentence, named once per section: the plain-text rules are the cost.
+             topic: str) -> None:
+    # The heading first: the dock's outline reads a section's heading from its first quote.
     heading = title_line(doc) if section.index == 0 else index.heading_quote(section)
     statements = [s.quote for s in index.statements(section)]
-    topic = out.node(topics.text(section), message_id, [heading, *statements])
-    if section.index != 0:
-        parent = doc.sections[section.parent or 0]
-        out.edge(topic, node_id_for(topics.text(parent)), "supports")
+    out.node(topic, message_id, [heading, *statements])

@@ -1,11 +1,14 @@
-"""Converting a graph imported one node per note sentence into topics: which node goes where.
+"""Converting a graph imported by older extractors into one topic per note: which node goes where.
 
-An older model-free import made every sentence of a note its own node. Re-importing folds each
-such node into the topic of the section it was quoted from (the note's topic when that section
-is gone), so its evidence and the learner's quiz answers and observations on it join the topic.
-A node counts as such a sentence only when its text IS one of its own quotes from a note of
-this import, reworded the way the structural extractor words a sentence — a model's distilled
-proposition is never folded.
+Two older model-free imports made nodes that are no longer nodes; re-importing folds each into
+its note's topic with an ``absorbs`` identity, so its evidence and the learner's quiz answers,
+review grades and observations on it count for the topic (the fold follows identities):
+- a node per sentence (wave 1): it counts as one only when its text IS one of its own quotes
+  from a note of this import, reworded the way the structural extractor words a sentence — a
+  model's distilled proposition is never folded;
+- a node per heading, "Title: Heading" (wave 2): the node a current section of the note would
+  have made, or one named "Title: …" whose every evidence quote is from that note's own
+  sections (a heading since renamed or removed).
 """
 
 from __future__ import annotations
@@ -20,7 +23,11 @@ from studyhall.core.library.extraction.merger import (
     commit_merge,
     plan_absorb,
 )
-from studyhall.core.library.extraction.structural_extractor import section_node
+from studyhall.core.library.extraction.structural_extractor import (
+    heading_node,
+    root_text,
+    section_node,
+)
 from studyhall.core.library.graph.view import SnapshotNode
 from studyhall.core.library.sources.note_links import NoteRef
 from studyhall.core.library.sources.notes.prose import clip, plain
@@ -58,6 +65,42 @@ def sentence_folds(nodes: Iterable[SnapshotNode], notes: Sequence[NoteRef]) -> l
     return out
 
 
+def heading_folds(nodes: Iterable[SnapshotNode], notes: Sequence[NoteRef]) -> list[Fold]:
+    """Every heading node of these notes with the note's topic it folds into, in graph order."""
+    listed = list(nodes)
+    texts = {n.id: n.text for n in listed}
+    into: dict[str, str] = {}  # heading node -> its note's topic
+    prefixes: dict[str, tuple[str, str]] = {}  # note source id -> ("Title: ", its topic)
+    for ref in notes:
+        root = section_node(ref.doc, ref.doc.sections[0])
+        if root not in texts:
+            continue  # the note's topic is not merged (yet): nothing to fold into
+        prefixes[ref.source_id] = (normalize_ws(root_text(ref.doc)).casefold() + ": ", root)
+        for section in ref.doc.sections[1:]:
+            old = heading_node(ref.doc, section)
+            if old != root:
+                into.setdefault(old, root)
+    roots = {topic for _, topic in prefixes.values()}
+    out: list[Fold] = []
+    for node in listed:
+        if node.id in roots:
+            continue  # a note titled "Graphs: Trees" is a topic, whatever "Graphs" once made
+        topic = into.get(node.id) or _gone_heading(node, prefixes)
+        if topic is not None and topic != node.id:
+            out.append((node.id, topic, texts[topic]))
+    return out
+
+
+def _gone_heading(node: SnapshotNode, prefixes: dict[str, tuple[str, str]]) -> str | None:
+    notes = {e.message_id.split("#", 1)[0] for e in node.evidence}
+    if len(notes) != 1:
+        return None
+    found = prefixes.get(notes.pop())
+    if found is None or not normalize_ws(node.text).casefold().startswith(found[0]):
+        return None
+    return found[1]
+
+
 def _sentence_text(quote: str) -> str:
     return normalize_ws(clip(plain(quote))).casefold()
 
@@ -71,9 +114,11 @@ def fold_sentence_nodes(
     source_id: str,
     at: datetime,
 ) -> MergePlan | None:
-    """Write one run folding every sentence node of these notes into its topic; None (and
-    nothing written) when there is none — an up-to-date graph."""
+    """Write one run folding every sentence and heading node of these notes into its topic;
+    None (and nothing written) when there is none — an up-to-date graph."""
     folds = sentence_folds(nodes, notes)
+    folded = {old for old, _, _ in folds}
+    folds += [f for f in heading_folds(nodes, notes) if f[0] not in folded]
     if not folds:
         return None
     known = KnownGraph(frozenset(n.id for n in nodes))

@@ -77,6 +77,8 @@ class GraphFold:
         self._dirty = True
         self._cached: tuple[tuple[SnapshotNode, ...], tuple[SnapshotEdge, ...]] | None = None
         self._alias: dict[str, str] = {}  # absorbed node -> the node it was folded into
+        self._followed_map: Mapping[str, str] = {}
+        self._followed_for = 0  # aliases counted when _followed_map was built (they only grow)
         self._gone = False  # absorbed nodes to take out of the order
         self._rekey = False  # absorbed nodes whose edges must end at their new node
 
@@ -187,8 +189,13 @@ class GraphFold:
             row = (source, target, *row[2:])
             key = (source, target, row[2])
             known = rekeyed.get(key)
-            if known is None or (row[4], row[3]) < (known[4], known[3]):
+            if known is None:
                 rekeyed[key] = row
+                continue
+            # Two edges that are one now: the earliest record places it, the later one weighs.
+            later = row if row[5] > known[5] else known
+            first = row if (row[4], row[3]) < (known[4], known[3]) else known
+            rekeyed[key] = (*first[:6], later[6])
         self._edges = rekeyed
         self._reorder_edges = True
 
@@ -210,14 +217,19 @@ class GraphFold:
             return  # joined two nodes that are one now
         edges = self._edge_index()
         key = (source, target, record.relation)
-        row = (source, target, record.relation, record.id, aware(record.at), seq)
         known = edges.get(key)
+        # The latest record that names a weight weighs the edge (records fold in ledger order).
+        weight = record.weight or (1 if known is None else known[6])
+        row = (source, target, record.relation, record.id, aware(record.at), seq, weight)
         if known is None:
             edges[key] = row
             self._waiting.append(row)
             self._edges_grew = True
         elif (row[4], row[3]) < (parse_edge_rows([known])[0][4], known[3]):
             edges[key] = row  # an earlier record of the same edge
+            self._reorder_edges = True
+        elif weight != known[6]:
+            edges[key] = (*known[:6], weight)  # re-weighed: the first record still places it
             self._reorder_edges = True
 
     def _edge_index(self) -> dict[tuple[str, str, str], EdgeRow]:
@@ -301,10 +313,10 @@ class GraphFold:
         ready.sort(key=_edge_order)
         if self._edge_last is not None and _edge_order(ready[0]) < self._edge_last:
             self._placed = sorted([*parse_edge_rows(self._placed), *ready], key=_edge_order)
-            self._edges_out = [_new_edge((r[3], r[0], r[1], r[2])) for r in self._placed]
+            self._edges_out = [_new_edge((r[3], r[0], r[1], r[2], r[6])) for r in self._placed]
         else:
             self._placed += ready
-            self._edges_out += [_new_edge((r[3], r[0], r[1], r[2])) for r in ready]
+            self._edges_out += [_new_edge((r[3], r[0], r[1], r[2], r[6])) for r in ready]
         self._edge_last = _edge_order(self._placed[-1])  # parsed: one of ``ready`` or sorted
 
     def snapshot(self, clusters: Sequence[Cluster] = (),
@@ -318,7 +330,15 @@ class GraphFold:
         where = {k: v for k, v in (positions or {}).items() if k in present}
         if len(self._runs_seen) != len(self._runs):  # runs only grow (or reset to empty)
             self._runs_seen = frozenset(self._runs)
-        return GraphSnapshot(nodes, edges, kept, where, self._runs_seen)
+        return GraphSnapshot(nodes, edges, kept, where, self._runs_seen, self._followed())
+
+    def _followed(self) -> Mapping[str, str]:
+        """Every absorbed node resolved to the node it is now, built again only when an
+        absorption was folded since."""
+        if self._followed_for != len(self._alias):
+            self._followed_map = {old: self._resolve(old) for old in self._alias}
+            self._followed_for = len(self._alias)
+        return self._followed_map
 
     # --- persistence -----------------------------------------------------------------------
 
@@ -355,7 +375,7 @@ class GraphFold:
             fold._open[node_id].load(sources, trail)
         placed = state.edges[:state.placed]
         fold._edges, fold._placed = None, list(placed)
-        fold._edges_out = [_new_edge((r[3], r[0], r[1], r[2])) for r in placed]
+        fold._edges_out = [_new_edge((r[3], r[0], r[1], r[2], r[6])) for r in placed]
         fold._edge_last = _edge_order(parse_edge_rows(placed[-1:])[0]) if placed else None
         fold._waiting = parse_edge_rows(state.edges[state.placed:])
         fold._alias = dict(state.aliases)

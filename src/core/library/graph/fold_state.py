@@ -26,11 +26,11 @@ from studyhall.core.contracts.graph import (
 from studyhall.core.library.graph.trail import Trail, pack_trail, parse_cache, unpack_trail
 from studyhall.core.library.graph.view import SnapshotNode
 
-STATE_VERSION = 5  # bump on any change to what is stored or how it is derived
+STATE_VERSION = 6  # bump on any change to what is stored or how it is derived
 
-# source, target, relation, record id, at, seq (restored rows hold ``at`` as ISO text until
+# source, target, relation, record id, at, seq, weight (restored rows hold ``at`` as ISO text until
 # they are needed in order)
-EdgeRow = tuple[str, str, str, str, datetime, int]
+EdgeRow = tuple[str, str, str, str, datetime, int, int]
 
 _MODELS: dict[str, type[BaseModel]] = {
     "propositions": PropositionCreated,
@@ -60,7 +60,7 @@ class FoldState:
 
 def parse_edge_rows(rows: Iterable[Any]) -> list[EdgeRow]:
     parse = parse_cache()
-    return [r if type(r[4]) is not str else (r[0], r[1], r[2], r[3], parse(r[4]), r[5])
+    return [r if type(r[4]) is not str else (r[0], r[1], r[2], r[3], parse(r[4]), r[5], r[6])
             for r in rows]
 
 
@@ -73,8 +73,8 @@ def to_plain(state: FoldState) -> tuple[Any, ...]:
               for run, name, seq, record in state.pending),
         _columns(state.nodes),
         tuple((node_id, sources, pack_trail(trail)) for node_id, sources, trail in state.orphans),
-        tuple((r[0], r[1], r[2], r[3], r[4] if type(r[4]) is str else r[4].isoformat(), r[5])
-              for r in state.edges),
+        tuple((r[0], r[1], r[2], r[3], r[4] if type(r[4]) is str else r[4].isoformat(), r[5],
+               r[6]) for r in state.edges),
         state.placed,
         state.aliases,
     )
@@ -94,7 +94,7 @@ def from_plain(plain: Any) -> FoldState:
             nodes=built,
             orphans=tuple((node_id, tuple(sources), unpack_trail(_blob(blob)))
                           for node_id, sources, blob in orphans),
-            edges=tuple(tuple(r) for r in edges if len(r) == 6 or _bad("an edge row")),
+            edges=tuple(tuple(r) for r in edges if len(r) == 7 or _bad("an edge row")),
             placed=_count(placed, len(edges)),
             aliases=tuple((str(old), str(new)) for old, new in aliases),
         )

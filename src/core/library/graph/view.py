@@ -171,6 +171,7 @@ class SnapshotEdge(NamedTuple):
     source: str
     target: str
     kind: str
+    weight: int = 1  # how many links between two notes it stands for
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,8 @@ class GraphSnapshot:
     clusters: tuple[Cluster, ...] = ()
     positions: Mapping[str, Position] = field(default_factory=dict)
     runs: frozenset[str] = frozenset()  # checkpointed run ids
+    # Absorbed node -> the node it now is: the learner ledgers key by node id and follow this.
+    absorbed: Mapping[str, str] = field(default_factory=dict)
 
     def known(self) -> KnownGraph:
         return KnownGraph(

@@ -1,10 +1,10 @@
 """Notes import: a Markdown/Obsidian vault (or one note) into sources and the graph.
 
 Order: scan -> read and parse every note (bad files skipped with a reason) -> resolve links over
-the whole vault -> per note, in path order, extract its uncovered sections (a note is a topic,
-its headings sub-topics; model-free notes planned into group runs) -> fold sentence nodes an
-older import made into their topics -> link edges between note topics, once every note's nodes
-exist -> embeddings, clusters, layout (``GraphUpkeep``) -> the sources index.
+the whole vault -> per note, in path order, extract its uncovered sections (a note is one
+topic, its headings its sections; model-free notes planned into group runs) -> fold the
+sentence and heading nodes older imports made into their notes' topics -> link edges between
+note topics, once every note's nodes exist -> embeddings, clusters, layout (``GraphUpkeep``) -> the sources index.
 Coverage is the only record of what is done, so an import killed at any point and run again
 extracts exactly what the first one had not merged. An unchanged vault extracts nothing; a
 changed section re-extracts only itself. The configured model (notes prompt, auditor) distils
@@ -337,7 +337,7 @@ class NotesImporter:
     # --- converting an older graph -----------------------------------------------------------
 
     async def _convert(self, notes: Sequence[_Note], tally: MergeTally, vault: str) -> None:
-        """Fold sentence nodes an older import made into the topics of their sections."""
+        """Fold the sentence and heading nodes older imports made into their notes' topics."""
         snapshot = await self._off(self._upkeep.snapshot)
         refs = [NoteRef(n.source_id, n.doc) for n in notes if n.status != "skipped"]
         plan = await self._off(
@@ -345,7 +345,8 @@ class NotesImporter:
             source_id=vault_run_source(vault), at=self._clock.now())
         if plan is not None:
             tally.add(plan)
-            log.info("[import] folded %d sentence nodes into topics", len(plan.identities))
+            log.info("[import] folded %d sentence and heading nodes into topics",
+                     len(plan.identities))
 
     # --- links between notes ----------------------------------------------------------------
 

@@ -36,25 +36,30 @@ def aware(at: datetime) -> datetime:
 
 class LearnerEvidence:
     """The learner ledgers read once, grouped by node (records about nodes the graph does not
-    hold are kept: the node may be stated later)."""
+    hold are kept: the node may be stated later). ``follow``: absorbed node -> the node it now
+    is (``GraphSnapshot.absorbed``): a grade given to a node later folded into another (a
+    heading node into its note's topic) counts for that one — ledgers are never rewritten."""
 
     def __init__(self, grades: Iterable[ReviewGraded] = (),
                  observations: Iterable[LearnerObserved] = (),
                  quiz_answers: Iterable[SourceQuizAnswered] = (),
                  flashcards: Iterable[FlashcardKept] = (),
-                 retired: Iterable[FlashcardsRetired] = ()) -> None:
-        self.flashcards = Flashcards(flashcards, retired)
+                 retired: Iterable[FlashcardsRetired] = (),
+                 follow: Mapping[str, str] | None = None) -> None:
+        self.flashcards = Flashcards(flashcards, retired, follow)
         self.signals: dict[str, list[Signal]] = {}
         self.grades: dict[str, list[Graded]] = {}
+        at_node = (lambda node_id: node_id) if not follow else (lambda n: follow.get(n, n))
         for g in grades:
             at = aware(g.at)
-            self.signals.setdefault(g.node_id, []).append(Signal(at, "review", g.grade, g.id))
-            self.grades.setdefault(g.node_id, []).append(Graded(at, g.grade))
+            node = at_node(g.node_id)
+            self.signals.setdefault(node, []).append(Signal(at, "review", g.grade, g.id))
+            self.grades.setdefault(node, []).append(Graded(at, g.grade))
         for o in observations:
-            self.signals.setdefault(o.node_id, []).append(
+            self.signals.setdefault(at_node(o.node_id), []).append(
                 Signal(aware(o.at), "teacher", o.level, o.id, note=o.note))
         for a in quiz_answers:  # "Quiz me" on a source: a graded answer like a session quiz's
-            self.signals.setdefault(a.node_id, []).append(
+            self.signals.setdefault(at_node(a.node_id), []).append(
                 Signal(aware(a.at), "quiz", a.verdict, f"{a.quiz_id}/q{a.question + 1}"))
 
     def graded(self, node_id: str) -> tuple[Graded, ...]:

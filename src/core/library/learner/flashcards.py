@@ -12,7 +12,7 @@ Several live cards on one node take turns, newest first: the node's n-th review 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from studyhall.core.contracts.learner import FlashcardKept, FlashcardsRetired
 
@@ -33,7 +33,11 @@ class Flashcards:
     """The ledgers read once: live cards by node (newest first) and by artifact."""
 
     def __init__(self, kept: Iterable[FlashcardKept] = (),
-                 retired: Iterable[FlashcardsRetired] = ()) -> None:
+                 retired: Iterable[FlashcardsRetired] = (),
+                 follow: Mapping[str, str] | None = None) -> None:
+        """``follow``: absorbed node -> the node it now is (a card kept on a heading node is
+        the note topic's card once the heading is folded into it)."""
+        follow = follow or {}
         self.retirements: dict[str, int] = {}  # artifact → generations retired
         for r in retired:
             self.retirements[r.artifact_id] = max(self.retirements.get(r.artifact_id, 0),
@@ -45,7 +49,7 @@ class Flashcards:
             self.known_ids.add(card.id)
             if card.generation < self.retirements.get(card.artifact_id, 0):
                 continue  # its artifact was retired after it was kept
-            self.by_node.setdefault(card.node_id, []).append(card)
+            self.by_node.setdefault(follow.get(card.node_id, card.node_id), []).append(card)
             self.by_artifact.setdefault(card.artifact_id, []).append(card)
         for cards in self.by_node.values():
             cards.sort(key=lambda c: (c.at, c.id), reverse=True)

@@ -2,8 +2,8 @@
 
 Resolution runs over the whole vault's file list (``VaultIndex``). Edges are made once every
 note's own propositions are merged, so an edge never depends on import order: a link
-of note A to note B becomes ``A's topic --supports--> B's topic`` (or the sub-topic of the
-heading the link names).
+of note A to note B becomes ``A's topic --supports--> B's topic`` (wherever in B it points:
+a heading is a section of B's topic, not a node), one edge per linked pair.
 The nodes are found through the evidence the merger accepted (never guessed), and a note's link
 edges form one view (``<source>@links``) whose lines name both ends, so the link edges are
 re-made exactly when a link or one of its ends changes.
@@ -134,6 +134,7 @@ class LinkEdge:
     source: str
     target: str
     line: str  # the view line that records it
+    links: int = 1  # how many links of the note join the pair (the edge's weight)
 
 
 def link_edges(
@@ -145,6 +146,7 @@ def link_edges(
     """The ``supports`` edges a note's resolved links to other notes make (from the note's
     topic), in note order."""
     out: dict[tuple[str, str], LinkEdge] = {}
+    counts: dict[tuple[str, str], int] = {}
     doc = ref.doc
     # Concepts, not lines: a link joins the note's topic to the note (or heading) it names.
     topic = _section_head(ref, doc.sections[0], evidence)
@@ -161,4 +163,7 @@ def link_edges(
         # No line number: moving a link within its note does not make its edge new.
         line = f"{doc.path}: {link.raw} -> {where} | {source} supports {target}"
         out.setdefault((source, target), LinkEdge(source, target, line))
-    return list(out.values())
+        counts[(source, target)] = counts.get((source, target), 0) + 1
+    # The count is on the first link's line: a link added or removed re-makes (re-weighs) it.
+    return [LinkEdge(e.source, e.target, f"{e.line} x{counts[k]}", counts[k])
+            for k, e in out.items()]

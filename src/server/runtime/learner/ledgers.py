@@ -68,8 +68,8 @@ class LearnerLedgers:
     def model(self, base: GraphSnapshot | None = None) -> LearnerModel:
         """The learner's state now, over ``base`` (the app's graph read when not given)."""
         snapshot = base if base is not None else self._graph.snapshot()
-        learner = self._evidence()
-        stored = stored_questions(self._store)  # the model's questions (none: model-free)
+        learner = self._evidence(snapshot)
+        stored = stored_questions(self._store, snapshot.absorbed)  # none: model-free
         return LearnerModel(snapshot, learner, self._now(), self._limits(),
                             weights=lambda: self._term_weights(snapshot), questions=stored)
 
@@ -106,7 +106,7 @@ class LearnerLedgers:
     def graph_with_evidence(self, base: GraphSnapshot | None = None) -> GraphSnapshot:
         """The graph with the learner ledgers' evidence in its nodes' states and scores."""
         snapshot = base if base is not None else self._graph.snapshot()
-        learner = self._evidence()
+        learner = self._evidence(snapshot)
         with self._lock:
             return self._overlay.apply(snapshot, learner.signals)
 
@@ -195,11 +195,11 @@ class LearnerLedgers:
 
     # --- helpers ---------------------------------------------------------------------------
 
-    def _evidence(self) -> LearnerEvidence:
+    def _evidence(self, snapshot: GraphSnapshot) -> LearnerEvidence:
         return LearnerEvidence(self._store.grades().records, self._store.observations().records,
                                self._store.quiz_answers().records,
                                self._store.flashcards().records,
-                               self._store.retirements().records)
+                               self._store.retirements().records, follow=snapshot.absorbed)
 
     def _flashcards(self) -> Flashcards:
         return Flashcards(self._store.flashcards().records, self._store.retirements().records)
@@ -223,11 +223,14 @@ class LearnerLedgers:
         return weights
 
 
-def stored_questions(store: LearnerStore) -> dict[str, ReviewQuestionWritten]:
-    """Node id → its question (the first kept; later ones for the same node are ignored)."""
+def stored_questions(store: LearnerStore, follow: Mapping[str, str] | None = None
+                     ) -> dict[str, ReviewQuestionWritten]:
+    """Node id → its question (the first kept; later ones for the same node are ignored).
+    ``follow``: absorbed node → the node it now is (``GraphSnapshot.absorbed``)."""
     out: dict[str, ReviewQuestionWritten] = {}
     for record in store.questions().records:
-        out.setdefault(record.node_id, record)
+        node_id = record.node_id if follow is None else follow.get(record.node_id, record.node_id)
+        out.setdefault(node_id, record)
     return out
 
 

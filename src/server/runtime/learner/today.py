@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from studyhall.core.classroom.phases import derive_phase
+from studyhall.core.classroom.phases import derive_phase, tool_calls
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
-from studyhall.core.classroom.phases import tool_calls
 from studyhall.core.classroom.turn_state import was_rejected
 from studyhall.core.contracts.chat import ChatRecord, Message
 from studyhall.core.library.learner.model import LearnerModel

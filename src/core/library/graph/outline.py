@@ -1,0 +1,62 @@
+"""A note topic's outline, read from its evidence: the sections its headings open.
+
+A note is one node; each of its sections' views quotes the section's heading first and then
+its sentences on that node (``structural_extractor``), all cited with the section's message id
+(``<source>#<anchor>``). Grouping the evidence by that id gives the outline the dock lists —
+heading, level, the anchor to deep-link, how much evidence each section holds — with no record
+of its own (derived, like everything but the ledgers).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from studyhall.core.library.graph.view import SnapshotNode
+from studyhall.core.library.sources.notes.views import LINKS_SUFFIX, NOTE_LABEL
+
+_NOTE_PREFIX = NOTE_LABEL + "_"
+_SETEXT_UNDERLINE = re.compile(r"\s+(=+|-+)\s*$")
+
+
+@dataclass(frozen=True)
+class OutlineSection:
+    source_id: str
+    message_id: str  # the section's view: what its evidence cites
+    anchor: str  # the Obsidian subpath ("H1#H2"); "" for the note's title and preamble
+    heading: str  # as written, without its leading '#'s
+    level: int  # 0 for the title, else the heading's level (its depth when not an ATX heading)
+    evidence: int  # quotes under the heading (not counting the heading itself)
+
+
+def node_outline(node: SnapshotNode) -> list[OutlineSection]:
+    """The node's sections, one per note section view its evidence cites, in first-cited
+    order (a note's own order on a model-free import)."""
+    heads: dict[str, list[str]] = {}  # message id -> [source id, first quote]
+    counts: dict[str, int] = {}
+    for source_id, message_id, quote, *_ in node.rows()[0]:
+        if not source_id.startswith(_NOTE_PREFIX) or message_id.endswith(LINKS_SUFFIX):
+            continue
+        if not message_id.startswith(source_id + "#"):
+            continue
+        if message_id in heads:
+            counts[message_id] += 1
+        else:
+            heads[message_id] = [source_id, quote]
+            counts[message_id] = 0
+    return [_section(source_id, message_id, quote, counts[message_id])
+            for message_id, (source_id, quote) in heads.items()]
+
+
+def _section(source_id: str, message_id: str, quote: str, evidence: int) -> OutlineSection:
+    anchor = message_id[len(source_id) + 1:]
+    stripped = quote.strip()
+    hashes = len(stripped) - len(stripped.lstrip("#"))
+    if not anchor:
+        level = 0
+    elif 1 <= hashes <= 6:
+        level = hashes
+    else:  # a setext heading (its underline quoted with it), or a heading not quoted first
+        level = anchor.count("#") + 1
+    heading = stripped.lstrip("#").strip() if hashes else _SETEXT_UNDERLINE.sub("", stripped)
+    return OutlineSection(source_id, message_id, anchor, heading, level, evidence)
