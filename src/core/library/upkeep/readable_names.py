@@ -11,7 +11,13 @@ from __future__ import annotations
 import re
 
 # One-word headings that say what kind of section it is, not what it is about.
-GENERIC_WORDS = frozenset(["arguments", "args", "attributes", "configuration", "contents", "description", "details", "example", "examples", "general", "index", "intro", "introduction", "misc", "notes", "options", "other", "overview", "parameters", "params", "properties", "reference", "references", "returns", "see", "setup", "summary", "syntax", "todo", "untitled", "usage"])
+GENERIC_WORDS = frozenset([
+    "arguments", "args", "attributes", "configuration", "contents", "description",
+    "details", "example", "examples", "general", "index", "intro", "introduction", "misc",
+    "notes", "options", "other", "overview", "parameters", "params", "properties",
+    "reference", "references", "returns", "see", "setup", "summary", "syntax", "todo",
+    "untitled", "usage",
+])
 
 _CODE_MARKS = re.compile(r"[()\[\]{}<>`_=|\\]|::|->")
 _CAMEL = re.compile(r"[a-z][A-Z]")
