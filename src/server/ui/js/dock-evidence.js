@@ -4,31 +4,45 @@
 // `sections` ([{heading, level, message_id, evidence}]) a note also lists its outline.
 
 import { formatDate, h } from "./dom.js";
-import { renderDockText } from "./dock-text.js";
+import { renderDockText, slugify } from "./dock-text.js";
 
-/** `sourceId#anchor` -> the anchor; null for a note's preamble, its link view or a session. */
+/** `sourceId#anchor` -> the section's Obsidian subpath ("H1#H2", "~2" on a repeat); null for a
+ *  note's preamble, its link view or a session's message. */
 export function anchorOf(sourceId, messageId) {
   if (!messageId || !messageId.startsWith(`${sourceId}#`)) return null;
   const anchor = messageId.slice(sourceId.length + 1);
-  return anchor && !anchor.includes("@") ? anchor : null;
+  return anchor && !anchor.startsWith("@") && !anchor.endsWith("@links") ? anchor : null;
+}
+
+/** The section's own heading: the subpath's last part, its repeat mark dropped. */
+function headingOf(anchor) {
+  return anchor.slice(anchor.lastIndexOf("#") + 1).replace(/~\d+$/, "").trim();
+}
+
+/** The reader's `?at=` for a subpath: the chunker's slug, "-1", "-2"... on a repeat. */
+export function readerAt(anchor) {
+  const repeat = /~(\d+)$/.exec(anchor);
+  return slugify(headingOf(anchor)) + (repeat ? `-${Number(repeat[1]) - 1}` : "");
 }
 
 function headingFor(messageId, anchor, sections) {
   const known = (sections || []).find((s) => s.message_id === messageId);
-  if (known?.heading) return known.heading;
-  const words = anchor.replace(/-\d+$/, "").replace(/-/g, " ").trim();
-  return words ? words[0].toUpperCase() + words.slice(1) : null;
+  return known?.heading || headingOf(anchor) || null;
 }
 
 const lineKey = (text) => String(text).replace(/\s+/g, " ").trim().toLowerCase();
+const bare = (quote) => String(quote).replace(/^#{1,6}\s+/, "");  // a heading line's words
 
-/** Evidence rows -> [{source_id, at, sections: [{message_id, anchor, quotes}]}], newest first. */
-export function groupEvidence(evidence) {
+/** Evidence rows -> [{source_id, at, sections: [{message_id, anchor, quotes}]}], newest first.
+ *  A line quoted twice is kept once; so is the title line ("# Backlinks") the dock shows above
+ *  (unless it is all there is). */
+export function groupEvidence(evidence, title = "") {
   const rows = evidence.slice().sort((a, b) => b.at.localeCompare(a.at));
-  const seen = new Set();
+  const titled = lineKey(title);
+  const seen = new Set(rows.some((e) => lineKey(bare(e.quote)) !== titled) ? [titled] : []);
   const groups = new Map();
   for (const e of rows) {
-    const key = lineKey(e.quote);
+    const key = lineKey(bare(e.quote));
     if (!key || seen.has(key)) continue;  // no line twice
     seen.add(key);
     if (!groups.has(e.source_id)) groups.set(e.source_id, { source_id: e.source_id, at: e.at, sections: new Map() });
@@ -42,14 +56,15 @@ export function groupEvidence(evidence) {
 }
 
 export function evidenceSection(node, { isNote, resolve, sourceLink }) {
-  const groups = groupEvidence(node.evidence || []);
+  const groups = groupEvidence(node.evidence || [], node.text);
   const body = groups.length ? h("ol.trail.evidence-groups", groups.map((g) => h("li.evidence-group",
     h("p.trail-meta", sourceLink(g.source_id, g.sections[0]?.message_id, g.at), " · ", formatDate(g.at)),
     g.sections.map((s) => {
-      const heading = s.anchor && isNote(g.source_id) ? headingFor(s.message_id, s.anchor, node.sections) : null;
+      let heading = s.anchor && isNote(g.source_id) ? headingFor(s.message_id, s.anchor, node.sections) : null;
+      if (heading && lineKey(heading) === lineKey(node.text)) heading = null;  // the title, above
       return h("div.evidence-section",
         heading ? h("p.evidence-heading", h("a.wikilink", {
-          href: `#/sources/${encodeURIComponent(g.source_id)}?at=${encodeURIComponent(s.anchor)}`,
+          href: `#/sources/${encodeURIComponent(g.source_id)}?at=${encodeURIComponent(readerAt(s.anchor))}`,
           title: "Open the note here",
         }, heading)) : null,
         s.quotes.map((q) => renderDockText(h("blockquote.prose.evidence-quote"), q, resolve, g.source_id)));
@@ -67,7 +82,7 @@ export function sectionsOutline(node, isNote) {
     const anchor = source ? anchorOf(source, s.message_id) : null;
     const count = (s.evidence || []).length;
     return h("li", { class: `toc-${s.level || 1}` },
-      source && anchor ? h("a.wikilink", { href: `#/sources/${encodeURIComponent(source)}?at=${encodeURIComponent(anchor)}` }, s.heading)
+      source && anchor ? h("a.wikilink", { href: `#/sources/${encodeURIComponent(source)}?at=${encodeURIComponent(readerAt(anchor))}` }, s.heading)
         : h("span", s.heading),
       count ? h("span.muted.small", ` · ${count}`) : null);
   })));

@@ -1,12 +1,14 @@
 // The dock's text reads like the reader: a note line is safe Markdown (markdown.js, the
 // reader's renderer), its wikilinks links to the note they name (the rules of
 // core/library/sources/note_reading.py, here over /api/sources), emphasis as emphasis. A quoted
-// heading ("### Parameters") reads as a bold line, not as a heading of the dock.
+// heading ("### Parameters") reads as a bold line, not as a heading of the dock; a callout's
+// head ("[!note] Good to know") as its title in bold.
 
 import { toSafeHtml, typesetMath } from "./markdown.js";
 
 const WIKILINK = /(!?)\[\[([^[\]\n]+?)\]\]/g;
 const FENCE = /^\s*(```|~~~)/;
+const CALLOUT = /^(\s*(?:>\s*)*)\[!([\w-]+)\][+-]?\s*(.*)$/;  // "> [!note] Title": Obsidian's callout head
 
 /** Path lookups of the imported notes: [{id, path}] -> resolve(target) -> source id or null. */
 export function noteResolver(sources) {
@@ -45,6 +47,11 @@ export function linkWikilinks(text, resolve, selfId = null) {
       return line;
     }
     if (fenced) return line;
+    const callout = CALLOUT.exec(line);
+    if (callout) {  // its title (or its kind) in bold, as the reader of a callout sees it
+      const [, quote, kind, title] = callout;
+      line = `${quote}**${title.trim() || kind[0].toUpperCase() + kind.slice(1)}**`;
+    }
     return line.replace(WIKILINK, (_, embed, inner) => {
       const [target, ...rest] = inner.split("|");
       const [name, heading = ""] = target.split("#");
