@@ -12,6 +12,7 @@ app, at 1024×700 in light and dark (issue 28 items 2–4):
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import replace
 
 import httpx
@@ -32,7 +33,7 @@ ON_SCREEN = """(which) => { const g = window.__studyhall.graph, m = g.model; con
       const [x, y] = g.camera.toScreen(m.xs[i], m.ys[i], g.width, g.height);
       out.push(x >= 0 && x <= g.width && y >= 0 && y <= g.height); }
     return out; }"""
-RAW_MARKDOWN = re.compile(r"\[\[|\]\]|\[!|^#{1,6} |(?<![\w*])_[^_\s][^_]*_(?!\w)|\*\*|(?<!\S)\*[^*\s]", re.M)
+RAW_MARKDOWN = re.compile(r"\[\[|\]\]|\[!|^#{1,6} |(?<![\w*])_[^_\s][^_]*_(?!\w)|\*\*|(?<!\S)\*[^*\s]", re.MULTILINE)
 
 
 def import_vault(server, vault) -> None:
@@ -43,7 +44,6 @@ def import_vault(server, vault) -> None:
             status = http.get(f"/api/graph/import/{run['run_id']}").json()["status"]
             if status not in ("queued", "running"):
                 break
-            import time
             time.sleep(0.1)
         assert status == "done", status
 
@@ -130,7 +130,7 @@ def test_a_vault_reads_as_a_map_framed_and_its_dock_as_text(window, tmp_path):
         assert "Builds on" not in lists, lists  # no prerequisites here
         # "Leads to" holds only the note's own headings while they are nodes (structure, not a
         # link): never a note it merely links to (was: Tabs, Status bar, Drag and drop).
-        onward = panel.locator("section.node-linked", has_text=re.compile("^Leads to", re.I))
+        onward = panel.locator("section.node-linked", has_text=re.compile("^Leads to", re.IGNORECASE))
         assert all(t.startswith("Backlinks: ") for t in onward.locator(".link-button").all_inner_texts())
         assert "Links to" in lists and "Linked from" in lists, lists
         assert "[!" not in text

@@ -28,8 +28,8 @@ def _note(title: str, folder: str, peers: list[str], i: int) -> str:
         "---", f"tags: [{folder.lower()}]", f"aliases: [{title} page]", "---",
         f"# {title}",
         "",
-        f"*{title}* is part of {folder}: it works with [[{a}|{a.lower()}]] and [[{b}]]. The "
-        f"_backlinks_ pane lists every note that links here; see [[Core plugins|plugin]].",
+        (f"*{title}* is part of {folder}: it works with [[{a}|{a.lower()}]] and [[{b}]]. The "
+         f"_backlinks_ pane lists every note that links here; see [[Core plugins|plugin]]."),
         "",
         "> [!note] Good to know",
         f"> {title} can be turned off in **Settings → {folder}**.",
@@ -38,8 +38,8 @@ def _note(title: str, folder: str, peers: list[str], i: int) -> str:
         "",
         f"## How {title.lower()} works",
         "",
-        f"Open {title.lower()} from the command palette. It keeps a list of [[{c}#Overview|what "
-        f"{c.lower()} shows]] and updates it as you type.",
+        (f"Open {title.lower()} from the command palette. It keeps a list of [[{c}#Overview|what "
+         f"{c.lower()} shows]] and updates it as you type."),
         "",
         "```js",
         f"app.workspace.getLeaf().open('{title}');",
