@@ -1,8 +1,9 @@
 // What a topic is linked with, for the dock, from the detail's `links` (core/library/graph/
 // links.py) and `edges`:
 // - "Links to" / "Linked from": a note's links (an edge of kind `links`, or a `supports` edge
-//   between two note topics that is not a heading under its note), direction kept, each with
-//   how many links when the edge counts them;
+//   between topics of two different notes, neither from a session: a heading under its note or
+//   an idea under its topic shares the note), direction kept, each with how many links when
+//   the edge counts them;
 // - "Builds on" / "Leads to": prerequisites (`follows`), a session finding's anchor, and a
 //   heading's note (while headings are still nodes);
 // - "Learned in your sessions": the findings anchored under a note topic.
@@ -10,11 +11,14 @@
 
 import { h, stateGlyph } from "./dom.js";
 
-/** A heading topic "Note: Heading" and its note "Note" (structure, not a link). */
-const isStructure = (a, b) => a.startsWith(`${b}: `) || b.startsWith(`${a}: `);
-
-/** The detail's links sorted into the dock's lists (see the module docstring). */
-export function sortLinks(node, links, edges, { fromSession }) {
+/** The detail's links sorted into the dock's lists (see the module docstring); `sourcesOf(id)`
+ *  is a neighbour's sources as the map holds them (null when it does not). */
+export function sortLinks(node, links, edges, { fromSession, sourcesOf = () => null }) {
+  const own = new Set(node.sources || []);
+  const otherNote = (id) => {
+    const theirs = sourcesOf(id);
+    return Boolean(theirs && theirs.length && own.size && !theirs.some((s) => own.has(s)));
+  };
   const out = { buildsOn: [], learned: [], leadsTo: [], linksTo: [], linkedFrom: [] };
   const weight = new Map();  // "from>to" -> how many links the edge counts (when it says)
   for (const e of edges || []) {
@@ -23,7 +27,7 @@ export function sortLinks(node, links, edges, { fromSession }) {
   }
   const count = (from, to) => weight.get(`${from}>${to}`) || 1;
   const asLink = (x) => x.relation !== "follows" && x.relation !== "supports" ? true
-    : x.relation === "supports" && !fromSession && !x.session && !isStructure(node.text, x.text);
+    : x.relation === "supports" && !fromSession && !x.session && otherNote(x.id);
   for (const x of links?.builds_on || []) {
     // builds_on holds the targets of this node's supports edges: for a link, what it links to;
     // for another kind (links.py puts a `links` edge's sources here), what links to it.
@@ -42,10 +46,10 @@ export function sortLinks(node, links, edges, { fromSession }) {
   return out;
 }
 
-export function linksSection(node, links, edges, focus, { chatName }) {
+export function linksSection(node, links, edges, focus, { chatName, sourcesOf }) {
   const own = new Set(node.sources || []);
   const fromSession = (node.sources || []).some((s) => chatName(s));
-  const sorted = sortLinks(node, links, edges, { fromSession });
+  const sorted = sortLinks(node, links, edges, { fromSession, sourcesOf });
   const list = (title, items) => linkList(title, items, focus, own, chatName);
   return h("div.node-links",
     list("Builds on", sorted.buildsOn),

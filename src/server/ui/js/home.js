@@ -55,7 +55,8 @@ export async function mountHome({ main, dock }, params, query) {
       renderDockHint(dock, data);
     } else {
       fitWhileGrowing = false;
-      showNode(dock, node.id, (id) => focusNode(id), { onGone: () => load({ keepCamera: true }) });
+      showNode(dock, node.id, (id) => focusNode(id), { onGone: () => load({ keepCamera: true }),
+        sourcesOf: (id) => view?.model?.nodes[view.model.index.get(id)]?.sources ?? null });
     }
   };
   const focusNode = (id) => {

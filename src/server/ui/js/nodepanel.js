@@ -81,7 +81,7 @@ export function renderDockHint(dock, data) {
 // newer selection wins over a slower older read.
 let shown = 0;
 
-export async function showNode(dock, id, focus, { onGone } = {}) {
+export async function showNode(dock, id, focus, { onGone, sourcesOf } = {}) {
   const seq = ++shown;
   let detail;
   try {
@@ -95,14 +95,16 @@ export async function showNode(dock, id, focus, { onGone } = {}) {
   if (seq !== shown) return;
   await renderNodePanel(dock, detail.node,
     { nodes: detail.neighbours, edges: detail.edges, clusters: detail.clusters, links: detail.links },
-    focus);
+    focus, sourcesOf);
 }
 
 export function forgetShownNode() {
   shown += 1;  // a read in flight no longer fills the dock
 }
 
-export async function renderNodePanel(dock, node, data, focus) {
+/** `sourcesOf(id)`: a neighbour's sources from the map, which tell a note's link (another
+ *  note) from a heading or idea under it (the same note). */
+export async function renderNodePanel(dock, node, data, focus, sourcesOf = () => null) {
   const names = await sourceNames();
   const byId = new Map((data?.nodes || []).map((n) => [n.id, n]));
   const quiz = (node.quiz || []).slice().sort((a, b) => b.at.localeCompare(a.at));
@@ -114,7 +116,7 @@ export async function renderNodePanel(dock, node, data, focus) {
       ? h("p.gate", "Harder questions wait on: ",
         node.blocked_by.map((b) => byId.get(b.id)?.text || b.id).join("; "))
       : null,
-    linksSection(node, data?.links, data?.edges, focus, { chatName }),
+    linksSection(node, data?.links, data?.edges, focus, { chatName, sourcesOf }),
     sectionsOutline(node, (id) => names.has(id)),
     evidenceSection(node, { isNote: (id) => names.has(id) && !chatName(id), resolve: resolver,
       sourceLink: (id, messageId) => sourceLink(id, messageId, names) }),
