@@ -11,6 +11,7 @@ app, at 1024×700 in light and dark (issue 28 items 2–4):
 
 from __future__ import annotations
 
+import asyncio
 import re
 import time
 from dataclasses import replace
@@ -170,3 +171,43 @@ def test_a_vault_reads_as_a_map_framed_and_its_dock_as_text(window, tmp_path):
         assert not window.page_errors
     finally:
         server.stop()
+
+
+def test_after_an_import_home_frames_the_whole_graph(window, tmp_path):
+    """Home open and zoomed into one corner: a second import lands, and the camera frames all
+    of it (was: the view stayed where it was, on a knot, until `0` or a reload)."""
+    vault = write_help_vault(tmp_path / "vault")
+    embedder = HashEmbedder()
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=embedder))
+    try:
+        import_vault(server, vault / "Linking")
+        page = window.page
+        page.set_viewport_size({"width": 1024, "height": 700})
+        page.goto(server.launch_url)
+        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                               " && window.__studyhall.graph.model", timeout=60_000)
+        before = page.evaluate("() => window.__studyhall.graph.model.n")
+        page.evaluate("""() => { const g = window.__studyhall.graph, m = g.model;
+            g.camera.x = m.xs[0]; g.camera.y = m.ys[0]; g.camera.k = 200 / m.unit; g.invalidate(); }""")
+        gate = server.call(_new_event)
+        embedder.gate = gate  # held at its embedding stage, so Home sees it running
+        with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {server.token}"}) as http:
+            run = http.post("/api/graph/import", json={"path": str(vault / "Editing")}).json()
+        page.wait_for_selector(".import-strip:not([hidden])", timeout=30_000)
+        server.call(lambda: _release(gate))
+        page.wait_for_function("(n) => window.__studyhall.graph.model.n > n", arg=before, timeout=60_000)
+        page.wait_for_function("() => { const g = window.__studyhall.graph; return g.camera.anim === null"
+                               " && g.camera.k < 100 / g.model.unit; }", timeout=30_000)
+        seen = page.evaluate(ON_SCREEN, "show")
+        assert len(seen) > before and all(seen), run
+        window.shot("vault-map-after-import")
+    finally:
+        server.stop()
+
+
+async def _new_event() -> asyncio.Event:
+    return asyncio.Event()
+
+
+async def _release(event: asyncio.Event) -> None:
+    event.set()
