@@ -37,7 +37,7 @@ const bare = (quote) => String(quote).replace(/^#{1,6}\s+/, "");  // a heading l
  *  A line quoted twice is kept once; so is the title line ("# Backlinks") the dock shows above
  *  (unless it is all there is). */
 export function groupEvidence(evidence, title = "") {
-  const rows = evidence.slice().sort((a, b) => b.at.localeCompare(a.at));
+  const rows = evidence.slice().sort((a, b) => String(b.at).localeCompare(String(a.at)));
   const titled = lineKey(title);
   const seen = new Set(rows.some((e) => lineKey(bare(e.quote)) !== titled) ? [titled] : []);
   const groups = new Map();
@@ -55,8 +55,23 @@ export function groupEvidence(evidence, title = "") {
   return [...groups.values()].map((g) => ({ ...g, sections: [...g.sections.values()] }));
 }
 
+/** The node's evidence and its sections' (a note's headings carry their own lines once notes
+ *  are one node each): rows {source_id, message_id, quote, at}; a section's bare quote is
+ *  placed under the section's message. */
+export function allEvidence(node) {
+  const rows = [...(node.evidence || [])];
+  for (const s of node.sections || []) {
+    const source = (s.message_id || "").split("#")[0];
+    for (const e of s.evidence || []) {
+      if (typeof e === "string") rows.push({ source_id: source, message_id: s.message_id, quote: e, at: node.created_at || "" });
+      else if (e?.quote) rows.push({ source_id: source, message_id: s.message_id, at: node.created_at || "", ...e });
+    }
+  }
+  return rows;
+}
+
 export function evidenceSection(node, { isNote, resolve, sourceLink }) {
-  const groups = groupEvidence(node.evidence || [], node.text);
+  const groups = groupEvidence(allEvidence(node), node.text);
   const body = groups.length ? h("ol.trail.evidence-groups", groups.map((g) => h("li.evidence-group",
     h("p.trail-meta", sourceLink(g.source_id, g.sections[0]?.message_id, g.at), " · ", formatDate(g.at)),
     g.sections.map((s) => {
