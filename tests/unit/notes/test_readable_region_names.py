@@ -11,7 +11,7 @@ from studyhall.core.library.upkeep.readable_names import readable
 CODE_TOKENS = ["list()", "strip_md", "linksTo()", "round", "min()", "`dv.pages`", "os.path",
                "Parameters", "returns", "__init__", "a -> b", "[[Core plugins]]", "42", "getX"]
 NAMES = ["Backlinks", "Outgoing links", "Core plugins", "Mitochondria", "ATP", "Graph view",
-         "Drag and drop", "Settings — Plugins", "Status bar", "Data structures 2"]
+         "Drag and drop", "Settings — Plugins", "Status bar", "Data structures 2", "Properties"]
 
 
 @pytest.mark.parametrize("token", CODE_TOKENS)

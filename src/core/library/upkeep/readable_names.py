@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 
-# One-word headings that say what kind of section it is, not what it is about.
+# One-word headings that say what kind of section it is, not what it is about (never a word a
+# note is often titled by, like "Properties" or "Setup").
 GENERIC_WORDS = frozenset([
-    "arguments", "args", "attributes", "configuration", "contents", "description",
-    "details", "example", "examples", "general", "index", "intro", "introduction", "misc",
-    "notes", "options", "other", "overview", "parameters", "params", "properties",
-    "reference", "references", "returns", "see", "setup", "summary", "syntax", "todo",
-    "untitled", "usage",
+    "arguments", "args", "attributes", "contents", "description", "details", "example",
+    "examples", "general", "index", "intro", "introduction", "misc", "notes", "options",
+    "other", "overview", "parameters", "params", "references", "returns", "see", "summary",
+    "syntax", "todo", "untitled", "usage",
 ])
 
 _CODE_MARKS = re.compile(r"[()\[\]{}<>`_=|\\]|::|->")
