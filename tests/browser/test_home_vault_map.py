@@ -127,6 +127,8 @@ def test_a_vault_reads_as_a_map_framed_and_its_dock_as_text(window, tmp_path):
         assert len(metas) == len(set(metas)) >= 1, metas
         quotes = [q.strip() for q in panel.locator(".evidence-quote").all_inner_texts()]
         assert len(quotes) == len(set(quotes)), quotes
+        lines = [line.strip() for line in text.split("\n") if len(line.strip()) > 12]
+        assert len(lines) == len(set(lines)), lines  # no line twice anywhere in the dock
         lists = panel.locator(".node-links section.node-linked h3").all_text_contents()
         assert "Builds on" not in lists, lists  # no prerequisites here
         # "Leads to" holds only the note's own headings while they are nodes (structure, not a

@@ -76,7 +76,8 @@ export function evidenceSection(node, { isNote, resolve, sourceLink }) {
     h("p.trail-meta", sourceLink(g.source_id, g.sections[0]?.message_id, g.at), " · ", formatDate(g.at)),
     g.sections.map((s) => {
       let heading = s.anchor && isNote(g.source_id) ? headingFor(s.message_id, s.anchor, node.sections) : null;
-      if (heading && lineKey(heading) === lineKey(node.text)) heading = null;  // the title, above
+      const own = lineKey(node.text);  // the title above: the note's, or a heading topic's own
+      if (heading && (lineKey(heading) === own || own.endsWith(`: ${lineKey(heading)}`))) heading = null;
       return h("div.evidence-section",
         heading ? h("p.evidence-heading", h("a.wikilink", {
           href: `#/sources/${encodeURIComponent(g.source_id)}?at=${encodeURIComponent(readerAt(s.anchor))}`,

@@ -3,7 +3,7 @@
 // - "Links to" / "Linked from": a note's links (an edge of kind `links`, or a `supports` edge
 //   between topics of two different notes, neither from a session: a heading under its note or
 //   an idea under its topic shares the note), direction kept, each with how many links when
-//   the edge counts them;
+//   the edge counts them; a note linked both ways is listed once, under "Links to" (⇄);
 // - "Builds on" / "Leads to": prerequisites (`follows`), a session finding's anchor, and a
 //   heading's note (while headings are still nodes);
 // - "Learned in your sessions": the findings anchored under a note topic.
@@ -43,6 +43,11 @@ export function sortLinks(node, links, edges, { fromSession, sourcesOf = () => n
     else if (!fromSession && x.session) out.learned.push(item);
     else out.leadsTo.push(item);
   }
+  // Linked both ways: once, under "Links to", marked as linking back.
+  const back = new Set(out.linkedFrom.map((x) => x.id));
+  out.linksTo = out.linksTo.map((x) => (back.has(x.id) ? { ...x, both: true } : x));
+  const both = new Set(out.linksTo.filter((x) => x.both).map((x) => x.id));
+  out.linkedFrom = out.linkedFrom.filter((x) => !both.has(x.id));
   return out;
 }
 
@@ -67,6 +72,7 @@ function linkList(title, items, focus, own, chatName) {
     h("button.link-button", { type: "button", title: "Show it in the graph", onclick: () => focus(x.id) },
       stateGlyph(x.state, 10), h("span", x.text)),
     x.count > 1 ? h("span.link-count.muted.small", ` ×${x.count}`) : null,
+    x.both ? h("span.link-both.muted.small", { title: "It links back here too" }, " ⇄") : null,
     x.session && !own.has(x.session) && chatName(x.session)
       ? h("span.link-session", `in ${chatName(x.session)}`) : null))));
 }
