@@ -5,7 +5,8 @@ heading (the member with the most edges inside the cluster; ties to the shorter 
 id), never by a list of keywords. A heading topic ("Note: Heading") is named by its heading
 alone when its note is not in the cluster too. Two clusters with the same name get the note
 their headings belong to, or their next most central member, added ("Settings — Plugins"),
-and a number when that is not enough.
+and a number when that is not enough. A name that reads as code (``readable_names.py``) is
+never used: the next most central member, else the note a heading belongs to, else the folder.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from studyhall.core.contracts.graph import Cluster
+from studyhall.core.library.upkeep.readable_names import readable
 
 MAX_NAME = 48  # characters: a label must fit on the map
 
@@ -44,26 +46,32 @@ def member_name(node: str, members: Sequence[str], texts: Mapping[str, str]) -> 
 
 
 def central_name(members: Sequence[str], texts: Mapping[str, str],
-                 edges: Iterable[tuple[str, str]]) -> str:
+                 edges: Iterable[tuple[str, str]], folder: str | None = None) -> str:
+    """The most central member whose name reads as words; else the note its most central
+    heading belongs to, else ``folder`` (the members' common folder), else "Untitled region"."""
     ranked = ranked_members(members, texts, edges)
-    return member_name(ranked[0], members, texts) if ranked else "Untitled region"
+    names = (member_name(m, members, texts) for m in ranked)
+    notes = (_short(texts[m].partition(": ")[0]) for m in ranked if ": " in texts[m])
+    return next((n for n in (*names, *notes, folder) if readable(n)), None) or "Untitled region"
 
 
 def unique_names(clusters: Sequence[Cluster], texts: Mapping[str, str],
                  edges: Sequence[tuple[str, str]]) -> list[Cluster]:
-    """The same clusters, no two with the same label (case-insensitive)."""
-    counts = Counter((c.label or "").casefold() for c in clusters)
+    """The same clusters, no two with the same label (case-insensitive), none that reads as
+    code (a model's or an older label like that is replaced by the central name)."""
+    firsts = [c.label if c.label and readable(c.label) else central_name(c.node_ids, texts, edges)
+              for c in clusters]
+    counts = Counter(label.casefold() for label in firsts)
     taken: set[str] = set()
     out: list[Cluster] = []
-    for cluster in clusters:
-        label = cluster.label or "Untitled region"
+    for cluster, label in zip(clusters, firsts, strict=True):
         if counts[label.casefold()] > 1:
             extra = _distinct(label, cluster.node_ids, texts, edges)
             if extra:
                 label = f"{label} — {extra}"
         base, n = label, 2
-        while label.casefold() in taken:
-            label, n = f"{base} ({n})", n + 1
+        while label.casefold() in taken:  # a number, never "(2)": brackets read as code
+            label, n = f"{base} {n}", n + 1
         taken.add(label.casefold())
         out.append(cluster if label == cluster.label else cluster.model_copy(update={"label": label}))
     return out
@@ -77,6 +85,6 @@ def _distinct(label: str, members: Sequence[str], texts: Mapping[str, str],
     notes = [texts[m].partition(": ")[0] for m in ranked if ": " in texts[m]]
     names = [member_name(m, members, texts) for m in ranked]
     for candidate in (*notes, *names):
-        if candidate.casefold() != label.casefold():
+        if candidate.casefold() != label.casefold() and readable(candidate):
             return _short(candidate)
     return None

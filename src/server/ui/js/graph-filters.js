@@ -1,5 +1,6 @@
 // The graph's filter control (floating top-right): by source folder, by state (solid / shaky /
-// not tried / due for review) and by session. It hands the renderer a per-node mask.
+// not tried / due for review) and by session. It hands the renderer a per-node mask, and says
+// whether the learner changed the choice (`changed`: the view re-frames) or the graph was re-read.
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
@@ -25,7 +26,7 @@ export class GraphFilters {
   }
 
   select(label, choices, name) {
-    const el = h("select", { name, "aria-label": label, onchange: () => this.apply() },
+    const el = h("select", { name, "aria-label": label, onchange: () => this.apply(true) },
       choices.map(([v, text]) => h("option", { value: v }, text)));
     h("label.filter-field", h("span", label), el);
     return el;
@@ -51,22 +52,22 @@ export class GraphFilters {
     refill(this.session, [["", "All sessions"], ...[...sessions].map((id) => [id, chats.get(id)])]);
     this.folder.disabled = !used.size;
     this.session.disabled = !sessions.size;
-    await this.apply();
+    await this.apply(false);
   }
 
   clear() {
     this.folder.value = this.state.value = this.session.value = "";
-    this.apply();
+    this.apply(true);
   }
 
-  async apply() {
+  async apply(changed = true) {
     const data = this.data;
     if (!data) return;
     const folder = this.folder.value, st = this.state.value, session = this.session.value;
     if (!folder && !st && !session) {
       this.summary.textContent = "";
       this.root.classList.remove("active");
-      this.onChange(null);
+      this.onChange(null, { changed });
       return;
     }
     let due = null;
@@ -83,7 +84,7 @@ export class GraphFilters {
     });
     this.summary.textContent = ` · ${shown} shown`;
     this.root.classList.add("active");
-    this.onChange(mask);
+    this.onChange(mask, { changed });
   }
 }
 

@@ -6,6 +6,7 @@
 import { api } from "./api.js";
 import { h, replace, stateGlyph, STATE_LABELS } from "./dom.js";
 import { GraphCanvas } from "./graph/canvas.js";
+import { depthControl } from "./graph/depth-control.js";
 import { ImportStrip, runningImport } from "./graph/import-strip.js";
 import { decodeMap, joinParts } from "./graph/map-data.js";
 import { buildModel, STATES } from "./graph/model.js";
@@ -54,7 +55,8 @@ export async function mountHome({ main, dock }, params, query) {
       renderDockHint(dock, data);
     } else {
       fitWhileGrowing = false;
-      showNode(dock, node.id, (id) => focusNode(id), { onGone: () => load({ keepCamera: true }) });
+      showNode(dock, node.id, (id) => focusNode(id), { onGone: () => load({ keepCamera: true }),
+        sourcesOf: (id) => view?.model?.nodes[view.model.index.get(id)]?.sources ?? null });
     }
   };
   const focusNode = (id) => {
@@ -199,9 +201,14 @@ export async function mountHome({ main, dock }, params, query) {
         view.marked = new Set(ids.map((id) => view.model.index.get(id)).filter((i) => i !== undefined));
         view.invalidate();
       } });
-      filters = new GraphFilters(stage, { onChange: (mask) => view.setFilter(mask) });
-      stage.append(legend(), zoomControls(() => view));
-      view.floats = [search.root, filters.root, strip.root, ...stage.querySelectorAll(".legend, .zoom-controls")];
+      filters = new GraphFilters(stage, { onChange: (mask, { changed }) => {
+        view.setFilter(mask, { frame: changed });  // a new choice re-frames; a re-read keeps the view
+        updateLegend(stage, data, mask);
+      } });
+      const depth = depthControl(() => view);
+      view.onDepth = depth.sync;
+      stage.append(legend(), zoomControls(() => view), depth);
+      view.floats = [search.root, filters.root, strip.root, ...stage.querySelectorAll(".legend, .zoom-controls, .depth-control")];
       for (const type of ["pointerdown", "wheel"]) host.addEventListener(type, () => { fitWhileGrowing = false; });
       fitWhileGrowing = Boolean(importing);
       // For tests and benchmarks: the label boxes of the last frame, in page pixels.
@@ -262,6 +269,12 @@ export async function mountHome({ main, dock }, params, query) {
       clearTimeout(growTimer);
       growTimer = 0;
       if (was && !data?.nodes.length) load({ keepCamera: false });  // the welcome, or the graph
+      else if (was) {
+        // The import is in: frame the whole of it (unless the learner chose something meanwhile).
+        load({ keepCamera: true }).then(() => {
+          if (!disposed && view?.model && view.selected < 0 && !view.picked.size) view.frameShown();
+        });
+      }
       return;
     }
     if (!was && !data?.nodes.length) showEmpty();
@@ -315,9 +328,12 @@ function legend() {
       h("span.legend-label", SHORT_LABELS[s] || STATE_LABELS[s]), h("span.legend-count", ""))));
 }
 
-function updateLegend(stage, data) {
+/** The legend counts what is shown: the nodes the filters let through (`mask`), or all. */
+function updateLegend(stage, data, mask = null) {
   const counts = {};
-  for (const n of data.nodes) counts[n.state] = (counts[n.state] || 0) + 1;
+  data.nodes.forEach((n, i) => {
+    if (!mask || mask[i]) counts[n.state] = (counts[n.state] || 0) + 1;
+  });
   for (const item of stage.querySelectorAll(".legend-item")) {
     item.querySelector(".legend-count").textContent = String(counts[item.dataset.state] || 0);
   }
@@ -334,6 +350,6 @@ function zoomControls(getView) {
     h("button.icon-button", { type: "button", "aria-label": "Zoom out", title: "Zoom out (−)",
       onclick: act((v) => v.camera.zoomAt(v.width / 2, v.height / 2, 1 / 1.4, v.width, v.height)) }, "−"),
     h("button.icon-button", { type: "button", "aria-label": "Show the whole graph", title: "Whole graph (0)",
-      onclick: act((v) => v.camera.fitAnimated(v.model, v.width, v.height)) }, "⤢"),
+      onclick: act((v) => v.frameShown()) }, "⤢"),
   );
 }

@@ -1,29 +1,34 @@
-// The dock on Home: the selected proposition — its state, its mastery explained and its review
-// card ("Review now"), what it builds on, and the evidence trail (which session or note line,
-// which quiz, when). With nothing selected: a
-// short guide and the graph's totals.
+// The dock on Home: the selected topic — its state, its mastery explained and its review card
+// ("Review now"), what it links with (dock-links.js), its outline and the evidence trail grouped
+// per source, rendered as the reader renders a note (dock-evidence.js, dock-text.js), which quiz,
+// when. With nothing selected: a short guide and the graph's totals.
 
 import { api } from "./api.js";
 import { formatDate, h, plural, replace, stateBadge, stateGlyph, STATE_LABELS } from "./dom.js";
 import { state } from "./store.js";
 import { masterySection } from "./node-mastery.js";
 import { makeButton } from "./artifacts-make.js";
+import { evidenceSection, sectionsOutline } from "./dock-evidence.js";
+import { linksSection } from "./dock-links.js";
+import { noteResolver } from "./dock-text.js";
 
 let sources = null;  // source id -> imported file path, fetched once
+let resolver = null;  // a wikilink's target -> the source id of the note it names
 
 async function sourceNames() {
   if (sources) return sources;
+  let list = [];
   try {
-    const list = await api.get("/api/sources");
-    sources = new Map(list.map((s) => [s.id, s.path]));
-  } catch {
-    sources = new Map();
-  }
+    list = await api.get("/api/sources");
+  } catch { /* no paths: notes are named by id, wikilinks stay text */ }
+  sources = new Map(list.map((s) => [s.id, s.path]));
+  resolver = noteResolver(list);
   return sources;
 }
 
 export function forgetSources() {
   sources = null;
+  resolver = null;
 }
 
 function chatName(id) {
@@ -76,7 +81,7 @@ export function renderDockHint(dock, data) {
 // newer selection wins over a slower older read.
 let shown = 0;
 
-export async function showNode(dock, id, focus, { onGone } = {}) {
+export async function showNode(dock, id, focus, { onGone, sourcesOf } = {}) {
   const seq = ++shown;
   let detail;
   try {
@@ -90,17 +95,18 @@ export async function showNode(dock, id, focus, { onGone } = {}) {
   if (seq !== shown) return;
   await renderNodePanel(dock, detail.node,
     { nodes: detail.neighbours, edges: detail.edges, clusters: detail.clusters, links: detail.links },
-    focus);
+    focus, sourcesOf);
 }
 
 export function forgetShownNode() {
   shown += 1;  // a read in flight no longer fills the dock
 }
 
-export async function renderNodePanel(dock, node, data, focus) {
+/** `sourcesOf(id)`: a neighbour's sources from the map, which tell a note's link (another
+ *  note) from a heading or idea under it (the same note). */
+export async function renderNodePanel(dock, node, data, focus, sourcesOf = () => null) {
   const names = await sourceNames();
   const byId = new Map((data?.nodes || []).map((n) => [n.id, n]));
-  const evidence = (node.evidence || []).slice().sort((a, b) => b.at.localeCompare(a.at));
   const quiz = (node.quiz || []).slice().sort((a, b) => b.at.localeCompare(a.at));
   replace(dock, h("article.dock-section.node-panel", { "aria-label": "Selected proposition" },
     stateBadge(node.state),
@@ -110,12 +116,10 @@ export async function renderNodePanel(dock, node, data, focus) {
       ? h("p.gate", "Harder questions wait on: ",
         node.blocked_by.map((b) => byId.get(b.id)?.text || b.id).join("; "))
       : null,
-    linksSection(node, data?.links, focus),
-    h("section", h("h3", "Evidence"),
-      evidence.length ? h("ol.trail", evidence.map((e) => h("li",
-        h("blockquote", e.quote),
-        h("p.trail-meta", sourceLink(e.source_id, e.message_id, names), " · ", formatDate(e.at)))))
-        : h("p.muted.small", "No evidence recorded.")),
+    linksSection(node, data?.links, data?.edges, focus, { chatName, sourcesOf }),
+    sectionsOutline(node, (id) => names.has(id)),
+    evidenceSection(node, { isNote: (id) => names.has(id) && !chatName(id), resolve: resolver,
+      sourceLink: (id, messageId) => sourceLink(id, messageId, names) }),
     quiz.length ? h("section", h("h3", "Quiz answers"),
       h("ol.trail", quiz.map((q) => h("li.quiz-event",
         h("span.verdict", { class: `verdict-${q.verdict}` }, verdictText(q.verdict)),
@@ -136,34 +140,6 @@ function nodeScopes(node, data) {
   const cluster = node.cluster && (data?.clusters || []).find((c) => c.id === node.cluster);
   if (node.cluster) scopes.push({ type: "cluster", id: node.cluster, label: cluster?.label || "" });
   return scopes;
-}
-
-// --- Builds on / leads to (the detail's "links") ------------------------------------------------
-// A session finding shows the topic it was anchored under ("Builds on"); a topic from notes lists
-// what was learned about it in sessions, then the rest that leads on from it. Each entry flies to
-// its node.
-function linksSection(node, links, focus) {
-  const own = new Set(node.sources || []);
-  const fromSession = (node.sources || []).some((s) => chatName(s));
-  const buildsOn = links?.builds_on || [];
-  const leadsTo = links?.leads_to || [];
-  const learned = fromSession ? [] : leadsTo.filter((x) => x.session);
-  const onward = leadsTo.filter((x) => !learned.includes(x));
-  return h("div.node-links",
-    linkList("Builds on", buildsOn, focus, own),
-    linkList("Learned in your sessions", learned, focus, own),
-    linkList("Leads to", onward, focus, own));
-}
-
-/** Links that fly to their node, each with the session it was learned in (unless it is this
- * node's own). */
-function linkList(title, items, focus, own) {
-  if (!items.length) return null;
-  return h("section.node-linked", h("h3", title), h("ul.linked", items.map((x) => h("li",
-    h("button.link-button", { type: "button", title: "Show it in the graph", onclick: () => focus(x.id) },
-      stateGlyph(x.state, 10), h("span", x.text)),
-    x.session && !own.has(x.session) && chatName(x.session)
-      ? h("span.link-session", `in ${chatName(x.session)}`) : null))));
 }
 
 function verdictText(v) {

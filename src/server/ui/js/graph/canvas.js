@@ -2,7 +2,8 @@
 // changes (a drag, a zoom, a fly-to) and sleeps otherwise; only what is on screen is drawn.
 // Draw order: cluster washes, edges, nodes (batched per state), then screen-space labels. With a
 // node selected — or several (`picked`: Shift/Ctrl/Cmd+click, Shift+Enter in search) — their
-// local graph (depth 2) is drawn over the rest, which is dimmed.
+// local graph (depth 1–3, `depth`) is drawn over the rest, which is dimmed to DIM, and framed.
+// The camera frames what is shown: the selection's local graph, the filtered nodes, or all.
 
 import { hitTest, nodesIn } from "./model.js";
 import { Camera } from "./camera.js";
@@ -11,6 +12,9 @@ import { drawLabels } from "./labels.js";
 import { neighbourhood } from "./local.js";
 import { palette } from "./palette.js";
 import { bindInput } from "./input.js";
+import { frameOf, shownIndices } from "./frame.js";
+
+const DIM = 0.12;  // the rest of the graph behind a local graph: context, not competition
 
 export class GraphCanvas {
   constructor(host, { onSelect, onSelectMany, onHover } = {}) {
@@ -28,6 +32,8 @@ export class GraphCanvas {
     this.hovered = -1;
     this.marked = new Set();  // search hits: labelled first
     this.focus = null;  // depth per node around the selection (1 = it), or null
+    this.depth = 2;  // links walked from the selection (1–3), the depth control's value
+    this.onDepth = () => {};
     this.show = null;  // the filters' per-node mask, or null: everything shown
     this.labelRects = [];  // the label boxes of the last frame, in canvas pixels
     this.floats = [];  // the floating controls labels keep clear of
@@ -91,9 +97,10 @@ export class GraphCanvas {
   select(i, { fly = false } = {}) {
     this.selected = i;
     this.picked = new Set();
-    this.focus = i >= 0 ? neighbourhood(this.model, i, 2) : null;
-    if (fly && i >= 0) this.camera.flyTo(this.model.xs[i], this.model.ys[i], this.focusZoom());
+    this.focus = i >= 0 ? neighbourhood(this.model, i, this.depth) : null;
+    if (fly && i >= 0) this.frameFocus();
     this.invalidate();
+    this.onDepth();
     this.onSelect(i >= 0 ? this.model.nodes[i] : null);
   }
 
@@ -106,7 +113,7 @@ export class GraphCanvas {
     if (picked.has(i)) picked.delete(i);
     else picked.add(i);
     this.pick(picked);
-    if (fly && picked.has(i)) this.camera.flyTo(this.model.xs[i], this.model.ys[i], this.focusZoom());
+    if (fly && picked.has(i)) this.frameFocus();
   }
 
   /** Select several nodes at once (indices); none: nothing selected. */
@@ -118,14 +125,55 @@ export class GraphCanvas {
     }
     this.selected = -1;
     this.picked = picked;
-    this.focus = neighbourhood(this.model, picked, 2);
+    this.focus = neighbourhood(this.model, picked, this.depth);
     this.invalidate();
+    this.onDepth();
     this.onSelectMany([...picked].map((i) => this.model.nodes[i]));
   }
 
-  /** Fly to a node without changing what is selected. */
+  /** Fly to a node without changing what is selected, close enough to read it and far enough
+   *  that its neighbours are on screen too. */
   flyToNode(i) {
-    if (i >= 0 && this.model) this.camera.flyTo(this.model.xs[i], this.model.ys[i], this.focusZoom());
+    if (i < 0 || !this.model) return;
+    this.frame(shownIndices(neighbourhood(this.model, i, 1), this.show), i);
+  }
+
+  /** Walk `depth` (1–3) links from the selection: the local graph grows or shrinks, framed. */
+  setDepth(depth) {
+    this.depth = Math.min(3, Math.max(1, Math.round(depth)));
+    if (!this.model) return;
+    const roots = this.picked.size ? this.picked : this.selected;
+    if (roots !== -1) {
+      this.focus = neighbourhood(this.model, roots, this.depth);
+      this.frameFocus();
+    }
+    this.invalidate();
+    this.onDepth();
+  }
+
+  /** Frame the selection's local graph (what the filters let through of it). */
+  frameFocus() {
+    const anchor = this.selected >= 0 ? this.selected : [...this.picked][0];
+    this.frame(shownIndices(this.focus, this.show), anchor);
+  }
+
+  /** Frame what is shown: the filtered nodes, or the whole graph (`0`, ⤢, after an import). */
+  frameShown({ animate = true } = {}) {
+    if (!this.model) return;
+    if (!this.show) {
+      if (animate) this.camera.fitAnimated(this.model, this.width, this.height);
+      else this.camera.fit(this.model, this.width, this.height);
+      return;
+    }
+    this.frame(shownIndices(null, this.show), -1, animate);
+  }
+
+  frame(indices, anchor = -1, animate = true) {
+    const v = frameOf(this.model, indices, this.width, this.height, this.obstacles(), anchor);
+    if (!v) return;
+    if (animate) this.camera.flyTo(v.x, v.y, v.k);
+    else Object.assign(this.camera, { x: v.x, y: v.y, k: this.camera.clampK(v.k) });
+    this.invalidate();
   }
 
   focusZoom() {
@@ -133,9 +181,11 @@ export class GraphCanvas {
     return Math.max(this.camera.k, 90 / this.model.unit);
   }
 
-  /** Keep only the nodes the mask lets through (null: all). */
-  setFilter(mask) {
+  /** Keep only the nodes the mask lets through (null: all); `frame`: frame what is shown. */
+  setFilter(mask, { frame = true } = {}) {
     this.show = mask;
+    if (frame && this.focus) this.frameFocus();
+    else if (frame) this.frameShown();
     this.invalidate();
   }
 
@@ -177,7 +227,7 @@ export class GraphCanvas {
     if (show) visible = visible.filter((i) => show[i]);
     if (focus) {
       // The rest of the graph stays as context, faint; the local graph is drawn over it.
-      ctx.globalAlpha = 0.2;
+      ctx.globalAlpha = DIM;
       drawEdges(ctx, model, colors, k, box, { show });
       drawNodes(ctx, model, colors, k, visible);
       ctx.globalAlpha = 1;

@@ -40,7 +40,7 @@ export function bindInput(view) {
       const p = point(event);
       const i = view.nodeAt(p[0], p[1]);
       if (event.shiftKey || event.ctrlKey || event.metaKey) view.toggle(i);
-      else view.select(i);
+      else view.select(i, { fly: i >= 0 });  // frame its local graph
     }
   };
   const wheel = (event) => {
@@ -62,7 +62,7 @@ export function bindInput(view) {
       "+": () => view.camera.zoomAt(view.width / 2, view.height / 2, 1.25, view.width, view.height),
       "=": () => view.camera.zoomAt(view.width / 2, view.height / 2, 1.25, view.width, view.height),
       "-": () => view.camera.zoomAt(view.width / 2, view.height / 2, 0.8, view.width, view.height),
-      "0": () => view.camera.fitAnimated(view.model, view.width, view.height),
+      "0": () => view.frameShown(),  // what is shown: the filtered nodes, or all
       Escape: () => view.select(-1),
     };
     const action = actions[event.key];

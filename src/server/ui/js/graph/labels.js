@@ -2,6 +2,7 @@
 // map), closer in the cluster names and the most important topics, deep in every topic. Labels
 // never overlap each other or the floating controls: greedy placement, most important first,
 // each label trying a few spots around its anchor, against a grid of the boxes already taken.
+// A text is on screen once: a topic named like its region (or two topics alike) is named once.
 
 import { LabelGrid } from "./label-grid.js";
 
@@ -36,12 +37,15 @@ export function drawLabels(view, visibleMask) {
   const grid = new LabelGrid(width, height);
   for (const r of view.obstacles()) grid.block(r.x - 4, r.y - 4, r.w + 8, r.h + 8);
   const placed = [];
+  const said = new Set();  // the texts already on screen, case-folded
   ctx.textBaseline = "middle";
   ctx.lineJoin = "round";
   const focus = view.focus;  // depth per node around the selection, or null
   const screen = (x, y) => camera.toScreen(x, y, width, height);
 
   const put = (text, spots, w, font, fill, ground, alpha, kind, node = -1) => {
+    const key = text.toLowerCase();
+    if (said.has(key)) return false;
     for (const [x, y, align] of spots) {
       const left = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
       if (!grid.take(left - 2, y - 9, w + 4, 18)) continue;
@@ -50,6 +54,7 @@ export function drawLabels(view, visibleMask) {
       ctx.globalAlpha = alpha;
       halo(ctx, text, x, y, fill, ground);
       placed.push({ x: left - 2, y: y - 9, w: w + 4, h: 18, text, kind, node });
+      said.add(key);
       return true;
     }
     return false;
