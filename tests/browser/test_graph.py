@@ -15,7 +15,7 @@ from tests.support.citing_extractor import citing_extractor
 from tests.support.embedder import HashEmbedder
 from tests.support.graph_lesson import SCRIPT
 from tests.support.live_server import start_server
-from tests.support.notes import write_vault
+from tests.support.notes import add_twin_notes, write_vault
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +36,9 @@ def graph_stats(page) -> dict:
 
 
 def test_importing_a_vault_shows_progress_then_the_nodes(window, tmp_path):
-    vault = write_vault(tmp_path / "vault")
+    # Two notes about one thing, so the hash embedder has a cluster to make once every note is
+    # one node (issue 28; its heading nodes used to cluster).
+    vault = add_twin_notes(write_vault(tmp_path / "vault"))
     embedder = HashEmbedder()
     server = start_server(tmp_path / "data", None,
                           prepare=lambda s: replace(s, embedder=embedder))
@@ -71,9 +73,10 @@ def test_importing_a_vault_shows_progress_then_the_nodes(window, tmp_path):
         # The nodes arrive on the home graph (it refreshes when the import finishes).
         page.wait_for_function("() => Number(document.body.dataset.graphNodes || 0) > 0")
         stats = graph_stats(page)
-        # One topic per note and per heading (5 notes + "Graphs: Degree"); the sentences are
-        # their evidence. Was: >= 8 (one node per sentence, before issue 14).
-        assert stats and stats["n"] == 6 and stats["clusters"] >= 1
+        # One topic per note (5 notes and the 2 twins); headings are sections, the sentences
+        # evidence. Was: 6 (+ "Graphs: Degree", a heading node, before issue 28); >= 8 (one
+        # node per sentence, before issue 14).
+        assert stats and stats["n"] == 7 and stats["clusters"] >= 1
         assert embedder.calls >= 1
         window.shot("10-home-graph")
 

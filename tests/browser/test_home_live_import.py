@@ -47,8 +47,10 @@ def test_home_shows_the_graph_growing_while_notes_are_imported(window, tmp_path)
             assert http.get(f"/api/graph/import/{run_id}").json()["status"] == "running"
             assert page.locator(".shell.welcome-mode").count() == 0
             grown = page.evaluate("() => window.__studyhall.graph.model.n")
-            assert grown == 6  # every note's topic is in before the embedding stage ends
-            strip.filter(has_text=re.compile(r"reading for meaning · \d+ of 6")).wait_for()
+            # Every note's topic is in before the embedding stage ends: one node per note (was 6
+            # with the "Graphs: Degree" heading node, before issue 28).
+            assert grown == 5
+            strip.filter(has_text=re.compile(r"reading for meaning · \d+ of 5")).wait_for()
             assert page.locator(".import-strip [role=progressbar]").is_visible()
             # The strip is a floating control: no graph label runs under it.
             box = strip.bounding_box()
@@ -58,7 +60,7 @@ def test_home_shows_the_graph_growing_while_notes_are_imported(window, tmp_path)
             both_themes(window, "home-live-import")
             page.locator(".activity-toggle").click()  # the dock words the stage as the strip does
             row = page.locator(".activity-item.status-running")
-            row.filter(has_text=re.compile(r"reading for meaning · \d+ of 6")).wait_for()
+            row.filter(has_text=re.compile(r"reading for meaning · \d+ of 5")).wait_for()
             # The dock's panel keeps clear of the graph's zoom buttons at 1024x700.
             panel = page.locator(".activity-panel").bounding_box()
             zoom = page.locator(".zoom-controls").bounding_box()
@@ -72,7 +74,7 @@ def test_home_shows_the_graph_growing_while_notes_are_imported(window, tmp_path)
         # Done: the whole graph, placed by the server's upkeep (no client-side guesses left).
         page.wait_for_function("() => window.__studyhall.graph.model.nodes.every((n) => n.position)",
                                timeout=30_000)
-        assert page.evaluate("() => window.__studyhall.graph.model.n") == 6
+        assert page.evaluate("() => window.__studyhall.graph.model.n") == 5  # one node per note (issue 28)
     finally:
         server.stop()
 

@@ -60,3 +60,16 @@ def _section(source_id: str, message_id: str, quote: str, evidence: int) -> Outl
         level = anchor.count("#") + 1
     heading = stripped.lstrip("#").strip() if hashes else _SETEXT_UNDERLINE.sub("", stripped)
     return OutlineSection(source_id, message_id, anchor, heading, level, evidence)
+
+
+MEANING_CHARS = 600  # about the encoder's 128-token window: more would be cut anyway
+
+
+def meaning_text(node: SnapshotNode) -> str:
+    """What a node's vector is made of: its text and, for a note's topic, its sections' headings
+    — a title alone ("Backlinks") says little of what the note holds, so notes about one thing
+    would not cluster into a region, nor a search for what a section covers find its note."""
+    headings = list(dict.fromkeys(s.heading for s in node_outline(node) if s.level > 0))
+    if not headings:
+        return node.text
+    return f"{node.text}: {'; '.join(headings)}"[:MEANING_CHARS]

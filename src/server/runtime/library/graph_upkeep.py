@@ -19,6 +19,7 @@ from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
 from studyhall.core.agents.cluster_labeler import ask_label
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
+from studyhall.core.library.graph.outline import meaning_text
 from studyhall.core.library.graph.snapshot import GraphSnapshot
 from studyhall.core.library.imports.report import ImportProgress, ProgressFn, quiet
 from studyhall.core.library.upkeep.report import UpkeepReport
@@ -87,11 +88,11 @@ class GraphUpkeep:
         if cache is None:
             return {}
         if compute:
-            await cache.ensure((n.text for n in snapshot.nodes), progress)
+            await cache.ensure((meaning_text(n) for n in snapshot.nodes), progress)
             await cache.persist()
         out: dict[str, Vector] = {}
         for node in snapshot.nodes:
-            vector = cache.get(node.text)
+            vector = cache.get(meaning_text(node))
             if vector is not None:
                 out[node.id] = vector
         return out

@@ -62,7 +62,8 @@ export function allEvidence(node) {
   const rows = [...(node.evidence || [])];
   for (const s of node.sections || []) {
     const source = (s.message_id || "").split("#")[0];
-    for (const e of s.evidence || []) {
+    // The detail's outline counts a section's lines (a number); a list carries the lines.
+    for (const e of Array.isArray(s.evidence) ? s.evidence : []) {
       if (typeof e === "string") rows.push({ source_id: source, message_id: s.message_id, quote: e, at: node.created_at || "" });
       else if (e?.quote) rows.push({ source_id: source, message_id: s.message_id, at: node.created_at || "", ...e });
     }
@@ -83,7 +84,9 @@ export function evidenceSection(node, { isNote, resolve, sourceLink }) {
           href: `#/sources/${encodeURIComponent(g.source_id)}?at=${encodeURIComponent(readerAt(s.anchor))}`,
           title: "Open the note here",
         }, heading)) : null,
-        s.quotes.map((q) => renderDockText(h("blockquote.prose.evidence-quote"), q, resolve, g.source_id)));
+        // A section's view quotes its heading first: under that heading, the line once.
+        s.quotes.filter((q) => !heading || lineKey(bare(q)) !== lineKey(heading))
+          .map((q) => renderDockText(h("blockquote.prose.evidence-quote"), q, resolve, g.source_id)));
     }))))
     : h("p.muted.small", "No evidence recorded.");
   return h("section", h("h3", "Evidence"), body);
@@ -91,12 +94,15 @@ export function evidenceSection(node, { isNote, resolve, sourceLink }) {
 
 /** A note's outline from the detail's `sections`, each heading a link into the reader. */
 export function sectionsOutline(node, isNote) {
-  const sections = (node.sections || []).filter((s) => s.heading);
+  // Not the title (level 0, or the note's "# Title" heading): the dock's heading says it.
+  const sections = (node.sections || []).filter((s) => s.heading && s.level !== 0
+    && lineKey(s.heading) !== lineKey(node.text));
   if (!sections.length) return null;
   return h("section.node-sections", h("h3", "In this note"), h("ol.dock-outline", sections.map((s) => {
-    const source = (node.sources || []).find((id) => anchorOf(id, s.message_id)) || (node.sources || []).find(isNote);
-    const anchor = source ? anchorOf(source, s.message_id) : null;
-    const count = (s.evidence || []).length;
+    const source = s.source_id || (node.sources || []).find((id) => anchorOf(id, s.message_id))
+      || (node.sources || []).find(isNote);
+    const anchor = s.anchor || (source ? anchorOf(source, s.message_id) : null);
+    const count = typeof s.evidence === "number" ? s.evidence : (s.evidence || []).length;
     return h("li", { class: `toc-${s.level || 1}` },
       source && anchor ? h("a.wikilink", { href: `#/sources/${encodeURIComponent(source)}?at=${encodeURIComponent(readerAt(anchor))}` }, s.heading)
         : h("span", s.heading),

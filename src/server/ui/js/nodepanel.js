@@ -94,8 +94,25 @@ export async function showNode(dock, id, focus, { onGone, sourcesOf } = {}) {
   }
   if (seq !== shown) return;
   await renderNodePanel(dock, detail.node,
-    { nodes: detail.neighbours, edges: detail.edges, clusters: detail.clusters, links: detail.links },
+    { nodes: detail.neighbours, edges: detail.edges, clusters: detail.clusters, links: detail.links,
+      sections: detail.sections, from_session: detail.from_session, mastery_rollup: detail.mastery_rollup },
     focus, sourcesOf);
+}
+
+/** Where a session finding came from: the session it was learned in, one click away. */
+function fromSession(session) {
+  if (!session) return null;
+  return h("p.muted.small.node-origin", "From your session ",
+    h("a", { href: `#/session/${encodeURIComponent(session.id)}` }, `«${session.title}»`));
+}
+
+/** A topic's ideas, as its rolled-up state counts them (docs/learner.md). */
+function ideasLine(rollup) {
+  if (!rollup || !rollup.ideas) return null;
+  const parts = [`${rollup.tried} of ${rollup.ideas} idea${rollup.ideas === 1 ? "" : "s"} tried`];
+  if (rollup.solid) parts.push(`${rollup.solid} solid`);
+  if (rollup.shaky) parts.push(`${rollup.shaky} shaky`);
+  return h("p.small.node-ideas", `Its ideas: ${parts.join(" · ")}.`);
 }
 
 export function forgetShownNode() {
@@ -104,14 +121,18 @@ export function forgetShownNode() {
 
 /** `sourcesOf(id)`: a neighbour's sources from the map, which tell a note's link (another
  *  note) from a heading or idea under it (the same note). */
-export async function renderNodePanel(dock, node, data, focus, sourcesOf = () => null) {
+export async function renderNodePanel(dock, shownNode, data, focus, sourcesOf = () => null) {
   const names = await sourceNames();
+  // The detail's outline of a note (its headings are sections, issue 28) sits beside the node.
+  const node = data?.sections ? { ...shownNode, sections: data.sections } : shownNode;
   const byId = new Map((data?.nodes || []).map((n) => [n.id, n]));
   const quiz = (node.quiz || []).slice().sort((a, b) => b.at.localeCompare(a.at));
   replace(dock, h("article.dock-section.node-panel", { "aria-label": "Selected proposition" },
     stateBadge(node.state),
     h("h2.node-text", node.text),
+    fromSession(data?.from_session),
     masterySection(node.id),
+    ideasLine(data?.mastery_rollup),
     node.blocked_by && node.blocked_by.length
       ? h("p.gate", "Harder questions wait on: ",
         node.blocked_by.map((b) => byId.get(b.id)?.text || b.id).join("; "))

@@ -86,7 +86,13 @@ export function drawLabels(view, visibleMask) {
     }
   }
   // 3. The map: region names, fading as topics take over.
-  const mapAlpha = (focus ? 0.45 : 1) * (1 - smooth((z - 18) / 20));
+  // They fade once the learner zooms in past the whole graph: on a small vault (one node per
+  // note: 170 notes, not 1,500 headings) the whole graph is already at a close zoom, and its
+  // regions must still be named there.
+  const b = model.bounds;
+  const whole = (Math.min(width, height) / Math.max(b.maxX - b.minX, b.maxY - b.minY, model.unit)) * model.unit;
+  const fadeFrom = Math.max(18, whole * 1.6);
+  const mapAlpha = (focus ? 0.45 : 1) * (1 - smooth((z - fadeFrom) / 20));
   const named = new Set();
   if (mapAlpha > 0.03) {
     ctx.font = REGION_FONT;

@@ -3,12 +3,15 @@
 // position, sources, counts), edges as index pairs and clusters with their member indices. A
 // node's full text, evidence and links are read when it is selected (GET /api/graph/nodes/{id}).
 
-const COLUMNS = ["ids", "labels", "states", "x", "y", "cluster", "evidence", "quiz", "src"];
+// `topic_states`: a topic's state rolled up from its ideas' (issue 28), what the map paints.
+const COLUMNS = ["ids", "labels", "states", "topic_states", "x", "y", "cluster", "evidence", "quiz", "src"];
 
 /** The first part with the parts after it appended (same version, consecutive starts). */
 export function joinParts(first, rest) {
   const out = { ...first };
-  for (const name of [...COLUMNS, "edges"]) out[name] = first[name].concat(...rest.map((p) => p[name]));
+  for (const name of [...COLUMNS, "edges"]) {
+    if (first[name]) out[name] = first[name].concat(...rest.map((p) => p[name] || []));
+  }
   out.count = out.ids.length;
   out.next = rest.length ? rest[rest.length - 1].next : first.next;
   return out;
@@ -17,7 +20,8 @@ export function joinParts(first, rest) {
 export function decodeMap(body) {
   const n = body.count || 0;
   const names = body.state_names || [];
-  const { ids, labels, states, x, y, src, evidence, quiz, cluster } = body;
+  const { ids, labels, x, y, src, evidence, quiz, cluster } = body;
+  const states = body.topic_states || body.states;  // a learned topic stands out at every zoom
   // One shared list per source: most nodes have one, and 100k copies of it would be waste.
   const single = (body.sources || []).map((s) => Object.freeze([s]));
   const clusters = (body.clusters || []).map((c) => ({ ...c, members: [] }));
