@@ -8,33 +8,9 @@ import pytest
 
 from tests.support.live_server import start_server
 from tests.support.map_graph import seed_map_graph
+from tests.support.map_labels import labels_at
 
 pytestmark = pytest.mark.browser
-
-FLOATS = ".graph-search, .legend, .zoom-controls, .graph-filters"
-FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
-
-
-def _overlap(a: dict, b: dict) -> bool:
-    return (a["x"] < b["x"] + b["w"] and a["x"] + a["w"] > b["x"]
-            and a["y"] < b["y"] + b["h"] and a["y"] + a["h"] > b["y"])
-
-
-def labels_at(page) -> list[dict]:
-    """The placed labels of the frame now on screen, after checking none overlaps another or a
-    floating control (search box, filters, legend, zoom buttons)."""
-    page.evaluate(FRAME)
-    labels = page.evaluate("() => window.__graphLabels()")
-    floats = page.evaluate(f"""() => [...document.querySelectorAll({FLOATS!r})].map((el) => {{
-        const r = el.getBoundingClientRect(); return {{x: r.left, y: r.top, w: r.width, h: r.height}}; }})""")
-    assert len(floats) == 4
-    for i, a in enumerate(labels):
-        for b in labels[i + 1:]:
-            assert not _overlap(a, b), (a, b)
-        for f in floats:
-            assert not _overlap(a, f), (a, f)
-    return labels
-
 
 def _view(page, zoom_expr: str) -> None:
     page.evaluate(f"""() => {{ const g = window.__studyhall.graph; const m = g.model;

@@ -20,10 +20,10 @@ import httpx
 import pytest
 from studyhall.core.library.upkeep.readable_names import readable
 
-from tests.browser.test_graph_map import labels_at
 from tests.support.embedder import HashEmbedder
 from tests.support.help_vault import write_help_vault
 from tests.support.live_server import start_server
+from tests.support.map_labels import labels_at
 
 pytestmark = pytest.mark.browser
 

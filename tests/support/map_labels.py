@@ -1,0 +1,28 @@
+"""The labels Home's map has placed on screen, read in a browser test after checking that none
+overlaps another or a floating control (search box, filters, legend, zoom buttons)."""
+
+from __future__ import annotations
+
+FLOATS = ".graph-search, .legend, .zoom-controls, .graph-filters"
+FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (a["x"] < b["x"] + b["w"] and a["x"] + a["w"] > b["x"]
+            and a["y"] < b["y"] + b["h"] and a["y"] + a["h"] > b["y"])
+
+
+def labels_at(page) -> list[dict]:  # type: ignore[no-untyped-def]
+    """The placed labels of the frame now on screen, after checking none overlaps another or a
+    floating control (search box, filters, legend, zoom buttons)."""
+    page.evaluate(FRAME)
+    labels = page.evaluate("() => window.__graphLabels()")
+    floats = page.evaluate(f"""() => [...document.querySelectorAll({FLOATS!r})].map((el) => {{
+        const r = el.getBoundingClientRect(); return {{x: r.left, y: r.top, w: r.width, h: r.height}}; }})""")
+    assert len(floats) == 4
+    for i, a in enumerate(labels):
+        for b in labels[i + 1:]:
+            assert not _overlap(a, b), (a, b)
+        for f in floats:
+            assert not _overlap(a, f), (a, f)
+    return labels
