@@ -61,7 +61,11 @@ from studyhall.server.redaction import REDACTOR, RedactingSecretStore
 from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
 from studyhall.server.runtime.classroom.graph_context import GraphContext
-from studyhall.server.runtime.classroom.model_ready import no_key_for_turn, no_model_reason
+from studyhall.server.runtime.classroom.model_ready import (
+    no_key_for_turn,
+    no_model_reason,
+    transcriber_action,
+)
 from studyhall.server.runtime.classroom.prompts import load_prompt
 from studyhall.server.runtime.classroom.quiz_gating import QuizGating
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
@@ -220,7 +224,8 @@ def build_runtime(services: Services) -> Runtime:
     material = CourseMaterial(reader=s.material_reader, index=s.search_index, clock=s.clock,
                               sources=s.source_store, graph_store=s.graph_store,
                               embedder=s.embedder, upkeep=upkeep, transcriber=s.transcriber,
-                              no_transcriber=lambda: no_model_reason(s, "transcriber"))
+                              no_transcriber=lambda: no_model_reason(s, "transcriber"),
+                              transcriber_action=lambda: transcriber_action(s))
     # The one retriever: Ask's model grades the passages and rewrites a follow-up; every other
     # search (the tutor's tool, a sub-agent's grounding, the eval) asks it for no model step.
     retriever = Retriever(index=s.search_index, embedder=s.embedder, scorer=s.passage_scorer,

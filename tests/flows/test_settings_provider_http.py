@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 from studyhall.core.contracts.providers import PROVIDER_CHOICES, provider_choice, with_provider
-from studyhall.server.app import build_services
-from studyhall.server.runtime.classroom.model_ready import no_model_reason
+from studyhall.core.library.sources.material_import import CAPTIONS_ACTION, TRANSCRIBER_ACTION
+from studyhall.server.app import build_runtime, build_services
+from studyhall.server.runtime.classroom.model_ready import no_model_reason, transcriber_action
 
 from tests.support.server import api_client, make_config
 
@@ -134,3 +135,22 @@ def test_with_transcription_off_the_import_is_told_why_without_a_call(tmp_path, 
     why = no_model_reason(services, "transcriber")
     assert why is not None and why.startswith("Transcription is off: Anthropic has no")
     assert no_model_reason(services, "extractor") is None  # the one key serves the rest
+
+
+async def test_with_transcription_off_a_recording_asks_for_captions_not_a_key(tmp_path, monkeypatch):
+    # A key would not help: the chosen provider has no speech-to-text. The lecture row says so.
+    for name in [k for k in os.environ if k.endswith("_API_KEY")]:
+        monkeypatch.delenv(name)
+    services = build_services(make_config(data_dir=tmp_path / "data"))
+    assert transcriber_action(services) == TRANSCRIBER_ACTION  # no provider chosen yet: a key
+    services.secret_store.set("anthropic", KEY)
+    services.settings_store.update(lambda s: with_provider(s, provider_choice("anthropic")))
+    assert transcriber_action(services) == CAPTIONS_ACTION
+    course = tmp_path / "Course"
+    course.mkdir()
+    (course / "Lecture 1.mp4").write_bytes(b"\x00\x00\x00\x18ftypmp42")
+    report = await build_runtime(services).library.index_material(str(course))
+    assert report.needs_transcription == ["Lecture 1.mp4"]
+    [lecture] = [x for x in services.source_store.list() if x.path == "Lecture 1.mp4"]
+    assert lecture.status == "needs_transcription" and lecture.action == CAPTIONS_ACTION
+    assert lecture.reason is not None and lecture.reason.startswith("Transcription is off")

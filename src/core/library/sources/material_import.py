@@ -45,6 +45,9 @@ from studyhall.core.ports.storage import SourceStore
 from studyhall.core.ports.system import Clock, OffLoop, in_place
 
 TRANSCRIBER_ACTION = "Add a key for the transcriber in Settings"
+# With the chosen provider transcription is off: a key would not help, captions or a transcriber do.
+CAPTIONS_ACTION = ("Put its captions (.vtt or .srt, same name) beside the recording, or choose "
+                   "a transcriber in Settings → Advanced")
 # Changed files' chunks embedded together: enough for the encoder's length-sorted batches,
 # few enough that a long import shows progress and holds little in memory.
 WINDOW_CHUNKS = 1024
@@ -118,6 +121,9 @@ class MaterialImporter:
     # ``no_transcriber`` says why no model can (no key), the file waits as needs_transcription.
     transcriber: Transcriber | None = None
     no_transcriber: Callable[[], str | None] = lambda: None
+    # What the learner can do about it: a key (the default), or captions when transcription
+    # is off for the chosen provider.
+    transcriber_action: Callable[[], str] = lambda: TRANSCRIBER_ACTION
 
     async def run(self, path: str, progress: ProgressFn = quiet) -> MaterialReport:
         off = self.off_loop
@@ -181,7 +187,7 @@ class MaterialImporter:
         report.needs_transcription.append(path)
         await self.off_loop(self.index.remove, source_id)
         await self.off_loop(self._record, source_id, path, root, "transcript", "needs_transcription",
-                            reason=why, action=TRANSCRIBER_ACTION)
+                            reason=why, action=self.transcriber_action())
         return None
 
     def _skip(self, source_id: str, path: str, root: str, kind: str, reason: str) -> None:

@@ -17,6 +17,7 @@ from typing import cast, get_args
 from studyhall.core.contracts.api_keys import key_name, needs_key, provider_of
 from studyhall.core.contracts.settings import ModelRole, RoleModel
 from studyhall.core.errors import StudyhallError
+from studyhall.core.library.sources.material_import import CAPTIONS_ACTION, TRANSCRIBER_ACTION
 from studyhall.server.services import Services
 
 
@@ -47,6 +48,16 @@ def missing_key(role: RoleModel, saved: Collection[str], env_providers: Collecti
     if name in saved or _squash(name) in env_providers:
         return None
     return name
+
+
+def transcriber_action(services: Services) -> str:
+    """What a lecture waiting for transcription asks of the learner: captions when the chosen
+    provider has no speech-to-text (a key would not help), else the transcriber's key."""
+    try:
+        off = services.settings_store.load().transcription_off
+    except StudyhallError:
+        off = None
+    return CAPTIONS_ACTION if off else TRANSCRIBER_ACTION
 
 
 def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> str | None:

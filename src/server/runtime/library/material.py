@@ -27,7 +27,8 @@ class CourseMaterial:
     def __init__(self, *, reader: MaterialReader, index: SearchIndex, clock: Clock,
                  sources: SourceStore, graph_store: GraphStore, embedder: Embedder,
                  upkeep: GraphUpkeep, transcriber: Transcriber,
-                 no_transcriber: Callable[[], str | None]) -> None:
+                 no_transcriber: Callable[[], str | None],
+                 transcriber_action: Callable[[], str]) -> None:
         self._reader = reader
         self._index = index
         self._clock = clock
@@ -37,6 +38,7 @@ class CourseMaterial:
         self._upkeep = upkeep
         self._transcriber = transcriber
         self._no_transcriber = no_transcriber  # why no transcriber can run (no key), told free
+        self._transcriber_action = transcriber_action  # what the learner can do about it
 
     def importer(self, *, embed: bool = True) -> MaterialImporter:
         """An importer for one run; without ``embed`` passages are found by their words only.
@@ -45,7 +47,8 @@ class CourseMaterial:
             return MaterialImporter(reader=self._reader, index=self._index, clock=self._clock,
                                     sources=self._sources, off_loop=asyncio.to_thread,
                                     transcriber=self._transcriber,
-                                    no_transcriber=self._no_transcriber)
+                                    no_transcriber=self._no_transcriber,
+                                transcriber_action=self._transcriber_action)
         # The upkeep's cache: one per model per process, shared with the graph's vectors. When
         # it has none (the model cannot load), a cache of our own raises the model's reason.
         cache = self._upkeep.cache() or VectorCache(self._embedder, self._graph,
@@ -53,7 +56,8 @@ class CourseMaterial:
         return MaterialImporter(reader=self._reader, index=self._index, clock=self._clock,
                                 sources=self._sources, embedder=self._embedder, cache=cache,
                                 off_loop=asyncio.to_thread, transcriber=self._transcriber,
-                                no_transcriber=self._no_transcriber)
+                                no_transcriber=self._no_transcriber,
+                                transcriber_action=self._transcriber_action)
 
     async def run(self, path: str, progress: ProgressFn = quiet, *,
                   embed: bool = True) -> MaterialReport:
