@@ -58,6 +58,15 @@ def node_index(page, text: str) -> int:
     return page.evaluate("(t) => window.__studyhall.graph.model.nodes.findIndex((n) => n.text === t)", text)
 
 
+
+def open_map(page, server) -> None:  # type: ignore[no-untyped-def]
+    """The window at 1024×700 on the map, once its model (and its label probe) exist."""
+    page.set_viewport_size({"width": 1024, "height": 700})
+    page.goto(server.launch_url)
+    page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                           " && window.__studyhall.graph.model && window.__graphLabels", timeout=60_000)
+
+
 @pytest.mark.parametrize("window", ["light", "dark"], indirect=True)
 def test_a_vault_reads_as_a_map_framed_and_its_dock_as_text(window, tmp_path):
     vault = write_help_vault(tmp_path / "vault")
@@ -65,10 +74,7 @@ def test_a_vault_reads_as_a_map_framed_and_its_dock_as_text(window, tmp_path):
     try:
         import_vault(server, vault)
         page = window.page
-        page.set_viewport_size({"width": 1024, "height": 700})
-        page.goto(server.launch_url)
-        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
-                               " && window.__studyhall.graph.model && window.__graphLabels", timeout=60_000)
+        open_map(page, server)
         theme = page.evaluate("() => document.documentElement.dataset.theme")
 
         # Whole graph (as `0` frames it): named regions, each once, none reading as code.
@@ -184,10 +190,7 @@ def test_after_an_import_home_frames_the_whole_graph(window, tmp_path):
     try:
         import_vault(server, vault / "Linking")
         page = window.page
-        page.set_viewport_size({"width": 1024, "height": 700})
-        page.goto(server.launch_url)
-        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
-                               " && window.__studyhall.graph.model", timeout=60_000)
+        open_map(page, server)
         before = page.evaluate("() => window.__studyhall.graph.model.n")
         page.evaluate("""() => { const g = window.__studyhall.graph, m = g.model;
             g.camera.x = m.xs[0]; g.camera.y = m.ys[0]; g.camera.k = 200 / m.unit; g.invalidate(); }""")
@@ -224,10 +227,7 @@ def test_the_dock_lists_a_notes_sections_and_links_each_heading_into_the_reader(
     try:
         import_vault(server, vault / "Linking")
         page = window.page
-        page.set_viewport_size({"width": 1024, "height": 700})
-        page.goto(server.launch_url)
-        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
-                               " && window.__studyhall.graph.model", timeout=60_000)
+        open_map(page, server)
         page.evaluate("(i) => window.__studyhall.graph.select(i, {fly: true})", node_index(page, "Backlinks"))
         panel = page.locator(".node-panel")
         outline = panel.locator(".node-sections a.wikilink")
