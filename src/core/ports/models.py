@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Protocol
 
 from studyhall.core.contracts.material import MaterialFile, SkippedFile
+from studyhall.core.contracts.model_capabilities import ModelCapabilities
 from studyhall.core.contracts.models import (
     ModelEvent,
     ModelRequest,
@@ -51,4 +52,11 @@ class Transcriber(Protocol):
         """Speech to a timed transcript for the audio/video file ``root/path`` (root-relative),
         cached by the file's content hash so the same bytes are never sent twice. Raises
         ``core.errors.ModelError`` subclasses when the model cannot answer."""
+        ...
+
+
+class CapabilityProbe(Protocol):
+    async def capabilities(self, model_id: str, api_base: str | None) -> ModelCapabilities:
+        """What ``model_id`` at ``api_base`` can do: asked of the server once, then cached per
+        address and model; ``UNKNOWN`` fields where the server does not say."""
         ...
