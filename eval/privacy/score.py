@@ -1,6 +1,6 @@
 """Score the PII scrubber on the labelled set: per-type recall and precision.
 
-Run: ``.venv/bin/python eval/privacy/score.py [--show-errors]``. The targets for the
+Run: ``.venv/bin/python eval/privacy/score.py [--show-errors] [--held-out [--by-locale]]``. The targets for the
 structured types (recall >= 0.95, precision >= 0.9) are asserted by
 ``tests/unit/guardrails/test_guardrail_evals.py``.
 """
@@ -27,15 +27,26 @@ def load_cases(path: Path = SET) -> list[PiiCase]:
     return cases
 
 
-def scores() -> dict[str, TypeScore]:
-    return score_pii(load_cases(), detect)
+HELD_OUT = Path(__file__).with_name("presidio_set.jsonl")  # see make_presidio_set.py
+FRESH = Path(__file__).with_name("presidio_fresh.jsonl")  # scored once, never tuned on
+
+
+def scores(path: Path = SET) -> dict[str, TypeScore]:
+    return score_pii(load_cases(path), detect)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show-errors", action="store_true", help="list misses and false finds")
+    parser.add_argument("--held-out", action="store_true",
+                        help="score presidio-evaluator's public set (per-locale rows) instead")
+    parser.add_argument("--fresh", action="store_true",
+                        help="score the second public set (other seed and locales) instead")
+    parser.add_argument("--by-locale", action="store_true", help="with --held-out: every locale row")
     args = parser.parse_args()
-    table = scores()
+    table = scores(FRESH if args.fresh else HELD_OUT if args.held_out else SET)
+    if (args.held_out or args.fresh) and not args.by_locale:
+        table = {k: v for k, v in table.items() if "/" not in k}
     print(f"{'type':18} {'gold':>5} {'found':>6} {'recall':>7} {'precision':>9} {'exact':>7}")
     for name, s in table.items():
         precision = f"{s.precision:>9.3f}" if "/" not in name else f"{'':>9}"

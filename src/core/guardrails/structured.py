@@ -1,4 +1,4 @@
-"""Detectors for the structured identifiers: e-mail addresses, phone numbers, payment cards
+"""Detectors for the structured identifiers: e-mail addresses, payment cards
 (Luhn + network prefix), IBANs (mod-97), US social security numbers and IP addresses (v4, v6).
 
 Each returns candidates; patterns find look-alikes and the checks after them (checksums,
@@ -13,35 +13,13 @@ import re
 from studyhall.core.guardrails.checksums import card_prefix_valid, iban_valid, luhn_valid
 from studyhall.core.guardrails.findings import Candidate
 from studyhall.core.guardrails.lazy_regex import LazyPattern
+from studyhall.core.guardrails.phones import find_phones
+
+__all__ = ["find_cards", "find_emails", "find_ibans", "find_ips", "find_phones", "find_ssns"]
 
 _EMAIL = LazyPattern(
     r"(?<![\w.%+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@"
     r"(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,24}(?![\w-])"
-)
-
-_EXT = r"(?:[ ]?(?:x|ext\.?|extension)[ ]?\d{1,6})?"
-_END = r"(?![\w]|[.-]\d)"
-# +CC / 00CC, an optional "(0)" trunk or "(area)", then digit groups. No phone number starts
-# inside a longer run of digit groups (a card, a barcode) or after a decimal point.
-_PHONE_INTL = LazyPattern(
-    r"(?<![\w+.])(?<!\d[ .-])(?:\+|00)\d{1,3}(?:[ .-]?\(\d{1,4}\)[ .-]?|[ .-]?)\d{1,4}(?:[ .-]?\d{1,6}){1,5}"
-    + _EXT + _END
-)
-# North American 3-3-4 with separators: 555-123-4567, (555)123-4567, 555.123.4567.
-_PHONE_NANP = LazyPattern(
-    r"(?<![\w+(.-])(?<!\d[ .-])(?:\([2-9]\d{2}\)[ ]?|[2-9]\d{2}[ .-])\d{3}[ .-]\d{4}" + _EXT + _END
-)
-# National numbers with a trunk 0: 0117 496 0123, (020) 7946 0123, 01 23 45 67 89.
-_PHONE_TRUNK = LazyPattern(
-    r"(?<![\w+(.-])(?<!\d[ .-])(?:\(0\d{1,4}\)[ .-]?|0\d{1,4}[ .-]?)\d{2,4}(?:[ .-]?\d{2,4}){1,3}"
-    + _EXT + _END
-)
-# A bare run of digits is a phone number only when the words before it say so.
-_PHONE_BARE = LazyPattern(r"(?<![\w+.-])(?<!\d[ .-])\d{10,11}" + _END)
-_PHONE_CONTEXT = LazyPattern(
-    r"(?:phone|call|text|mobile|cell|tel|number|whats ?app|fax|reach|contact|ring|sms|dial)"
-    r"\b[^\n]{0,30}$",
-    re.IGNORECASE,
 )
 
 _CARD = LazyPattern(r"(?<![\w.-])\d(?:\d|[ -](?=\d)){11,22}(?![\w]|[.-]\d)")
@@ -67,34 +45,6 @@ def _digits(text: str) -> str:
 
 def find_emails(text: str) -> list[Candidate]:
     return [Candidate("EMAIL", m.start(), m.end()) for m in _EMAIL.finditer(text)]
-
-
-def _phone_digits(span: str) -> int:
-    core = re.split(r"[ ]?(?:x|ext\.?|extension)[ ]?\d", span)[0]
-    return len(_digits(core.replace("(0)", "")))
-
-
-def find_phones(text: str) -> list[Candidate]:
-    out: list[Candidate] = []
-    for m in _PHONE_INTL.finditer(text):
-        if 8 <= _phone_digits(m.group()) <= 15:
-            out.append(Candidate("PHONE", m.start(), m.end()))
-    out += [Candidate("PHONE", m.start(), m.end()) for m in _PHONE_NANP.finditer(text)]
-    for m in _PHONE_TRUNK.finditer(text):
-        groups = [g for g in re.split(r"[ .()-]+", m.group().split("x")[0]) if g]
-        count = _phone_digits(m.group())
-        # A date like 01-02-2024 has 8 digits in 3 groups of one separator; Swedish numbers
-        # (08-306 42 59) are 8-9 digits in 3-4 groups.
-        mixed = "-" in m.group() and " " in m.group()  # 0738-765 94: area code, then groups
-        if (10 <= count <= 11 and len(groups) >= 2) or (count == 9 and len(groups) >= 4) \
-                or (8 <= count <= 9 and mixed and len(groups) >= 3):
-            out.append(Candidate("PHONE", m.start(), m.end()))
-    for m in _PHONE_BARE.finditer(text):
-        digits = m.group()
-        trunk = digits[0] == "0" and digits[1] != "0"  # 0xx... with a trunk 0: national
-        if trunk or _PHONE_CONTEXT.search(text[max(0, m.start() - 40):m.start()]):
-            out.append(Candidate("PHONE", m.start(), m.end()))
-    return out
 
 
 def _card_grouping_ok(span: str) -> bool:
