@@ -128,3 +128,13 @@ async def test_a_failing_embedder_falls_back_to_words(retriever: Retriever):
     hits = await retriever.search("reference counting cycles")
     assert hits and "dense" not in hits[0].signals
     assert hits[0].chunk.path == "lectures/gc.vtt"
+
+
+async def test_a_definition_question_cites_the_defining_passage_without_a_model(retriever: Retriever):
+    # The glossary's "Closure: …" answers it even when the scores alone would not cite.
+    strict = Calibration(match_late=1.1, match_coverage=1.1, related_late=1.1, match_dense=1.1,
+                         related_dense=1.1, related_coverage=1.1)
+    r = await replace(retriever, calibration=strict).retrieve("What is a closure?")
+    assert r.case == "MATCH" and r.cited[0].chunk.path == "glossary.txt"
+    r = await replace(retriever, calibration=strict).retrieve("What is the capital of Peru?")
+    assert r.case == "NO_MATCH" and r.cited == ()

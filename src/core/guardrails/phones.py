@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 
 import phonenumbers
-
 from studyhall.core.guardrails.findings import Candidate
 from studyhall.core.guardrails.lazy_regex import LazyPattern
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from studyhall.core.contracts.search import Candidate, Chunk, RerankGrade
 from studyhall.core.errors import ModelError, ModelNotConfigured, ModelOutputInvalid, StudyhallError
 from studyhall.core.library.retrieval.chunking import SourcePlace, chunk_at
+from studyhall.core.library.retrieval.definitions import defining_hits
 from studyhall.core.library.retrieval.match_cases import (
     CALIBRATION,
     Calibration,
@@ -274,6 +275,11 @@ class Retriever:
             decision = decide_by_grades([h.grade for h in graded])
             return decision.case, hits, tuple(graded[i] for i in decision.cited), True
         decision = decide_by_scores([h.signals for h in hits], self.calibration)
+        if decision.case != "MATCH":
+            # A passage that defines the asked term answers "what is X?" (definitions.py).
+            defining = defining_hits(question, [h.chunk for h in hits])
+            if defining:
+                return "MATCH", hits, tuple(hits[i] for i in defining), False
         return decision.case, hits, tuple(hits[i] for i in decision.cited), False
 
     def _notices(self, grading: _Grading) -> tuple[Notice, ...]:

@@ -94,12 +94,12 @@ function passageItem(p, cited) {
         h("span.passage-text", p.text))));
 }
 
+/** One short line: these are passages, and a key gets written answers (why, folded away). */
 function noModelNote(reason) {
-  return h("div.ask-no-model", { role: "note" },
-    h("p", h("strong", "Not an answer."), " No model is set up to answer, so here are the passages from your material that match best."),
-    h("p.small", h("a", { href: "#/settings" }, "Add a key in Settings"),
-      " (the Answerer role) to get answers written from these passages, with citations."),
-    reason ? h("p.small.muted.ask-reason", reason) : null);
+  return h("p.ask-no-model.small", { role: "note" },
+    h("strong", "Not an answer"), " — passages only. ",
+    h("a", { href: "#/settings" }, "Add a key in Settings"), " for written answers with citations.",
+    reason ? h("details.ask-reason", h("summary", "Why?"), h("span.muted", reason)) : null);
 }
 
 /** Where a moment is, as a link: "Lecture 04 · 12:34" (just "12:34" inside the open source). */

@@ -81,6 +81,7 @@ export function mountAsk(container, { sourceId = null, position = null, onThread
     const item = { x, el };
     exchanges.push(item);
     empty.hidden = true;
+    hint.hidden = true;  // each answer says it itself, in one line
     drawExchange(el, x);
     return item;
   }
@@ -148,6 +149,7 @@ export function mountAsk(container, { sourceId = null, position = null, onThread
     exchanges = [];
     replace(log);
     empty.hidden = false;
+    hint.hidden = answererReady();
   }
 
   function load(thread) {
