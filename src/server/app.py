@@ -74,6 +74,7 @@ from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.library.anki_import import AnkiImporter
+from studyhall.server.runtime.library.encoder_setup import EncoderSetup
 from studyhall.server.runtime.library.extraction import ExtractionScheduler
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
@@ -181,6 +182,12 @@ def build_services(config: Config) -> Services:
         # Exports write each file whole (genanki loads on the first deck written).
         deck_writer=GenankiDeckWriter(),
         vault_writer=MarkdownFolderWriter(),
+        # The ONNX export once per data folder, at the app's first start (not in the tests:
+        # each test's fresh data folder would export again; they use a prepared folder).
+        prepare_encoder=(local.prepare_sync if isinstance(local, OnnxMiniLMEmbedder)
+                         and not config.testing else None),
+        encoder_needs_setup=(lambda: not local.prepared) if isinstance(local, OnnxMiniLMEmbedder)
+        else (lambda: False),
         on_startup=(preload,),
         # A one-time model export in flight is killed, not waited for (~10 s in torch).
         on_shutdown=(sandbox.aclose, embedder.aclose),
@@ -252,10 +259,12 @@ def build_runtime(services: Services) -> Runtime:
                         ids=s.ids, upkeep=upkeep, learner=learner)
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor, anki=anki)
+    setup = EncoderSetup(prepare=s.prepare_encoder, needed=s.encoder_needs_setup, clock=s.clock)
     library = Library(sources=s.source_store, index=s.search_index, reader=s.material_reader,
                       notes=s.vault_reader, embedder=s.embedder, upkeep=upkeep, learner=learner,
                       model=s.chat_model, ids=s.ids, clock=s.clock, imports=imports,
-                      extraction=extraction, chats=s.chat_store, settings=s.settings_store)
+                      extraction=extraction, chats=s.chat_store, settings=s.settings_store,
+                      setup=setup)
     scopes = ScopeResolver(graph=graph, chats=s.chat_store, sources=s.source_store,
                            index=s.search_index)
     # The job runner queues its steers on the board and asks for a wake turn (``WakeWanted``),
@@ -277,7 +286,7 @@ def build_runtime(services: Services) -> Runtime:
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
-    activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports))
+    activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports, setup))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=learner, clock=s.clock,
                                  no_model=lambda kind: no_model_reason(s, WRITER_ROLES[kind]))

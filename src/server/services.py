@@ -59,6 +59,10 @@ class Services:
     transcriber: Transcriber  # audio/video without captions to a timed transcript (BYOK)
     deck_writer: DeckWriter  # ``studyhall export anki`` and the window's deck download
     vault_writer: VaultWriter  # ``studyhall export markdown``: a folder of notes
+    # The local encoder's one-time set-up (the ONNX export), run at the app's first start:
+    # ``prepare`` blocks until it is ready, ``needed`` says whether anything is left to do.
+    prepare_encoder: Callable[[], None] | None = None
+    encoder_needs_setup: Callable[[], bool] = lambda: False
     # What the adapters need at start-up / shutdown (e.g. the key preload, the sandbox's
     # browser); ``runtime.started`` runs them around the runtime's own steps.
     on_startup: tuple[Hook, ...] = ()

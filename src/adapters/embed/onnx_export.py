@@ -99,13 +99,19 @@ _STOPPED = ("The app stopped while preparing the bundled MiniLM; it is prepared 
             "next import or search.")
 
 
+def export_path(cache_dir: Path, model_dir: Path | None = None) -> Path:
+    """Where the int8 file for the bundled weights is (or will be) kept."""
+    model_dir = model_dir or bundled_model_dir()
+    return cache_dir / f"{RECIPE}-{fingerprint(model_dir)}.onnx"
+
+
 def exported_model(cache_dir: Path, model_dir: Path | None = None,
                    control: ExportControl | None = None) -> Path:
     """The int8 ONNX file for the bundled weights, exporting it first if it is not cached
     (blocking, ~10 s once, in a child process ``control`` can stop; call it from a worker
     thread)."""
     model_dir = model_dir or bundled_model_dir()
-    target = cache_dir / f"{RECIPE}-{fingerprint(model_dir)}.onnx"
+    target = export_path(cache_dir, model_dir)
     with _lock:
         if target.is_file():
             return target

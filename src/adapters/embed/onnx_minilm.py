@@ -28,7 +28,12 @@ from studyhall.adapters.embed.minilm import (
     EmbedderUnavailable,
     on_encoder_thread,
 )
-from studyhall.adapters.embed.onnx_export import ExportControl, bundled_model_dir, exported_model
+from studyhall.adapters.embed.onnx_export import (
+    ExportControl,
+    bundled_model_dir,
+    export_path,
+    exported_model,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -184,6 +189,20 @@ class OnnxMiniLMEmbedder:
     @property
     def loaded(self) -> bool:
         return bool(_loaded)
+
+    @property
+    def prepared(self) -> bool:
+        """Loaded, or exported for this data folder (then loading takes a second)."""
+        if _loaded:
+            return True
+        try:
+            return export_path(self.cache_dir).is_file()
+        except (ImportError, OSError):
+            return True  # nothing to prepare ahead: the first embed says what is wrong
+
+    def prepare_sync(self) -> None:
+        """Export (once per data folder) and load the model now (blocking; a worker thread)."""
+        _session(self.cache_dir, self.exports)
 
     def embed_sync(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         """One float32 row per text: a single matrix, no per-float Python objects."""

@@ -29,6 +29,7 @@ from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
 from studyhall.core.ports.storage import ChatStore, SettingsStore, SourceStore
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.library.encoder_setup import EncoderSetup
 from studyhall.server.runtime.library.extraction import ExtractionRun, ExtractionScheduler
 from studyhall.server.runtime.library.graph_upkeep import GraphUpkeep
 from studyhall.server.runtime.library.import_runs import ImportRun, ImportRunner
@@ -48,7 +49,7 @@ class Library:
                  learner: Learner,
                  model: ChatModel, ids: Ids, clock: Clock, imports: ImportRunner,
                  extraction: ExtractionScheduler, chats: ChatStore,
-                 settings: SettingsStore) -> None:
+                 settings: SettingsStore, setup: EncoderSetup) -> None:
         self._sources = sources
         self._index = index
         self._reader = reader
@@ -63,6 +64,7 @@ class Library:
         self._extraction = extraction
         self._chats = chats
         self._settings = settings
+        self._setup = setup
 
     @cached_property
     def _shelf(self) -> SourceLibrary:
@@ -102,6 +104,11 @@ class Library:
     async def index_material(self, path: str) -> MaterialReport:
         """Index course material for grounded questions only (no graph extraction)."""
         return await self._imports.material.run(path)
+
+    async def startup(self) -> None:
+        """The app starts: the local search encoder gets ready in the background, once per
+        data folder, before the first import needs it (encoder_setup.py)."""
+        self._setup.start()
 
     # --- reactions (declared in build_runtime's one table) -----------------------------------
 

@@ -184,6 +184,8 @@ function summary() {
   for (const i of running.filter((x) => x.kind === "import")) {
     parts.push(`importing: ${importStep(i.stage, i.done, i.total)}`);  // Home's words
   }
+  // The local search encoder's one-time set-up at the first start (encoder_setup.py).
+  if (running.some((x) => x.kind === "setup")) parts.push("preparing local search (one time)");
   const costs = items.map((i) => i.cost).filter((c) => typeof c === "number");
   const cost = costs.length ? money(costs.reduce((a, b) => a + b, 0)) : null;
   if (cost) parts.push(`${cost} model cost of this work`);  // the same words as a session's dock
