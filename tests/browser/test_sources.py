@@ -105,6 +105,11 @@ def test_empty_shelf_add_material_and_remove(window, tmp_path):
         page.fill("#import-path", str(course))
         page.keyboard.press("Enter")
         page.wait_for_selector("dialog button:has-text('Show in graph')", timeout=60_000)
+        # The summary counts the course material too, not only the notes (issue 30 item 4).
+        summary = page.locator("dialog .import-summary").inner_text()
+        assert "2 notes imported" in summary, summary
+        assert "1 lecture and 1 PDF ready to ask about" in summary, summary
+        both_themes(window, "sources-06-import-summary", "dialog .import-summary")
         page.keyboard.press("Escape")
         page.wait_for_selector("body[data-sources='ready'] .shelf-row[data-kind='pdf']")
         assert page.locator(".shelf-row").count() == 4

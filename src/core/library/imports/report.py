@@ -9,7 +9,7 @@ the CLI's printer, the HTTP body and the activity feed:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -48,12 +48,15 @@ class MaterialSummary:
     removed: int = 0
     chunks: int = 0
     error: str | None = None
+    # Files (re)indexed by kind — "transcript", "pdf", "text", "note" — so the summary can say
+    # "3 lectures, 2 PDFs" rather than "0 notes imported" for a folder of lectures.
+    kinds: Mapping[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         if self.error is not None:
             return {"error": self.error}
         return {"imported": self.imported, "unchanged": self.unchanged, "skipped": self.skipped,
-                "removed": self.removed, "chunks": self.chunks}
+                "removed": self.removed, "chunks": self.chunks, "kinds": dict(self.kinds)}
 
 
 @dataclass

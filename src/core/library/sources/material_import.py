@@ -90,6 +90,14 @@ class MaterialReport:
     needs_transcription: list[str] = field(default_factory=list)
     chunks: int = 0
 
+    def kinds(self) -> dict[str, int]:
+        """The files (re)indexed, counted by kind (transcript, pdf, text, note)."""
+        counts: dict[str, int] = {}
+        for path in self.imported:
+            kind = _kind_of(path)
+            counts[kind] = counts.get(kind, 0) + 1
+        return counts
+
 
 # Files read and chunked per trip off the event loop.
 READ_AHEAD = 16

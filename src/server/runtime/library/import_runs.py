@@ -160,7 +160,7 @@ class ImportRunner:
             return MaterialSummary(error=str(e))
         return MaterialSummary(imported=len(got.imported), unchanged=len(got.unchanged),
                                skipped=len(got.skipped), removed=len(got.removed),
-                               chunks=got.chunks)
+                               chunks=got.chunks, kinds=got.kinds())
 
     def start(self, path: str, mode: Mode = "auto", embed: bool = True) -> ImportRun:
         """Start an import in the background, or join the one running for the same path

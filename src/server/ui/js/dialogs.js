@@ -141,15 +141,30 @@ async function followImport(runId, body, actions, close) {
   }
 }
 
+const MATERIAL_NOUNS = [["transcript", "lecture"], ["pdf", "PDF"], ["text", "text file"]];
+
+/** "2 lectures and 1 PDF ready to ask about": the course material an import indexed. */
+function materialLine(m) {
+  const kinds = (m && m.kinds) || {};
+  const parts = MATERIAL_NOUNS.filter(([k]) => kinds[k]).map(([k, noun]) => plural(kinds[k], noun));
+  if (!parts.length) return null;
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(", ")} and ${parts[parts.length - 1]}`;
+  return `${list} ready to ask about and quiz on`;
+}
+
 function summary(run) {
   if (run.status === "error" || run.status === "aborted") {
     return [h("p.form-error", { role: "alert" }, run.error || "The import stopped.")];
   }
   const r = run.report || {};
-  const lines = [
-    `${plural(r.imported || 0, "note")} imported${r.unchanged ? `, ${r.unchanged} unchanged` : ""}`,
-    `${plural(r.propositions || 0, "new proposition")}, ${plural(r.edges || 0, "link")}`,
-  ];
+  const material = materialLine(r.material);
+  const lines = [];
+  // A folder of lectures or PDFs imports no notes: say what it did import instead of "0 notes".
+  if (r.imported || r.unchanged || !material) {
+    lines.push(`${plural(r.imported || 0, "note")} imported${r.unchanged ? `, ${r.unchanged} unchanged` : ""}`);
+    lines.push(`${plural(r.propositions || 0, "topic")} added to your map, ${plural(r.edges || 0, "link")} between them`);
+  }
+  if (material) lines.push(material);
   if (r.anki) lines.push(`${plural(r.anki.reviews, "Anki review")} imported, ${plural(r.anki.cards_queued, "card")} joined the review queue`);
   const skipped = r.skipped || [];
   return [
