@@ -54,6 +54,7 @@ from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel, SettingsScrubPolicy
+from studyhall.core.library.imports.lectures import LectureTopics
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
@@ -257,8 +258,12 @@ def build_runtime(services: Services) -> Runtime:
     deck_reader = AnkiPackageReader(rule=PathRule.guarding(s.config.data_dir))
     anki = AnkiImporter(reader=deck_reader, graph_store=s.graph_store, clock=s.clock,
                         ids=s.ids, upkeep=upkeep, learner=learner)
+    # Lectures and PDFs become topics on the map after each import (their moments, pages).
+    lectures = LectureTopics(index=s.search_index, graph_store=s.graph_store,
+                             snapshot=upkeep.snapshot, clock=s.clock, ids=s.ids,
+                             off_loop=asyncio.to_thread)
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
-                           supervisor=supervisor, anki=anki)
+                           supervisor=supervisor, anki=anki, lectures=lectures)
     setup = EncoderSetup(prepare=s.prepare_encoder, needed=s.encoder_needs_setup, clock=s.clock)
     library = Library(sources=s.source_store, index=s.search_index, reader=s.material_reader,
                       notes=s.vault_reader, embedder=s.embedder, upkeep=upkeep, learner=learner,

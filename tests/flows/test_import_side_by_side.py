@@ -6,13 +6,15 @@ graph's side stops the index's side before the run reports."""
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
 from studyhall.adapters.fakes import FixedClock, SequentialIds
 from studyhall.core.errors import StudyhallError
+from studyhall.core.library.extraction.tally import MergeTally
+from studyhall.core.library.imports.lectures import LectureFile
 from studyhall.core.library.imports.report import ImportProgress, ImportReport
+from studyhall.core.library.sources.material_import import MaterialReport
 from studyhall.server.runtime.library.import_runs import ImportRunner
 from studyhall.server.runtime.supervisor import Supervisor
 
@@ -61,8 +63,7 @@ class IndexSide:
             raise
         progress(ImportProgress("indexing", 2, 2, "b.md"))
         self.finished = True
-        return SimpleNamespace(imported=["a.md", "b.md"], unchanged=[], skipped=[], removed=[],
-                               chunks=4)
+        return MaterialReport(imported=["a.md", "b.md"], chunks=4, root_name="vault")
 
 
 class NoDecks:
@@ -75,10 +76,18 @@ class NoDecks:
 NO_DECKS = NoDecks()
 
 
+class NoLectures:
+    """The lectures' topics: these folders hold notes only (``a.md``, ``b.md``)."""
+
+    async def merge(self, lectures: list[LectureFile]) -> MergeTally:
+        assert all(lecture.kind == "note" for lecture in lectures)
+        return MergeTally()
+
+
 def _runner(graph: GraphSide, index: IndexSide) -> ImportRunner:
     return ImportRunner(notes=graph, material=index, clock=FixedClock(),  # type: ignore[arg-type]
                         ids=SequentialIds(), supervisor=Supervisor(),
-                        anki=NO_DECKS)  # type: ignore[arg-type]
+                        anki=NO_DECKS, lectures=NoLectures())  # type: ignore[arg-type]
 
 
 async def test_the_index_is_built_while_the_notes_merge_and_shown_after() -> None:
@@ -95,7 +104,8 @@ async def test_the_index_is_built_while_the_notes_merge_and_shown_after() -> Non
     report = await _runner(graph, index).run("/vault", embed=True, progress=progress)
     material = report.material
 
-    assert report.notes == 2 and material == graph.index_result
+    # arrange_after waited for the index and merged no lecture topics (these are notes only).
+    assert report.notes == 2 and graph.index_result is False
     assert material is not None and material.imported == 2 and material.chunks == 4
     # The index's progress was held while the graph's side reported its own; from the wait on,
     # its latest and every later one shows, and the graph's side arranges once the index is done.

@@ -104,3 +104,39 @@ def test_a_model_writes_the_questions_when_one_is_set_up(tmp_path: Path):
         picks = [[choice_order(qid, i, 4).index(1)] for i in range(3)]
         out = client.post(f"/api/sources/{lecture}/quiz/{qid}/answers", json={"choices": picks}).json()
         assert out["correct"] == 3
+
+
+def test_a_lecture_and_a_pdf_are_topics_and_quiz_me_on_a_lecture_records_on_it(tmp_path: Path):
+    """Issue 30 item 4: a lecture becomes a topic whose key moments are its sections (a PDF's
+    pages are), so Quiz me on it records evidence on something the map shows; a second import
+    of the same folder adds nothing."""
+    course, client = ready(tmp_path)
+    with client:
+        shelf = imported(client, course)
+        lecture = shelf["lectures/Lecture 04 - Respiration.vtt"]["id"]
+        pdf = shelf["Chapter 5.pdf"]["id"]
+        nodes = client.get("/api/graph").json()["nodes"]
+        by_source = {s: [n for n in nodes if s in n.get("sources", [])] for s in (lecture, pdf)}
+        assert len(by_source[lecture]) == 1 and len(by_source[pdf]) == 1, by_source
+        topic = by_source[lecture][0]
+        detail = client.get(f"/api/graph/nodes/{topic['id']}").json()
+        assert topic["text"] == "Lecture 04 Respiration"
+        sections = [s["heading"] for s in detail["sections"] if s["level"] > 0]
+        assert len(sections) >= 2 and all(":" in h.split(" · ")[0] for h in sections), sections
+        pages = client.get(f"/api/graph/nodes/{by_source[pdf][0]['id']}").json()["sections"]
+        assert [s["heading"] for s in pages if s["level"] > 0] == ["Page 1", "Page 2", "Page 3"]
+
+        quiz = client.post(f"/api/sources/{lecture}/quiz", json={"t": 900}).json()
+        qid = quiz["quiz_id"]
+        out = client.post(f"/api/sources/{lecture}/quiz/{qid}/answers",
+                          json={"choices": [[shown_right(qid, i)] for i in range(3)]}).json()
+        assert topic["id"] in [r["node_id"] for r in out["recorded"]], out["recorded"]
+
+        count = len(nodes)
+        again = client.post("/api/graph/import", json={"path": str(course)}).json()
+        deadline = time.monotonic() + 60
+        while (run := client.get(f"/api/graph/import/{again['run_id']}").json())["status"] == "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert run["report"]["propositions"] == 0 and run["report"]["evidence"] == 0
+        assert len(client.get("/api/graph").json()["nodes"]) == count

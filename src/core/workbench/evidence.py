@@ -2,7 +2,9 @@
 
 A card's (or a study guide entry's) ``evidence`` must be a quote from one of the texts the writer
 was given (graph propositions, imported passages). Matching forgives what copying changes:
-case, runs of whitespace, typographic quotes and dashes, ``*``/````` emphasis, quotes around
+case, runs of whitespace, typographic quotes and dashes, ``*``/````` emphasis, note markup
+(``[[Note|label]]`` as ``label``, ``[text](url)`` as ``text``, list, heading and quote marks at
+a line's start, ``==highlights==``), quotes around
 the whole quote, and ``...``/``…`` marking an elision (every piece must then occur, in order,
 in the same text). A quote needs at least ``MIN_QUOTE_WORDS`` words unless it is a whole text.
 
@@ -33,6 +35,11 @@ _TYPOGRAPHY = str.maketrans({
     "–": "-", "—": "-", "‐": "-", "‑": "-", "−": "-",
     "‹": "<", "›": ">", "\u00a0": " ",
 })
+# Note markup a quote may carry or drop when copied: the writer sees a note's Markdown in one
+# text and its rendered words in another ("[[Backlinks|backlinks]]" / "backlinks").
+_WIKILINK = re.compile(r"!?\[\[([^\[\]|#\n]{0,200})(?:#[^\[\]|\n]{0,200})?(?:\|([^\[\]\n]{0,200}))?\]\]")
+_MD_LINK = re.compile(r"!?\[([^\[\]\n]{0,300})\]\([^()\s]{0,500}\)")
+_MARKS = re.compile(r"==|~~|(?m:^\s{0,3}(?:[-*+]|\d{1,3}[.)])\s+(?:\[[ xX]\]\s+)?)|(?m:^\s{0,3}(?:#{1,6}|>)\s*)")
 _ELISION = re.compile(r"\s*(?:\.\.\.|…|\[\.\.\.\]|\[…\])\s*")
 _EDGE = " \"'.,;:!?-"
 _WORD = re.compile(r"[^\W_]+")
@@ -49,9 +56,18 @@ _STOP = frozenset(_STOP_WORDS.split())
 _NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "cannot"})
 
 
+def _plain(text: str) -> str:
+    """Note markup as the words it shows: a link as its label, no list, heading or quote marks,
+    no highlight or strike marks (every pattern bounded: linear on hostile text)."""
+    text = _WIKILINK.sub(lambda m: m.group(2) or m.group(1), text)
+    text = _MD_LINK.sub(lambda m: m.group(1), text)
+    return _MARKS.sub("", text)
+
+
 def normalise(text: str) -> str:
-    """``text`` as quotes are compared: NFKC, casefolded, plain punctuation, single spaces."""
-    text = unicodedata.normalize("NFKC", text).translate(_TYPOGRAPHY).casefold()
+    """``text`` as quotes are compared: note markup as its words, NFKC, casefolded, plain
+    punctuation, single spaces."""
+    text = unicodedata.normalize("NFKC", _plain(text)).translate(_TYPOGRAPHY).casefold()
     return " ".join(text.split())
 
 

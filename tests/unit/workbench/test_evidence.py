@@ -84,3 +84,34 @@ def test_evidence_is_required_only_when_there_was_material_to_quote() -> None:
         "its evidence is not in the material"
     assert evidence_problem("A complete binary tree.", "A heap is a complete binary tree",
                             TEXTS) is None
+
+
+def test_a_quote_copied_word_for_word_from_the_note_is_found_with_or_without_its_markup() -> None:
+    """Issue 30 item 6: a flashcard quoting the note verbatim was dropped as "not in the
+    material" — the writer saw the note's Markdown, the matcher its rendered words."""
+    from studyhall.core.workbench.evidence import evidence_problem, find_quote
+
+    note = ("## How backlinks work\n- **Backlinks** show every note that links to the one you "
+            "are reading, in the [[Backlinks|backlinks pane]].\n> ==Unlinked mentions== are "
+            "notes that name it without a link, see [the help](https://help.obsidian.md).")
+    rendered = ("Backlinks show every note that links to the one you are reading, in the "
+                "backlinks pane. Unlinked mentions are notes that name it without a link, see the help.")
+    as_written = ("- **Backlinks** show every note that links to the one you are reading, in the "
+                  "[[Backlinks|backlinks pane]].")
+    for quote in (as_written, rendered.split(". ")[0]):
+        for texts in ([note], [rendered]):
+            assert find_quote(quote, texts) is not None, (quote, texts)
+    assert evidence_problem("Backlinks show every note that links to the open one.",
+                            as_written, [rendered]) is None
+    assert find_quote("Forward links show every note this one links to.", [note]) is None
+
+
+def test_note_markup_is_read_in_linear_time() -> None:
+    import time
+
+    from studyhall.core.workbench.evidence import normalise
+
+    for hostile in ("[[" * 50_000, "[" * 40_000 + "](" * 40_000, "- " * 60_000, "==" * 60_000):
+        started = time.perf_counter()
+        normalise(hostile)
+        assert time.perf_counter() - started < 5

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from studyhall.core.library.graph.view import SnapshotNode
 from studyhall.core.library.sources.notes.views import LINKS_SUFFIX, NOTE_LABEL
 
-_NOTE_PREFIX = NOTE_LABEL + "_"
+# Sources whose views are a note's sections: notes, and lectures and PDFs made topics by an
+# import (core/library/imports/lectures.py: a heading per key moment or page).
+_NOTE_PREFIX = (NOTE_LABEL + "_", "transcript_", "pdf_")
 _SETEXT_UNDERLINE = re.compile(r"\s+(=+|-+)\s*$")
 
 

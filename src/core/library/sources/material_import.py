@@ -89,6 +89,11 @@ class MaterialReport:
     removed: list[str] = field(default_factory=list)
     needs_transcription: list[str] = field(default_factory=list)
     chunks: int = 0
+    root_name: str = ""  # the imported root's name: source ids are made from it
+
+    def indexed(self) -> list[tuple[str, str]]:
+        """(kind, path) of every file the index holds for this import, changed or not."""
+        return [(_kind_of(p), p) for p in [*self.imported, *self.unchanged]]
 
     def kinds(self) -> dict[str, int]:
         """The files (re)indexed, counted by kind (transcript, pdf, text, note)."""
@@ -137,7 +142,7 @@ class MaterialImporter:
         off = self.off_loop
         scan = await off(self.reader.scan, path)
         root_name = name_of_root(scan.root)
-        report = MaterialReport(skipped=list(scan.skipped))
+        report = MaterialReport(skipped=list(scan.skipped), root_name=root_name)
         if self.cache is not None:
             await self.cache.load()  # the model's vectors from disk, before the first file
         seen: set[str] = set()

@@ -126,7 +126,8 @@ class GraphUpkeep:
     ) -> UpkeepReport:
         """Embed the nodes, then cluster and lay them out. ``arrange_after``, when given, is
         awaited between the two (an import's search-index side still embedding: clustering
-        and layout read every vector and would only compete with it for the cores)."""
+        and layout read every vector and would only compete with it for the cores); when it
+        answers True it merged nodes, which are embedded before the clustering."""
         async with self._lock:
             return await self._refresh(progress, layout, arrange_after)
 
@@ -157,8 +158,15 @@ class GraphUpkeep:
             )
             log.exception("[upkeep] embeddings failed")
         report.seconds["embedding"] = round(time.perf_counter() - started, 3)
-        if arrange_after is not None:
-            await arrange_after()
+        if arrange_after is not None and await arrange_after() is True and cache is not None:
+            # It merged nodes of its own (an import's lecture topics): embed those too (the
+            # cache answers for every node embedded above).
+            snapshot = await asyncio.to_thread(self.reader.snapshot)
+            report.nodes = len(snapshot.nodes)
+            try:
+                vectors = await self.node_vectors(snapshot)
+            except StudyhallError as e:
+                report.problems.append(f"Embeddings were skipped: {e}")
         if vectors:
             started = time.perf_counter()
             progress(ImportProgress("clustering", 0, len(vectors)))

@@ -19,6 +19,8 @@ from datetime import datetime
 from typing import Any, Literal
 
 from studyhall.core.errors import BusyError, StudyhallError
+from studyhall.core.library.extraction.tally import MergeTally
+from studyhall.core.library.imports.lectures import LectureFile, LectureTopics
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.imports.report import (
     ImportProgress,
@@ -100,8 +102,9 @@ class _HeldProgress:
 
 class ImportRunner:
     def __init__(self, *, notes: NotesImporter, material: CourseMaterial, clock: Clock, ids: Ids,
-                 supervisor: Supervisor, anki: AnkiImporter) -> None:
+                 supervisor: Supervisor, anki: AnkiImporter, lectures: LectureTopics) -> None:
         self.notes = notes
+        self.lectures = lectures
         self.material = material
         self.anki = anki
         self._clock = clock
@@ -126,7 +129,8 @@ class ImportRunner:
             return await self.anki.run(path, embed=embed, progress=tell)
         if not embed:  # all Python: side by side, the two would only take turns on the GIL
             report = await self.notes.run(path, mode=mode, embed=False, progress=tell)
-            report.material = await self._index_material(path, False, tell)
+            report.material, indexed = await self._index_material(path, False, tell)
+            self._count(report, await self.lectures.merge(indexed))
             return report
         # The search index's side runs beside the graph's: its encoder work fills the cores
         # while the notes are merged (Python, one core), and its file writes run while the
@@ -135,15 +139,23 @@ class ImportRunner:
         # for (``onnx_export``).
         held = _HeldProgress(tell)
         indexing = asyncio.create_task(self._index_material(path, True, held.tell))
+        merged: list[MergeTally] = []
 
-        async def index_done() -> MaterialSummary:
+        async def index_done() -> bool:
+            """The graph's side is merged and embedded: the lectures' topics join it (one
+            writer at a time), and the upkeep embeds them too when there are new ones."""
             held.release()
-            return await indexing
+            _, indexed = await indexing
+            if not merged:
+                merged.append(await self.lectures.merge(indexed))
+            return bool(merged[0].propositions or merged[0].evidence)
 
         try:
             report = await self.notes.run(path, mode=mode, embed=True, progress=tell,
                                           arrange_after=index_done)
-            report.material = await index_done()
+            await index_done()  # an import with nothing for the upkeep to arrange
+            report.material = (await indexing)[0]
+            self._count(report, merged[0])
             return report
         except BaseException:
             if not indexing.done():
@@ -152,15 +164,25 @@ class ImportRunner:
                     await indexing  # its writes end before the run reports the failure
             raise
 
-    async def _index_material(self, path: str, embed: bool, tell: ProgressFn) -> MaterialSummary:
+    @staticmethod
+    def _count(report: ImportReport, lectures: MergeTally) -> None:
+        """The lectures' topics in the import's totals (their own tally, merged after)."""
+        report.propositions += lectures.propositions
+        report.evidence += lectures.evidence
+        report.dropped += lectures.dropped
+
+    async def _index_material(self, path: str, embed: bool,
+                              tell: ProgressFn) -> tuple[MaterialSummary, list[LectureFile]]:
+        """The index's side, and the transcripts and PDFs it holds (for their topics)."""
         try:
             got = await self.material.run(path, tell, embed=embed)
         except StudyhallError as e:
             log.warning("[import] the search index was not updated: %s", e)
-            return MaterialSummary(error=str(e))
+            return MaterialSummary(error=str(e)), []
+        lectures = [LectureFile(kind, rel, got.root_name) for kind, rel in got.indexed()]
         return MaterialSummary(imported=len(got.imported), unchanged=len(got.unchanged),
                                skipped=len(got.skipped), removed=len(got.removed),
-                               chunks=got.chunks, kinds=got.kinds())
+                               chunks=got.chunks, kinds=got.kinds()), lectures
 
     def start(self, path: str, mode: Mode = "auto", embed: bool = True) -> ImportRun:
         """Start an import in the background, or join the one running for the same path

@@ -19,6 +19,19 @@ function headingOf(anchor) {
   return anchor.slice(anchor.lastIndexOf("#") + 1).replace(/~\d+$/, "").trim();
 }
 
+/** Where a section opens in the reader: a lecture's key moment at its second ("12:34 · …"
+ * -> `t=754`), a PDF's page ("Page 3" -> `page=3`), a note's heading by its slug (`at=`). */
+export function sectionQuery(sourceId, anchor) {
+  const heading = headingOf(anchor);
+  const clock = /^(?:(\d+):)?(\d+):(\d\d) · /.exec(heading);
+  if (sourceId.startsWith("transcript_") && clock) {
+    return `t=${Number(clock[1] || 0) * 3600 + Number(clock[2]) * 60 + Number(clock[3])}`;
+  }
+  const page = /^Page (\d+)$/.exec(heading);
+  if (sourceId.startsWith("pdf_") && page) return `page=${page[1]}`;
+  return `at=${encodeURIComponent(readerAt(anchor))}`;
+}
+
 /** The reader's `?at=` for a subpath: the chunker's slug, "-1", "-2"... on a repeat. */
 export function readerAt(anchor) {
   const repeat = /~(\d+)$/.exec(anchor);
@@ -81,7 +94,7 @@ export function evidenceSection(node, { isNote, resolve, sourceLink }) {
       if (heading && (lineKey(heading) === own || own.endsWith(`: ${lineKey(heading)}`))) heading = null;
       return h("div.evidence-section",
         heading ? h("p.evidence-heading", h("a.wikilink", {
-          href: `#/sources/${encodeURIComponent(g.source_id)}?at=${encodeURIComponent(readerAt(s.anchor))}`,
+          href: `#/sources/${encodeURIComponent(g.source_id)}?${sectionQuery(g.source_id, s.anchor)}`,
           title: "Open the note here",
         }, heading)) : null,
         // A section's view quotes its heading first: under that heading, the line once.
@@ -104,7 +117,7 @@ export function sectionsOutline(node, isNote) {
     const anchor = s.anchor || (source ? anchorOf(source, s.message_id) : null);
     const count = typeof s.evidence === "number" ? s.evidence : (s.evidence || []).length;
     return h("li", { class: `toc-${s.level || 1}` },
-      source && anchor ? h("a.wikilink", { href: `#/sources/${encodeURIComponent(source)}?at=${encodeURIComponent(readerAt(anchor))}` }, s.heading)
+      source && anchor ? h("a.wikilink", { href: `#/sources/${encodeURIComponent(source)}?${sectionQuery(source, anchor)}` }, s.heading)
         : h("span", s.heading),
       count ? h("span.muted.small", ` · ${count}`) : null);
   })));
