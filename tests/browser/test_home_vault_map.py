@@ -251,3 +251,40 @@ def test_the_dock_lists_a_notes_sections_and_links_each_heading_into_the_reader(
         assert not window.page_errors
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("window", ["light", "dark"], indirect=True)
+def test_a_lecture_is_a_topic_whose_moments_open_the_player_at_their_second(window, tmp_path):
+    """Issue 30 item 4: a lecture's key moments are its sections in the dock, each a link that
+    opens the lecture at that second; a PDF's pages open at their page."""
+    from tests.support.shelf import make_shelf
+
+    course = make_shelf(tmp_path / "Course")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        import_vault(server, course)
+        page = window.page
+        open_map(page, server)
+        page.evaluate("(i) => window.__studyhall.graph.select(i, {fly: true})",
+                      node_index(page, "Lecture 04 Respiration"))
+        panel = page.locator(".node-panel")
+        outline = panel.locator(".node-sections a.wikilink")
+        outline.first.wait_for()
+        hrefs = [outline.nth(i).get_attribute("href") for i in range(outline.count())]
+        assert hrefs and all("?t=" in h for h in hrefs), hrefs
+        assert not RAW_MARKDOWN.search(panel.inner_text())
+        assert "in this lecture" in panel.inner_text().lower()
+        window.shot(f"vault-dock-lecture-{page.evaluate('document.documentElement.dataset.theme')}")
+        second = outline.nth(1)
+        wanted = second.get_attribute("href").split("?t=")[1]
+        second.click()
+        page.wait_for_function("(t) => location.hash.includes('#/sources/transcript_') && location.hash.endsWith('?t=' + t)", arg=wanted)
+        page.evaluate("(i) => { location.hash = '#/'; }", 0)
+        open_map(page, server)
+        page.evaluate("(i) => window.__studyhall.graph.select(i, {fly: true})", node_index(page, "Chapter 5"))
+        pages = page.locator(".node-panel .node-sections a.wikilink")
+        pages.first.wait_for()
+        assert pages.first.get_attribute("href").endswith("?page=1")
+        assert not window.page_errors
+    finally:
+        server.stop()

@@ -111,7 +111,10 @@ export function sectionsOutline(node, isNote) {
   const sections = (node.sections || []).filter((s) => s.heading && s.level !== 0
     && lineKey(s.heading) !== lineKey(node.text));
   if (!sections.length) return null;
-  return h("section.node-sections", h("h3", "In this note"), h("ol.dock-outline", sections.map((s) => {
+  const sources = node.sources || [];
+  const what = sources.some((id) => id.startsWith("transcript_")) ? "lecture"
+    : sources.some((id) => id.startsWith("pdf_")) ? "PDF" : "note";
+  return h("section.node-sections", h("h3", `In this ${what}`), h("ol.dock-outline", sections.map((s) => {
     const source = s.source_id || (node.sources || []).find((id) => anchorOf(id, s.message_id))
       || (node.sources || []).find(isNote);
     const anchor = s.anchor || (source ? anchorOf(source, s.message_id) : null);
