@@ -21,7 +21,9 @@ from studyhall.core.agents.tools import ToolContext
 from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.library.learner.misconceptions import Misconception
 from studyhall.core.library.learner.model import LearnerModel
+from studyhall.core.library.learner.report import mastery_json
 from studyhall.core.ports.exports import DeckWriter, VaultWriter
 from studyhall.core.ports.storage import (
     ChatStore,
@@ -34,6 +36,7 @@ from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.learner.ledgers import MAX_QUEUE, LearnerLedgers
 from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
+from studyhall.server.runtime.learner.wrong_choices import WrongChoices
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.node_finder import NodeFinder
 
@@ -62,6 +65,7 @@ class Learner:
         self._vault_writer = vault_writer
         self._ledgers = LearnerLedgers(graph=graph, learner_store=learner_store,
                                        settings_store=settings_store, clock=clock, ids=ids)
+        self._wrong = WrongChoices(chat_store=chat_store, graph_store=graph_store)
         self._answers = LearnerToolAnswers(ledgers=self._ledgers, finder=finder,
                                            chat_store=chat_store, learner_store=learner_store,
                                            material=material)
@@ -87,8 +91,28 @@ class Learner:
         return self._ledgers.grade(node_id, grade, prompt_kind)
 
     def mastery(self, node_id: str) -> dict[str, Any]:
-        """The score, its state and every event that made it."""
-        return self._ledgers.mastery(node_id)
+        """The score, its state, every event that made it, what the learner said of it and
+        the misconception patterns on it."""
+        model = self._ledgers.model()
+        out = mastery_json(model, node_id)
+        out["misconceptions"] = [m.json() for m in self._wrong.patterns(model)
+                                 if m.node_id == node_id]
+        return out
+
+    def misconceptions(self, model: LearnerModel) -> list[Misconception]:
+        """Every live misconception pattern over ``model``, the latest first."""
+        return self._wrong.patterns(model)
+
+    def assert_about(self, node_id: str, claim: str, note: str = "") -> dict[str, Any]:
+        """The learner says "I know this" / "I don't know this" / "this is wrong" of a node
+        (their request alone: no model tool reaches it). Its mastery after, with the id."""
+        said = self._ledgers.assert_(node_id, claim, note)
+        return {**self.mastery(node_id), "assertion_id": said}
+
+    def take_back(self, node_id: str, assertion_id: str) -> dict[str, Any]:
+        """Undo an assertion (a retraction is appended); the node's mastery after."""
+        self._ledgers.retract(node_id, assertion_id)
+        return self.mastery(node_id)
 
     def stats(self, *, read_only: bool = False) -> dict[str, Any]:
         """Mastery over time, reviews due per day, retention vs target (``GET /api/stats``)."""
@@ -99,8 +123,9 @@ class Learner:
         session, the next topic, a misconception to revisit, import/ask when empty."""
         from studyhall.server.runtime.learner.today import today_plan
 
-        return today_plan(self._ledgers.model(), self._chats, self._sources,
-                          has_model=self._no_model() is None).json()
+        model = self._ledgers.model()
+        return today_plan(model, self._chats, self._sources, has_model=self._no_model() is None,
+                          patterns=self._wrong.patterns(model)).json()
 
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
         """With a model, start writing stored questions for the shown cards that lack one, in
