@@ -71,7 +71,7 @@ async def test_the_pattern_is_in_the_mastery_and_in_today() -> None:
     assert pattern["line"] == LINE
     step = next(s for s in today["steps"] if s["kind"] == "misconception")
     assert step["node_id"] == NODE and step["pattern"]["line"] == LINE
-    assert step["why"].startswith(f"{LINE} in “Conditional probability")
+    assert step["why"].startswith(f"{LINE}, last on ")
 
 
 async def test_one_wrong_answer_is_no_pattern() -> None:

@@ -218,8 +218,8 @@ def _pattern_step(model: LearnerModel, pattern: Misconception,
     """The latest misconception pattern: the same wrong answer, again and again."""
     node_id = pattern.node_id
     label = clip(model.node(node_id).text, TITLE_CHARS).rstrip(".")
-    why = (f"{pattern.line} in “{label}”, last on {pattern.last_at:%b} {pattern.last_at.day}. "
-           "A few right answers will set it straight.")
+    why = (f"{pattern.line}, last on {pattern.last_at:%b} {pattern.last_at.day}. A few right "
+           "answers will set it straight.")
     action = _topic_action(model, node_id, label, note_of, has_model, "Revisit it")
     return TodayStep("misconception", f"Revisit “{label}”", why, action,
                      {"node_id": node_id, "seen_at": pattern.last_at.isoformat(),
