@@ -1,8 +1,9 @@
 """The Learner façade: the learner model's use cases — today's review queue, a grade (with the
 preview of each grade's due date), mastery explained, statistics, the stored review questions,
 the study exports (Anki deck, Markdown folder), the evidence other systems hand in (Quiz me
-answers, an Anki deck's history, kept flashcards) and the answers behind the tutor's learner
-tools (``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
+answers, an Anki deck's history, kept flashcards), the learner's own word on a topic (an
+assertion, and its undo) with the misconception patterns (``wrong_choices.py``), and the answers
+behind the tutor's learner tools (``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
 
 One class, built once in ``build_runtime`` with every collaborator it needs; routes and CLI
 commands of the learner take only it (issue 26). Inside: ``LearnerLedgers`` (``ledgers.py``),
