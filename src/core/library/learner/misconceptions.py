@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from studyhall.core.library.learner.mastery import SOLID_AT, Score
@@ -67,7 +68,9 @@ class Misconception:
                 "last_at": self.last_at.isoformat(), "line": self.line}
 
 
+@lru_cache(maxsize=4096)  # the same few answer texts come back across a long history
 def key(text: str) -> str:
+    """A text as compared: case, spacing and a final full stop aside."""
     return " ".join(text.split()).casefold().rstrip(".")
 
 

@@ -96,8 +96,7 @@ class Learner:
         the misconception patterns on it."""
         model = self._ledgers.model()
         out = mastery_json(model, node_id)
-        out["misconceptions"] = [m.json() for m in self._wrong.patterns(model)
-                                 if m.node_id == node_id]
+        out["misconceptions"] = [m.json() for m in self._wrong.patterns(model, node_id)]
         return out
 
     def misconceptions(self, model: LearnerModel) -> list[Misconception]:

@@ -33,17 +33,18 @@ class WrongChoices:
         self._missing: set[tuple[str, str]] = set()  # (chat, ref) its transcript lacks
         self._lock = threading.Lock()
 
-    def patterns(self, model: LearnerModel) -> list[Misconception]:
-        """Every live misconception pattern, the latest first."""
-        return misconceptions(self.of(model), model.score, model.now)
+    def patterns(self, model: LearnerModel, node_id: str | None = None) -> list[Misconception]:
+        """Every live misconception pattern (on ``node_id`` alone, when given), latest first."""
+        return misconceptions(self.of(model, node_id), model.score, model.now)
 
-    def of(self, model: LearnerModel) -> list[WrongChoice]:
+    def of(self, model: LearnerModel, only: str | None = None) -> list[WrongChoice]:
         snapshot = model.snapshot
         follow = snapshot.absorbed
         out: list[WrongChoice] = []
         for event in self._graph.quiz_events().records:
             node_id = follow.get(event.node_id, event.node_id)
-            if event.verdict != "miss" or snapshot.node(node_id) is None:
+            if event.verdict != "miss" or (only is not None and node_id != only) \
+                    or snapshot.node(node_id) is None:
                 continue
             ref = answer_ref(event.tool_call_id, event.question_index)
             answer = self._answer(event.source_id, ref)
@@ -51,7 +52,8 @@ class WrongChoices:
                 out.append(_wrong(node_id, event.at, answer.chosen, answer.expected,
                                   f"{event.source_id}/{ref}"))
         for node_id, a in model.learner.quiz_answers:
-            if a.verdict == "miss" and snapshot.node(node_id) is not None:
+            if a.verdict == "miss" and only in (None, node_id) \
+                    and snapshot.node(node_id) is not None:
                 out.append(_wrong(node_id, a.at, a.chosen, a.right,
                                   f"{a.quiz_id}/q{a.question + 1}"))
         return out
