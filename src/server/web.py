@@ -63,6 +63,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
     return [
         *health.routes(services.config),
         LazyRoutes(("/api/chats",), lambda: chats.routes(runtime.classroom)),
+        # Before the graph's: its GET /api/graph/nodes/{id:path} would take …/assertions.
+        LazyRoutes(("/api/graph/nodes/",), lambda: learner_memory.routes(runtime.learner)),
         LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
                    lambda: graph.routes(runtime.library)),
         LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.library)),
@@ -79,7 +81,6 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
                    lambda: review.routes(runtime.learner)),
         LazyRoutes(("/api/export",), lambda: exports.routes(runtime.learner)),
         LazyRoutes(("/api/today",), lambda: today.routes(runtime.learner)),
-        LazyRoutes(("/api/graph/nodes/",), lambda: learner_memory.routes(runtime.learner)),
     ]
 
 

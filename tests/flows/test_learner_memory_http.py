@@ -42,8 +42,11 @@ async def test_i_know_this_moves_the_score_by_its_weight_and_undo_restores_it() 
         before = (await api.http.get(f"/api/mastery/{NODE}")).json()
         said = await api.http.post(URL, json={"kind": "know", "note": "I mixed up the bars"})
         listed = (await api.http.get(f"/api/mastery/{NODE}")).json()
+        live = (await api.http.get(URL)).json()
         undone = await api.http.delete(f"{URL}/{said.json()['assertion_id']}")
         again = await api.http.delete(f"{URL}/{said.json()['assertion_id']}")
+        one = (await api.http.get(f"{URL}/{said.json()['assertion_id']}")).json()
+        after_undo = (await api.http.get(URL)).json()
     assert said.status_code == 201
     body = said.json()
     assert odds(body["mastery"]) == pytest.approx(odds(before["mastery"]) * 3, rel=1e-3)
@@ -53,6 +56,9 @@ async def test_i_know_this_moves_the_score_by_its_weight_and_undo_restores_it() 
                                     "the bars →")
     assert [(a["id"], a["claim"], a["note"], a["weight"]) for a in listed["assertions"]] == [
         (body["assertion_id"], "know", "I mixed up the bars", 3.0)]
+    assert live == {"node_id": NODE, "assertions": listed["assertions"]}
+    assert after_undo == {"node_id": NODE, "assertions": []}
+    assert one["id"] == body["assertion_id"] and one["retracted_at"] == NOW.isoformat()
     assert undone.status_code == 200 and again.status_code == 200
     for after in (undone.json(), again.json()):
         assert after["mastery"] == before["mastery"]

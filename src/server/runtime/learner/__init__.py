@@ -22,6 +22,7 @@ from studyhall.core.agents.tools import ToolContext
 from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.library.learner.memory import assertion_json
 from studyhall.core.library.learner.misconceptions import Misconception
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.library.learner.report import mastery_json
@@ -108,6 +109,16 @@ class Learner:
         (their request alone: no model tool reaches it). Its mastery after, with the id."""
         said = self._ledgers.assert_(node_id, claim, note)
         return {**self.mastery(node_id), "assertion_id": said}
+
+    def assertions(self, node_id: str) -> dict[str, Any]:
+        """What the learner said of the node and has not taken back, newest first."""
+        return {"node_id": node_id, "assertions": self.mastery(node_id)["assertions"]}
+
+    def assertion(self, node_id: str, assertion_id: str) -> dict[str, Any]:
+        """One assertion on the node, taken back or not (``retracted_at``)."""
+        said, taken = self._ledgers.assertion(node_id, assertion_id)
+        return {**assertion_json(said),
+                "retracted_at": taken.at.isoformat() if taken is not None else None}
 
     def take_back(self, node_id: str, assertion_id: str) -> dict[str, Any]:
         """Undo an assertion (a retraction is appended); the node's mastery after."""

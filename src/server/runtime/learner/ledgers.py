@@ -158,9 +158,10 @@ class LearnerLedgers:
         self._store.append_assertions([said])
         return said.id
 
-    def retract(self, node_id: str, assertion_id: str) -> None:
-        """Take an assertion on that node back (an appended retraction; a second undo adds
-        nothing)."""
+    def assertion(self, node_id: str, assertion_id: str
+                  ) -> tuple[LearnerAsserted, AssertionRetracted | None]:
+        """An assertion on that node, and its retraction if it was taken back (``NotFound``
+        for a node the graph does not hold, or an assertion not on it)."""
         snapshot = self._graph.snapshot()
         require_node(snapshot, node_id)
         follow = snapshot.absorbed
@@ -169,6 +170,14 @@ class LearnerLedgers:
         if said is None:
             raise NotFound(f"No assertion {assertion_id!r} on this topic: the topic's mastery "
                            "(GET /api/mastery/{id}) lists the ones you can take back.")
+        taken = next((r for r in self._store.retractions().records
+                      if r.assertion_id == assertion_id), None)
+        return said, taken
+
+    def retract(self, node_id: str, assertion_id: str) -> None:
+        """Take an assertion on that node back (an appended retraction; a second undo adds
+        nothing)."""
+        self.assertion(node_id, assertion_id)
         # One id per assertion: undoing twice is a replay the ledger ignores.
         self._store.append_retractions([AssertionRetracted(
             id=f"ret_{assertion_id}", assertion_id=assertion_id, at=self._clock.now())])
