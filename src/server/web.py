@@ -37,6 +37,7 @@ if TYPE_CHECKING:  # checked as the modules they are; each loads with its first 
         graph,
         graph_search,
         imports,
+        learner_memory,
         review,
         settings,
         source_quiz,
@@ -49,6 +50,7 @@ else:
         "studyhall.server.http", "activity", "artifacts", "ask", "chats", "demo_frames",
         "exports", "graph", "graph_search", "imports", "review", "settings", "source_quiz",
         "sources", "today")
+    (learner_memory,) = lazy_modules("studyhall.server.http", "learner_memory")
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
 
@@ -61,6 +63,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
     return [
         *health.routes(services.config),
         LazyRoutes(("/api/chats",), lambda: chats.routes(runtime.classroom)),
+        # Before the graph's: its GET /api/graph/nodes/{id:path} would take …/assertions.
+        LazyRoutes(("/api/graph/nodes/",), lambda: learner_memory.routes(runtime.learner)),
         LazyRoutes(("/api/graph", "/api/chats/", "/api/extraction"),
                    lambda: graph.routes(runtime.library)),
         LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.library)),

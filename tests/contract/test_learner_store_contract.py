@@ -10,8 +10,10 @@ import pytest
 from studyhall.adapters.fakes import InMemoryLearnerStore
 from studyhall.adapters.store import JsonlLearnerStore
 from studyhall.core.contracts.learner import (
+    AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
     ReviewQuestionWritten,
@@ -47,10 +49,21 @@ def retired(rid: str) -> FlashcardsRetired:
     return FlashcardsRetired(id=rid, artifact_id="art_1", at=at(5))
 
 
+def asserted(rid: str) -> LearnerAsserted:
+    return LearnerAsserted(id=rid, node_id="n_tree", claim="know", note="I use them daily",
+                           at=at(6))
+
+
+def retracted(rid: str) -> AssertionRetracted:
+    return AssertionRetracted(id=rid, assertion_id="las_1", at=at(7))
+
+
 LEDGERS = [("append_grades", "grades", graded), ("append_observations", "observations", observed),
            ("append_questions", "questions", question),
            ("append_flashcards", "flashcards", flashcard),
-           ("append_retirements", "retirements", retired)]
+           ("append_retirements", "retirements", retired),
+           ("append_assertions", "assertions", asserted),
+           ("append_retractions", "retractions", retracted)]
 
 
 class LearnerStoreContract:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from studyhall.adapters.fakes.ledger import MemoryLedger
 from studyhall.adapters.store.learner import LearnerLedgerMethods
 from studyhall.core.contracts.learner import (
+    AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
     ReviewQuestionWritten,
@@ -22,3 +24,5 @@ class InMemoryLearnerStore(LearnerLedgerMethods):
         self._questions = MemoryLedger(ReviewQuestionWritten, "review questions")
         self._flashcards = MemoryLedger(FlashcardKept, "kept flashcards")
         self._retired = MemoryLedger(FlashcardsRetired, "retired flashcards")
+        self._assertions = MemoryLedger(LearnerAsserted, "learner assertions")
+        self._retractions = MemoryLedger(AssertionRetracted, "retracted assertions")

@@ -8,6 +8,9 @@
     flashcards.jsonl     flashcards the learner kept, from an artifact or an Anki deck
                          (FlashcardKept)
     flashcards_retired.jsonl  an artifact's cards taken out of the queue (FlashcardsRetired)
+    assertions.jsonl     what the learner said of a topic: know / don't know / wrong
+                         (LearnerAsserted)
+    assertions_retracted.jsonl  an assertion taken back (AssertionRetracted)
 
 Each is a ``JsonlLedger``: crash-safe appends (a torn line is skipped by readers, never glued to
 the next record), tolerant incremental reads, replayed ids ignored. ``LearnerLedgers`` (behind
@@ -24,8 +27,10 @@ from typing import Any
 from studyhall.adapters.store.ledger import JsonlLedger
 from studyhall.adapters.store.ledger_methods import Ledger
 from studyhall.core.contracts.learner import (
+    AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
     ReviewQuestionWritten,
@@ -35,7 +40,7 @@ from studyhall.core.contracts.ledger import LedgerRead
 
 
 class LearnerLedgerMethods:
-    """Mixin shared with the in-memory fake: the subclass sets the six ledgers."""
+    """Mixin shared with the in-memory fake: the subclass sets the eight ledgers."""
 
     _grades: Ledger
     _observations: Ledger
@@ -43,6 +48,8 @@ class LearnerLedgerMethods:
     _questions: Ledger
     _flashcards: Ledger
     _retired: Ledger
+    _assertions: Ledger
+    _retractions: Ledger
 
     def append_grades(self, records: Sequence[ReviewGraded]) -> None:
         self._grades.append(records)
@@ -80,6 +87,18 @@ class LearnerLedgerMethods:
     def retirements(self) -> LedgerRead[FlashcardsRetired]:
         return self._retired.read()
 
+    def append_assertions(self, records: Sequence[LearnerAsserted]) -> None:
+        self._assertions.append(records)
+
+    def assertions(self) -> LedgerRead[LearnerAsserted]:
+        return self._assertions.read()
+
+    def append_retractions(self, records: Sequence[AssertionRetracted]) -> None:
+        self._retractions.append(records)
+
+    def retractions(self) -> LedgerRead[AssertionRetracted]:
+        return self._retractions.read()
+
 
 class JsonlLearnerStore(LearnerLedgerMethods):
     def __init__(self, root: Path) -> None:
@@ -101,6 +120,11 @@ class JsonlLearnerStore(LearnerLedgerMethods):
         self._retired: JsonlLedger[Any] = JsonlLedger(
             self._root / "flashcards_retired.jsonl", FlashcardsRetired,
             label=f"{name}/flashcards_retired.jsonl")
+        self._assertions: JsonlLedger[Any] = JsonlLedger(
+            self._root / "assertions.jsonl", LearnerAsserted, label=f"{name}/assertions.jsonl")
+        self._retractions: JsonlLedger[Any] = JsonlLedger(
+            self._root / "assertions_retracted.jsonl", AssertionRetracted,
+            label=f"{name}/assertions_retracted.jsonl")
 
     def __repr__(self) -> str:
         return f"JsonlLearnerStore({str(self._root)!r})"

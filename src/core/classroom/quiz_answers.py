@@ -29,6 +29,8 @@ class SessionAnswer:
     difficulty: QuizDifficulty | None
     plan_node: str | None  # the plan step the quiz was tagged with
     node_id: str | None  # the graph node the quiz named
+    chosen: tuple[str, ...] = ()  # what was picked (choice texts) or typed; () for "I don't know"
+    expected: tuple[str, ...] = ()  # the right answer(s), readable
 
 
 def answer_ref(tool_call_id: str, index: int) -> str:
@@ -63,8 +65,21 @@ def _answers(part: ToolCallPart, default_at: datetime) -> list[SessionAnswer]:
         difficulty = asked.get("difficulty") if isinstance(asked, dict) else None
         out.append(SessionAnswer(
             answer_ref(part.tool_call_id, result.index), result.verdict, at,
-            difficulty if difficulty in _DIFFICULTIES else None, plan_node, node_id))
+            difficulty if difficulty in _DIFFICULTIES else None, plan_node, node_id,
+            _picked(asked, result.chosen, result.response), result.expected))
     return out
+
+
+def _picked(asked: object, chosen: tuple[int, ...] | None, response: str | None
+            ) -> tuple[str, ...]:
+    """The picked choices' texts (a choice question), else the typed answer."""
+    choices = asked.get("choices") if isinstance(asked, dict) else None
+    if chosen is not None:
+        if not isinstance(choices, list):
+            return ()
+        return tuple(c for i in chosen if 0 <= i < len(choices)
+                     and isinstance(c := choices[i], str))
+    return (response,) if response else ()
 
 
 def _text(value: object) -> str | None:

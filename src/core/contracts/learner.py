@@ -1,7 +1,8 @@
 """Learner ledger records: evidence about the learner that is not graph knowledge — review grades
 and the teacher's validated observations (a corrected misconception among them) — the review
 questions a model wrote for a node, kept once they passed the evidence check, and the flashcards
-the learner kept (from an artifact or an Anki deck) with their retirements.
+the learner kept (from an artifact or an Anki deck) with their retirements, and what the learner
+said of themselves ("I know this", "I don't know this", "this is wrong") with its retractions.
 
 Append-only like the graph ledgers; every id is unique (a replayed append is ignored by readers).
 Mastery, FSRS card state and due dates are derived from these at read time, never stored.
@@ -63,6 +64,10 @@ class SourceQuizAnswered(Record):
     quiz_id: str = Field(min_length=1)
     question: int = Field(ge=0)  # the question's position in the quiz
     at: datetime
+    # What was picked and what was right, as shown (the misconception rule reads them); empty
+    # on records written before they were kept, and for "I don't know".
+    chosen: tuple[str, ...] = Field(default=(), max_length=10)
+    right: tuple[str, ...] = Field(default=(), max_length=10)
 
 
 class ReviewQuestionWritten(Record):
@@ -104,4 +109,33 @@ class FlashcardsRetired(Record):
     id: str = Field(min_length=1)
     artifact_id: str = Field(min_length=1)
     generation: int = Field(default=0, ge=0)
+    at: datetime
+
+
+# What the learner can say of a topic or idea: "I know this", "I don't know this", "this is
+# wrong" (what the app recorded of them here is not what they meant).
+AssertionKind = Literal["know", "dont_know", "wrong"]
+ASSERTION_KINDS: tuple[AssertionKind, ...] = get_args(AssertionKind)
+ASSERTION_NOTE_CHARS = 500
+
+
+class LearnerAsserted(Record):
+    """The learner said it of themselves, on a node. Written only by the learner's own request
+    (``POST /api/graph/nodes/{id}/assertions``): no tool a model calls can append one."""
+
+    kind: Literal["assertion"] = "assertion"
+    id: str = Field(min_length=1)
+    node_id: str = Field(min_length=1)
+    claim: AssertionKind
+    note: str = Field(default="", max_length=ASSERTION_NOTE_CHARS)  # plain text, shown as text
+    at: datetime
+
+
+class AssertionRetracted(Record):
+    """The learner took an assertion back (undo): from then on it counts for nothing. Ledgers
+    are append-only, so an undo is a record too."""
+
+    kind: Literal["assertion-retracted"] = "assertion-retracted"
+    id: str = Field(min_length=1)
+    assertion_id: str = Field(min_length=1)
     at: datetime

@@ -23,8 +23,10 @@ from studyhall.core.contracts.graph import (
 )
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.contracts.learner import (
+    AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
     ReviewQuestionWritten,
@@ -129,7 +131,8 @@ class GraphTails(Protocol):
 class LearnerStore(Protocol):
     """The learner ledgers: review grades, the teacher's observations, "Quiz me" answers,
     model-written review questions that passed the evidence check, and the flashcards the
-    learner kept (and their artifacts' retirements), append-only (one fsync
+    learner kept (and their artifacts' retirements), the learner's own assertions (and their
+retractions), append-only (one fsync
     per call; a batch is written whole or not at all), read tolerantly (torn or invalid lines
     skipped and counted, a replayed id ignored)."""
 
@@ -145,6 +148,10 @@ class LearnerStore(Protocol):
     def flashcards(self) -> LedgerRead[FlashcardKept]: ...
     def append_retirements(self, records: Sequence[FlashcardsRetired]) -> None: ...
     def retirements(self) -> LedgerRead[FlashcardsRetired]: ...
+    def append_assertions(self, records: Sequence[LearnerAsserted]) -> None: ...
+    def assertions(self) -> LedgerRead[LearnerAsserted]: ...
+    def append_retractions(self, records: Sequence[AssertionRetracted]) -> None: ...
+    def retractions(self) -> LedgerRead[AssertionRetracted]: ...
 
 
 class AskStore(Protocol):

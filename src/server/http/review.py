@@ -82,6 +82,24 @@ class ExplanationStep(BodyModel):
     after: float
 
 
+class AssertionOut(BodyModel):
+    id: str  # DELETE /api/graph/nodes/{node_id}/assertions/{id} takes it back
+    claim: Literal["know", "dont_know", "wrong"]
+    note: str
+    at: str
+    weight: float  # what it multiplies the odds of knowing by (1: moves nothing itself)
+
+
+class MisconceptionOut(BodyModel):
+    node_id: str
+    chosen: str  # the wrong answer picked again and again
+    right: str | None  # what it was picked for
+    times: int
+    first_at: str
+    last_at: str
+    line: str  # "You often confuse “A” and “B”: 3 times"
+
+
 class MasteryOut(BodyModel):
     node_id: str
     mastery: float | None
@@ -90,6 +108,8 @@ class MasteryOut(BodyModel):
     due_at: str | None
     retrievability: float | None
     explanation: list[ExplanationStep]
+    assertions: list[AssertionOut]  # what the learner said here, newest first
+    misconceptions: list[MisconceptionOut]  # live patterns on this node
 
 
 class StatsOut(BodyModel):

@@ -14,6 +14,7 @@ from starlette.routing import BaseRoute, Route
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
 from studyhall.server.http.query import query
+from studyhall.server.http.review import MisconceptionOut
 from studyhall.server.runtime.learner import Learner
 
 
@@ -45,6 +46,7 @@ class TodayStepOut(BodyModel):
     prerequisites: list[str] | None = None  # learn: its solid prerequisites
     linked_known: int | None = None  # learn: links to topics the learner knows
     seen_at: str | None = None  # misconception: when the evidence last showed it
+    pattern: MisconceptionOut | None = None  # misconception: the repeated wrong answer, if so
 
 
 class TodayOut(BodyModel):

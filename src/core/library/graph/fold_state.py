@@ -26,7 +26,7 @@ from studyhall.core.contracts.graph import (
 from studyhall.core.library.graph.trail import Trail, pack_trail, parse_cache, unpack_trail
 from studyhall.core.library.graph.view import SnapshotNode
 
-STATE_VERSION = 6  # bump on any change to what is stored or how it is derived
+STATE_VERSION = 7  # bump on any change to what is stored or how it is derived
 
 # source, target, relation, record id, at, seq, weight (restored rows hold ``at`` as ISO text until
 # they are needed in order)

@@ -1,6 +1,6 @@
 """The learner's evidence per node, from both sources: the graph's trail (graded quiz answers,
 the extractor's observations of a session) and the learner ledgers (review grades, the teacher's
-validated observations). Also which nodes are reviewable and how much each one matters.
+validated observations, what the learner said of themselves unless they took it back). Also which nodes are reviewable and how much each one matters.
 
 A node is *reviewable* once there is evidence about the learner on it — a quiz answer, an
 observation from a session, a review grade or a teacher's observation — i.e. once it was studied,
@@ -16,8 +16,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 
 from studyhall.core.contracts.learner import (
+    AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
     SourceQuizAnswered,
@@ -45,7 +47,9 @@ class LearnerEvidence:
                  quiz_answers: Iterable[SourceQuizAnswered] = (),
                  flashcards: Iterable[FlashcardKept] = (),
                  retired: Iterable[FlashcardsRetired] = (),
-                 follow: Mapping[str, str] | None = None) -> None:
+                 follow: Mapping[str, str] | None = None,
+                 assertions: Iterable[LearnerAsserted] = (),
+                 retractions: Iterable[AssertionRetracted] = ()) -> None:
         self.flashcards = Flashcards(flashcards, retired, follow)
         self.signals: dict[str, list[Signal]] = {}
         self.grades: dict[str, list[Graded]] = {}
@@ -58,9 +62,21 @@ class LearnerEvidence:
         for o in observations:
             self.signals.setdefault(at_node(o.node_id), []).append(
                 Signal(aware(o.at), "teacher", o.level, o.id, note=o.note))
+        self.quiz_answers: list[tuple[str, SourceQuizAnswered]] = []  # (its node now, answer)
         for a in quiz_answers:  # "Quiz me" on a source: a graded answer like a session quiz's
+            self.quiz_answers.append((at_node(a.node_id), a))
             self.signals.setdefault(at_node(a.node_id), []).append(
                 Signal(aware(a.at), "quiz", a.verdict, f"{a.quiz_id}/q{a.question + 1}"))
+        # The learner's own word, unless they took it back (an undo is a retraction record).
+        taken_back = {r.assertion_id for r in retractions}
+        self.assertions: dict[str, list[LearnerAsserted]] = {}
+        for said in assertions:
+            if said.id in taken_back:
+                continue
+            node = at_node(said.node_id)
+            self.assertions.setdefault(node, []).append(said)
+            self.signals.setdefault(node, []).append(
+                Signal(aware(said.at), "learner", said.claim, said.id, note=said.note))
 
     def graded(self, node_id: str) -> tuple[Graded, ...]:
         return tuple(sorted(self.grades.get(node_id, ())))

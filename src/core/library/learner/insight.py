@@ -108,7 +108,7 @@ def standing(model: LearnerModel, node_id: str) -> dict[str, Any]:
 def explain(model: LearnerModel, node_id: str, limit: int = 20) -> dict[str, Any]:
     """``explain_score``: the score and the events that made it, newest first."""
     s = model.score(node_id)
-    steps = [f"{step.signal.describe()} → {step.after:.2f} (was {step.before:.2f})"
+    steps = [f"{step.describe()} → {step.after:.2f} (was {step.before:.2f})"
              for step in s.steps()]
     return {**brief(model, node_id), "events": len(steps),
             "explanation": steps[:limit] or ["no quiz answers, observations or reviews yet"],

@@ -4,7 +4,9 @@ edges.
 
 The score is P(known) from Bayesian knowledge tracing over the concept's evidence, oldest first
 (``tracing.py`` says which model and why): graded quiz answers, the extractor's observations of
-a session, review grades and the teacher's validated observations. Thresholds follow seed 000
+a session, review grades, the teacher's validated observations and what the learner said of
+themselves (their word, weighed like an observation; "this is wrong" sets the model's readings
+before it aside — session and teacher observations — while their answers and grades stay). Thresholds follow seed 000
 §7: a concept is solid at ≥ 0.8; no hard questions on a concept until each prerequisite is
 ≥ 0.7. Nothing here is stored — it is derived from the ledgers at every read.
 """
@@ -16,17 +18,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, NamedTuple
 
-from studyhall.core.library.learner.tracing import PRIOR, emission, trace
+from studyhall.core.library.learner.tracing import PRIOR, Emission, emission, odds_weight, trace
 
 SOLID_AT = 0.8
 GATE_BELOW = 0.7
 
 State = Literal["solid", "shaky", "not-tried", "corrected-misconception"]
-SignalKind = Literal["quiz", "observation", "review", "teacher"]
+SignalKind = Literal["quiz", "observation", "review", "teacher", "learner"]
 
 # Evidence that the learner has it right (a later one after a misconception corrects it).
 _POSITIVE = frozenset({"correct", "solid", "corrected", "hard", "good", "easy"})
 _SAID = {"miss": "wrong", "dont-know": "I don't know", "again": "forgot (again)"}
+_ASSERTED = {"know": "“I know this”", "dont_know": "“I don't know this”",
+             "wrong": "“this is wrong”"}
+_READINGS = frozenset({"observation", "teacher"})  # a model's reading, not the learner's act
 
 
 class Signal(NamedTuple):
@@ -53,15 +58,26 @@ class Signal(NamedTuple):
             return f"session observation {day}: {said}"
         if self.kind == "teacher":
             return f"teacher observation {day}: {said}" + (f" — {self.note}" if self.note else "")
+        if self.kind == "learner":
+            weight = odds_weight(self.label)
+            effect = (f"weight ×{weight:g}" if weight != 1.0
+                      else "earlier session readings set aside")
+            return (f"you said {_ASSERTED.get(self.label, self.label)} {day} ({effect})"
+                    + (f" — {self.note}" if self.note else ""))
         return f"review {day}: {said}"
 
 
 class Step(NamedTuple):
-    """One event and what it changed."""
+    """One event and what it changed (``set_aside``: the learner said it was wrong)."""
 
     signal: Signal
     before: float
     after: float
+    set_aside: bool = False
+
+    def describe(self) -> str:
+        said = self.signal.describe()
+        return f"{said} (set aside: you said this was wrong)" if self.set_aside else said
 
 
 class Score(NamedTuple):
@@ -69,12 +85,13 @@ class Score(NamedTuple):
     state: State
     signals: tuple[Signal, ...] = ()  # oldest first
     trace: tuple[float, ...] = ()  # P(known) after each signal (unrounded), oldest first
+    set_aside: frozenset[int] = frozenset()  # signals (by index) a later "this is wrong" voids
 
     def steps(self) -> Iterator[Step]:
         """Every event with the score before and after it, newest first."""
         for index in range(len(self.signals) - 1, -1, -1):
             before = self.trace[index - 1] if index else PRIOR
-            yield Step(self.signals[index], before, self.trace[index])
+            yield Step(self.signals[index], before, self.trace[index], index in self.set_aside)
 
     @property
     def explanation(self) -> tuple[str, ...]:
@@ -89,7 +106,7 @@ class Score(NamedTuple):
             verdict = f"< {SOLID_AT:.1f} is shaky"
         lines = [f"score {self.value:.2f}: {verdict}"]
         for s in self.steps():
-            lines.append(f"{s.signal.describe()} → {s.after:.2f} (was {s.before:.2f})")
+            lines.append(f"{s.describe()} → {s.after:.2f} (was {s.before:.2f})")
         return tuple(lines)
 
 
@@ -100,17 +117,32 @@ def score(signals: Iterable[Signal]) -> Score:
     ordered = sorted(signals)
     if not ordered:
         return _NOT_TRIED
-    path = trace(emission(s.kind, s.label, s.difficulty) for s in ordered)
+    voided = _set_aside(ordered)
+    path = trace(_NOTHING if i in voided else emission(s.kind, s.label, s.difficulty)
+                 for i, s in enumerate(ordered))
     value = path[-1]
-    last_wrong = max((i for i, s in enumerate(ordered) if s.label == "misconception"),
-                     default=-1)
+    last_wrong = max((i for i, s in enumerate(ordered)
+                      if s.label == "misconception" and i not in voided), default=-1)
     if 0 <= last_wrong < len(ordered) - 1 and ordered[-1].label in _POSITIVE:
         state: State = "corrected-misconception"
     elif value >= SOLID_AT:
         state = "solid"
     else:
         state = "shaky"
-    return Score(round(value, 4), state, tuple(ordered), path)
+    return Score(round(value, 4), state, tuple(ordered), path, voided)
+
+
+_NOTHING = Emission(1.0, 1.0, False)
+
+
+def _set_aside(ordered: Sequence[Signal]) -> frozenset[int]:
+    """The model's readings (session and teacher observations) before the learner's latest
+    "this is wrong": they count for nothing. Answers and grades are the learner's own acts."""
+    said = max((i for i, s in enumerate(ordered) if s.kind == "learner" and s.label == "wrong"),
+               default=-1)
+    if said < 0:
+        return frozenset()
+    return frozenset(i for i in range(said) if ordered[i].kind in _READINGS)
 
 
 class TopicScore(NamedTuple):

@@ -11,6 +11,7 @@ from studyhall.core.library.graph.view import GraphSnapshot
 from studyhall.core.library.learner.cards import retrievability
 from studyhall.core.library.learner.evidence import first_quote
 from studyhall.core.library.learner.mastery import Score, topic_score
+from studyhall.core.library.learner.memory import assertion_json
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.library.learner.queue import Due, forecast
 from studyhall.core.library.learner.stats import mastery_over_time, retention
@@ -83,10 +84,14 @@ def mastery_json(model: LearnerModel, node_id: str) -> dict[str, Any]:
                                                 model.limits.desired_retention)),
         "explanation": [
             {"at": s.signal.at.isoformat(), "kind": s.signal.kind,
-             "detail": _capital(f"{s.signal.describe()} → {s.after:.2f}"),
+             "detail": _capital(f"{s.describe()} → {s.after:.2f}"),
              "before": round(s.before, 4), "after": round(s.after, 4)}
             for s in mastery.steps()
         ],
+        # What the learner said here and may take back (undo), newest first.
+        "assertions": [assertion_json(a) for a in
+                       sorted(model.learner.assertions.get(node_id, ()), key=lambda a: a.at,
+                              reverse=True)],
     }
 
 

@@ -1,6 +1,7 @@
 """The learner's standing near a session's topic, for the teacher's opening context: the weak
-concepts, those due for review, and the gaps (concepts whose prerequisites are not yet learnt,
-so hard questions on them will be refused). Pure: a ``LearnerModel`` and the nearby node ids in.
+concepts, those due for review, the gaps (concepts whose prerequisites are not yet learnt,
+so hard questions on them will be refused) and the live misconception patterns (the same wrong
+answer again and again, ``misconceptions.py``), one short line each. Pure: a ``LearnerModel`` and the nearby node ids in.
 
 A gap is named only where the learner has started — the concept or a blocking prerequisite has
 evidence: in a neighbourhood nobody has studied yet every ordered pair is "gated", and saying so
@@ -15,10 +16,12 @@ from typing import Any
 
 from studyhall.core.library.learner import insight
 from studyhall.core.library.learner.mastery import GATE_BELOW, gate, prerequisites
+from studyhall.core.library.learner.misconceptions import Misconception
 from studyhall.core.library.learner.model import LearnerModel
 
 LIMIT = 5  # concepts per line
 GAPS = 3
+MISCONCEPTIONS = 3
 NAME_CHARS = 60
 
 
@@ -27,6 +30,7 @@ class NearStanding:
     weak: list[dict[str, Any]] = field(default_factory=list)
     due: list[dict[str, Any]] = field(default_factory=list)
     gaps: list[dict[str, Any]] = field(default_factory=list)
+    misconceptions: list[dict[str, Any]] = field(default_factory=list)
 
     def lines(self) -> list[str]:
         out = []
@@ -43,10 +47,13 @@ class NearStanding:
                            f"{_name(g)} needs " + ", ".join(
                                f"{_name(p)} (now {_figure(p['mastery'], 'not tried')})"
                                for p in g["needs"]) for g in self.gaps) + ".")
+        for m in self.misconceptions:
+            out.append(f"Misconception on {_name(m)}: {m['line']} — address it before moving on.")
         return out
 
     def data(self) -> dict[str, Any]:
-        return {"weak": self.weak, "due": self.due, "gaps": self.gaps}
+        return {"weak": self.weak, "due": self.due, "gaps": self.gaps,
+                "misconceptions": self.misconceptions}
 
 
 def _name(concept: dict[str, Any]) -> str:
@@ -60,10 +67,15 @@ def _figure(value: float | None, missing: str = "—") -> str:
     return missing if value is None else f"{value:.2f}"
 
 
-def near_standing(model: LearnerModel, among: Sequence[str], limit: int = LIMIT) -> NearStanding:
-    """Weak, due and gated concepts among ``among`` (nearest first)."""
+def near_standing(model: LearnerModel, among: Sequence[str], limit: int = LIMIT,
+                  patterns: Sequence[Misconception] = ()) -> NearStanding:
+    """Weak, due and gated concepts among ``among`` (nearest first), and the live
+    misconception patterns on them (``patterns``: all of them, the latest first)."""
     if not among:
         return NearStanding()
+    near = set(among)
+    mixed = [{**insight.brief(model, m.node_id), "line": m.line, "times": m.times}
+             for m in patterns if m.node_id in near][:MISCONCEPTIONS]
     weak = insight.weak(model, among, limit)
     due = insight.due(model, among, limit)["due"]
     follows = [(e.source, e.target) for e in model.snapshot.edges if e.kind == "follows"]
@@ -81,4 +93,4 @@ def near_standing(model: LearnerModel, among: Sequence[str], limit: int = LIMIT)
                          "needs": [insight.brief(model, p) for p, _ in g.blocking]})
             if len(gaps) >= GAPS:
                 break
-    return NearStanding(weak, due, gaps)
+    return NearStanding(weak, due, gaps, mixed)

@@ -1,5 +1,6 @@
 """Today: what the learner does now, as at most five steps in a fixed order — due reviews, the
-open session at its next plan step, the next topic to learn, a misconception to revisit, and
+open session at its next plan step, the next topic to learn, a misconception to revisit (a
+pattern of the same wrong answer first, else a mix-up a session saw), and
 import/ask when there is nothing yet. Pure: one ``LearnerModel`` plus what the runtime read of
 the sessions and the imported notes; nothing is stored (a fold over the evidence, like mastery).
 
@@ -18,6 +19,7 @@ from urllib.parse import quote
 
 from studyhall.core.library.learner.insight import clip
 from studyhall.core.library.learner.mastery import GATE_BELOW, Score, gate, prerequisites
+from studyhall.core.library.learner.misconceptions import Misconception
 from studyhall.core.library.learner.model import LearnerModel
 
 MAX_STEPS = 5
@@ -69,10 +71,12 @@ class Today:
 
 def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
           note_of: Callable[[Sequence[str]], str | None], has_model: bool,
-          has_sessions: bool, has_notes: bool) -> Today:
+          has_sessions: bool, has_notes: bool,
+          patterns: Sequence[Misconception] = ()) -> Today:
     """Today's steps. ``sessions``: the open ones, newest first; ``note_of(sources)``: the
     imported note among a node's sources (its Quiz me), if any; ``has_sessions``: any session
-    at all (an open one or not)."""
+    at all (an open one or not); ``patterns``: the live misconception patterns, latest first
+    (``misconceptions.py``)."""
     if not model.snapshot.nodes and not has_sessions:
         return Today("empty", (_import_step(), _ask_step()))
     scores = {n.id: model.score(n.id) for n in model.snapshot.nodes}
@@ -80,7 +84,8 @@ def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
         _review_step(model),
         _session_step(sessions[0]) if sessions else None,
         _learn_step(model, scores, note_of, has_model),
-        _misconception_step(model, scores, note_of, has_model),
+        (_pattern_step(model, patterns[0], note_of, has_model) if patterns
+         else _misconception_step(model, scores, note_of, has_model)),
     ) if s is not None]
     if not has_notes:
         steps.append(_import_step())
@@ -205,6 +210,20 @@ def _misconception_step(model: LearnerModel, scores: Mapping[str, Score],
     action = _topic_action(model, node_id, label, note_of, has_model, "Revisit it")
     return TodayStep("misconception", f"Revisit “{label}”", why, action,
                      {"node_id": node_id, "seen_at": at.isoformat()})
+
+
+def _pattern_step(model: LearnerModel, pattern: Misconception,
+                  note_of: Callable[[Sequence[str]], str | None],
+                  has_model: bool) -> TodayStep:
+    """The latest misconception pattern: the same wrong answer, again and again."""
+    node_id = pattern.node_id
+    label = clip(model.node(node_id).text, TITLE_CHARS).rstrip(".")
+    why = (f"{pattern.line}, last on {pattern.last_at:%b} {pattern.last_at.day}. A few right "
+           "answers will set it straight.")
+    action = _topic_action(model, node_id, label, note_of, has_model, "Revisit it")
+    return TodayStep("misconception", f"Revisit “{label}”", why, action,
+                     {"node_id": node_id, "seen_at": pattern.last_at.isoformat(),
+                      "pattern": pattern.json()})
 
 
 def _import_step() -> TodayStep:

@@ -58,12 +58,20 @@ _LEVELS: dict[str, tuple[float, float]] = {
     "misconception": (0.03, 0.20),
     "corrected": (0.50, 0.25),
 }
+# What the learner said of themselves: their word, not a measurement — it counts like a model's
+# reading of a transcript ("know" as a solid observation: the odds of knowing ×3; "don't know"
+# ×0.2), never like a graded answer. "wrong" says what the app recorded is not what they meant:
+# it moves nothing itself; ``mastery.score`` sets the model's readings before it aside.
+ASSERTED: dict[str, tuple[float, float]] = {
+    "know": (0.60, 0.20),
+    "dont_know": (0.10, 0.50),
+}
 _NEUTRAL = Emission(1.0, 1.0, False)  # an outcome we do not know how to read changes nothing
 
 
 def emission(kind: str, label: str, difficulty: str = "") -> Emission:
-    """The outcome probabilities of one event: ``kind`` quiz / review / observation / teacher,
-    ``label`` its verdict, grade or level."""
+    """The outcome probabilities of one event: ``kind`` quiz / review / observation / teacher /
+    learner, ``label`` its verdict, grade or level (learner: what they asserted)."""
     if kind == "quiz":
         if label == "dont-know":
             return Emission(*DONT_KNOW, True)
@@ -76,11 +84,20 @@ def emission(kind: str, label: str, difficulty: str = "") -> Emission:
     if kind == "review":
         pair = _GRADES.get(label)
         return Emission(*pair, True) if pair else _NEUTRAL
+    if kind == "learner":
+        said = ASSERTED.get(label)
+        return Emission(*said, False) if said else _NEUTRAL
     pair = _LEVELS.get(label)
     if pair is None:
         return _NEUTRAL
     # A correction happens while being taught: practice. Observing a transcript is not.
     return Emission(*pair, label == "corrected")
+
+
+def odds_weight(label: str) -> float:
+    """How much an assertion multiplies the odds of knowing (1: it moves nothing)."""
+    said = ASSERTED.get(label)
+    return round(said[0] / said[1], 2) if said else 1.0
 
 
 def step(known: float, evidence: Emission) -> float:

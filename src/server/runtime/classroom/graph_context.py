@@ -1,7 +1,8 @@
 """Graph context at session start: the topic is embedded, the nearest propositions (top-K under a
 token budget) become a one-shot ``steer_ctx_<chat_id>`` steer for the teacher — followed by the
 learner's standing near the topic ("Weak here: …", "Due for review: …", the gaps gating hard
-questions), read from the learner model over the same graph read.
+questions, a line per live misconception pattern), read from the learner model over the same
+graph read.
 
 Fire-and-forget and error-contained like every side channel: no graph, no embedder, a topic
 nothing is near — no steer, and the session runs as it would have. The steer id is
@@ -89,7 +90,8 @@ class GraphContext:
         """The learner's weak, due and gated concepts among ``near`` (none when the learner
         model cannot be read: the propositions still go out)."""
         try:
-            return near_standing(self._learner.model(snapshot), near)
+            model = self._learner.model(snapshot)
+            return near_standing(model, near, patterns=self._learner.misconceptions(model))
         except StudyhallError as e:
             log.warning("graph context without the learner's standing: %s", e)
             return NearStanding()

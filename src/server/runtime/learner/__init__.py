@@ -1,8 +1,9 @@
 """The Learner façade: the learner model's use cases — today's review queue, a grade (with the
 preview of each grade's due date), mastery explained, statistics, the stored review questions,
 the study exports (Anki deck, Markdown folder), the evidence other systems hand in (Quiz me
-answers, an Anki deck's history, kept flashcards) and the answers behind the tutor's learner
-tools (``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
+answers, an Anki deck's history, kept flashcards), the learner's own word on a topic (an
+assertion, and its undo) with the misconception patterns (``wrong_choices.py``), and the answers
+behind the tutor's learner tools (``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
 
 One class, built once in ``build_runtime`` with every collaborator it needs; routes and CLI
 commands of the learner take only it (issue 26). Inside: ``LearnerLedgers`` (``ledgers.py``),
@@ -21,7 +22,10 @@ from studyhall.core.agents.tools import ToolContext
 from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.library.learner.memory import assertion_json
+from studyhall.core.library.learner.misconceptions import Misconception
 from studyhall.core.library.learner.model import LearnerModel
+from studyhall.core.library.learner.report import mastery_json
 from studyhall.core.ports.exports import DeckWriter, VaultWriter
 from studyhall.core.ports.storage import (
     ChatStore,
@@ -34,6 +38,7 @@ from studyhall.core.ports.system import Clock, Ids
 from studyhall.server.runtime.learner.ledgers import MAX_QUEUE, LearnerLedgers
 from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
+from studyhall.server.runtime.learner.wrong_choices import WrongChoices
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.node_finder import NodeFinder
 
@@ -62,6 +67,7 @@ class Learner:
         self._vault_writer = vault_writer
         self._ledgers = LearnerLedgers(graph=graph, learner_store=learner_store,
                                        settings_store=settings_store, clock=clock, ids=ids)
+        self._wrong = WrongChoices(chat_store=chat_store, graph_store=graph_store)
         self._answers = LearnerToolAnswers(ledgers=self._ledgers, finder=finder,
                                            chat_store=chat_store, learner_store=learner_store,
                                            material=material)
@@ -87,8 +93,37 @@ class Learner:
         return self._ledgers.grade(node_id, grade, prompt_kind)
 
     def mastery(self, node_id: str) -> dict[str, Any]:
-        """The score, its state and every event that made it."""
-        return self._ledgers.mastery(node_id)
+        """The score, its state, every event that made it, what the learner said of it and
+        the misconception patterns on it."""
+        model = self._ledgers.model()
+        out = mastery_json(model, node_id)
+        out["misconceptions"] = [m.json() for m in self._wrong.patterns(model, node_id)]
+        return out
+
+    def misconceptions(self, model: LearnerModel) -> list[Misconception]:
+        """Every live misconception pattern over ``model``, the latest first."""
+        return self._wrong.patterns(model)
+
+    def assert_about(self, node_id: str, claim: str, note: str = "") -> dict[str, Any]:
+        """The learner says "I know this" / "I don't know this" / "this is wrong" of a node
+        (their request alone: no model tool reaches it). Its mastery after, with the id."""
+        said = self._ledgers.assert_(node_id, claim, note)
+        return {**self.mastery(node_id), "assertion_id": said}
+
+    def assertions(self, node_id: str) -> dict[str, Any]:
+        """What the learner said of the node and has not taken back, newest first."""
+        return {"node_id": node_id, "assertions": self.mastery(node_id)["assertions"]}
+
+    def assertion(self, node_id: str, assertion_id: str) -> dict[str, Any]:
+        """One assertion on the node, taken back or not (``retracted_at``)."""
+        said, taken = self._ledgers.assertion(node_id, assertion_id)
+        return {**assertion_json(said),
+                "retracted_at": taken.at.isoformat() if taken is not None else None}
+
+    def take_back(self, node_id: str, assertion_id: str) -> dict[str, Any]:
+        """Undo an assertion (a retraction is appended); the node's mastery after."""
+        self._ledgers.retract(node_id, assertion_id)
+        return self.mastery(node_id)
 
     def stats(self, *, read_only: bool = False) -> dict[str, Any]:
         """Mastery over time, reviews due per day, retention vs target (``GET /api/stats``)."""
@@ -99,8 +134,9 @@ class Learner:
         session, the next topic, a misconception to revisit, import/ask when empty."""
         from studyhall.server.runtime.learner.today import today_plan
 
-        return today_plan(self._ledgers.model(), self._chats, self._sources,
-                          has_model=self._no_model() is None).json()
+        model = self._ledgers.model()
+        return today_plan(model, self._chats, self._sources, has_model=self._no_model() is None,
+                          patterns=self._wrong.patterns(model)).json()
 
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
         """With a model, start writing stored questions for the shown cards that lack one, in

@@ -16,20 +16,24 @@ from datetime import datetime
 from typing import Any
 
 from studyhall.core.contracts.learner import (
+    ASSERTION_KINDS,
     GRADES,
     LEARNER_LEVELS,
+    AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    LearnerAsserted,
     LearnerObserved,
     PromptKind,
     ReviewGraded,
     ReviewQuestionWritten,
     SourceQuizAnswered,
 )
-from studyhall.core.errors import InvalidInput
+from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 from studyhall.core.library.learner.evidence import LearnerEvidence
 from studyhall.core.library.learner.flashcards import Flashcards, flashcard_id, retirement_id
+from studyhall.core.library.learner.memory import plain_note
 from studyhall.core.library.learner.model import LearnerModel, require_node
 from studyhall.core.library.learner.overlay import LearnerOverlay
 from studyhall.core.library.learner.prompts import TermWeights
@@ -140,6 +144,44 @@ class LearnerLedgers:
             note=note, source_id=source_id, at=self._clock.now())])
         return mastery_json(self.model(snapshot), node_id)
 
+    def assert_(self, node_id: str, claim: str, note: str = "") -> str:
+        """Append what the learner said of a node (the learner's own request: no model tool
+        reaches this). The new assertion's id."""
+        if claim not in ASSERTION_KINDS:
+            raise InvalidInput(f"Unknown assertion {claim!r}: use one of "
+                               f"{', '.join(ASSERTION_KINDS)}.")
+        note = plain_note(note)
+        snapshot = self._graph.snapshot()
+        require_node(snapshot, node_id)
+        said = LearnerAsserted(id=self._ids.new("las"), node_id=node_id, claim=claim,
+                               note=note, at=self._clock.now())
+        self._store.append_assertions([said])
+        return said.id
+
+    def assertion(self, node_id: str, assertion_id: str
+                  ) -> tuple[LearnerAsserted, AssertionRetracted | None]:
+        """An assertion on that node, and its retraction if it was taken back (``NotFound``
+        for a node the graph does not hold, or an assertion not on it)."""
+        snapshot = self._graph.snapshot()
+        require_node(snapshot, node_id)
+        follow = snapshot.absorbed
+        said = next((a for a in self._store.assertions().records if a.id == assertion_id
+                     and follow.get(a.node_id, a.node_id) == node_id), None)
+        if said is None:
+            raise NotFound(f"No assertion {assertion_id!r} on this topic: the topic's mastery "
+                           "(GET /api/mastery/{id}) lists the ones you can take back.")
+        taken = next((r for r in self._store.retractions().records
+                      if r.assertion_id == assertion_id), None)
+        return said, taken
+
+    def retract(self, node_id: str, assertion_id: str) -> None:
+        """Take an assertion on that node back (an appended retraction; a second undo adds
+        nothing)."""
+        self.assertion(node_id, assertion_id)
+        # One id per assertion: undoing twice is a replay the ledger ignores.
+        self._store.append_retractions([AssertionRetracted(
+            id=f"ret_{assertion_id}", assertion_id=assertion_id, at=self._clock.now())])
+
     def record_quiz(self, records: list[SourceQuizAnswered]) -> None:
         """Append "Quiz me" answers (already graded by the server, on nodes the graph holds)."""
         self._store.append_quiz_answers(records)
@@ -199,7 +241,9 @@ class LearnerLedgers:
         return LearnerEvidence(self._store.grades().records, self._store.observations().records,
                                self._store.quiz_answers().records,
                                self._store.flashcards().records,
-                               self._store.retirements().records, follow=snapshot.absorbed)
+                               self._store.retirements().records, follow=snapshot.absorbed,
+                               assertions=self._store.assertions().records,
+                               retractions=self._store.retractions().records)
 
     def _flashcards(self) -> Flashcards:
         return Flashcards(self._store.flashcards().records, self._store.retirements().records)

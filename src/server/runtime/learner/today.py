@@ -11,6 +11,7 @@ from studyhall.core.classroom.phases import derive_phase, tool_calls
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
 from studyhall.core.classroom.turn_state import was_rejected
 from studyhall.core.contracts.chat import ChatRecord, Message
+from studyhall.core.library.learner.misconceptions import Misconception
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.library.learner.today import OpenSession, Today, today
 from studyhall.core.ports.storage import ChatStore, SourceStore
@@ -20,7 +21,7 @@ _QUIZZABLE = frozenset({"imported", "unchanged"})  # a source the reader opens w
 
 
 def today_plan(model: LearnerModel, chats: ChatStore, sources: SourceStore, *,
-               has_model: bool) -> Today:
+               has_model: bool, patterns: Sequence[Misconception] = ()) -> Today:
     summaries = chats.list()
     opened: list[OpenSession] = []
     for summary in summaries[:RECENT_SESSIONS]:
@@ -32,7 +33,7 @@ def today_plan(model: LearnerModel, chats: ChatStore, sources: SourceStore, *,
             opened.append(found)
     known = {s.id for s in sources.list() if s.status in _QUIZZABLE}
     return today(model, opened, note_of=_first_of(known), has_model=has_model,
-                 has_sessions=bool(summaries), has_notes=bool(known))
+                 has_sessions=bool(summaries), has_notes=bool(known), patterns=patterns)
 
 
 def open_session(record: ChatRecord) -> OpenSession | None:

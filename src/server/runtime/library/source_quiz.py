@@ -132,7 +132,9 @@ class SourceQuizzes:
                 touched[node.id] = node.text
                 records.append(SourceQuizAnswered(
                     id=self._ids.new("sqa"), node_id=node.id, verdict=result.verdict,
-                    source_id=source_id, quiz_id=quiz_id, question=result.index, at=now))
+                    source_id=source_id, quiz_id=quiz_id, question=result.index, at=now,
+                    chosen=_picked(quiz.args, result.index, result.chosen),
+                    right=result.expected[:10]))
         with self._lock:  # answered once: a second submission would count twice
             if self._open.pop(quiz_id, None) is None:
                 raise NotFound(f"Quiz {quiz_id!r} was already answered. Press Quiz me for new questions.")
@@ -142,6 +144,13 @@ class SourceQuizzes:
         out["recorded"] = [{"node_id": nid, "text": text, "mastery": self._learner.mastery(nid)}
                            for nid, text in touched.items()]
         return out
+
+
+def _picked(args: dict[str, Any], index: int, chosen: tuple[int, ...] | None
+            ) -> tuple[str, ...]:
+    """The texts picked (the misconception rule compares them across answers)."""
+    choices = args["questions"][index]["choices"]
+    return tuple(choices[i] for i in chosen or () if 0 <= i < len(choices))[:10]
 
 
 def _shown(quiz_id: str, index: int, question: ClozeQuestion, passage: Chunk) -> dict[str, Any]:

@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { go } from "./router.js";
 import { masteryMeter } from "./review-dock.js";
+import { correctionControls, misconceptionLines } from "./dock-memory.js";
 import { chance, dayPhrase } from "./when.js";
 
 const SHOWN = 5;  // events listed before "show all"
@@ -36,6 +37,7 @@ async function load(el, nodeId) {
     m.mastery === null
       ? h("p.small.muted", "Not tried yet: no quiz answers, observations or reviews.")
       : h("div.mastery-row", h("span.mastery-value", m.mastery.toFixed(2)), masteryMeter(m.mastery)),
+    misconceptionLines(m),
     h("p.small.review-when", reviewLine(m)),
     h("button.review-now", { type: "button", onclick: () => go(`#/review?node=${encodeURIComponent(nodeId)}`) },
       "Review now"),
@@ -43,6 +45,7 @@ async function load(el, nodeId) {
     steps.length ? h("ol.mastery-steps", steps.slice(0, SHOWN).map(item)) : null,
     steps.length > SHOWN ? h("details.more-steps", h("summary", `${steps.length - SHOWN} older events`),
       h("ol.mastery-steps", steps.slice(SHOWN).map(item))) : null,
+    correctionControls(nodeId, m, () => load(el, nodeId)),
   );
   el.removeAttribute("aria-busy");
 }
