@@ -56,6 +56,7 @@ from studyhall.core.contracts.chat import AgentRole
 from studyhall.core.contracts.model_capabilities import UNKNOWN, ModelCapabilities
 from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel, SettingsScrubPolicy
+from studyhall.core.guardrails.repetition import RepetitionGuard
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
 from studyhall.server.config import Config
@@ -123,15 +124,16 @@ def build_services(config: Config) -> Services:
     # Every role's calls pass the guardrails (core/guardrails/chat_model.py): personal data is
     # replaced by placeholders before a hosted provider sees it (a local server: Settings →
     # Privacy) and restored in what streams back; each audit row gets the call's risk level.
+    # A looping answer is ended early with what was useful (issue 31: RepetitionGuard).
     chat_model = GuardedChatModel(
-        LitellmChatModel(
+        RepetitionGuard(LitellmChatModel(
             settings_store,
             secret_store,
             JsonlAuditLog(data / "audit.jsonl"),
             script=script,
             allow_network=not config.testing,
             backoff_base=0.0 if config.testing else 1.0,  # tests retry instantly
-        ),
+        )),
         scrub_for=SettingsScrubPolicy(settings_store),
     )
     # Demos and diagrams are checked in the system's headless Chromium (network off; started

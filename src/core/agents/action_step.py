@@ -15,14 +15,13 @@ from typing import Any
 
 from studyhall.core.agents.printed_calls import PrintedCall, as_call, find_printed_calls
 from studyhall.core.agents.schema_bounds import bounded
-from studyhall.core.agents.structured import parse_json_text
+from studyhall.core.agents.structured import CUT_PROBLEM, CUT_REASONS, parse_json_text
 from studyhall.core.contracts import models as provider
 from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.ports.models import ChatModel
 
 REPAIRS = 2  # corrective retries after the first answer
 SAY_CHARS = 2_000
-CUT_REASONS = frozenset({"length", "repetition"})  # a reply that never finished
 CALM_LINE = ("(I couldn't set that up as a question on screen this time, so let's carry on "
              "here in the conversation.)")
 
@@ -109,8 +108,7 @@ class StepAnswer:
 def read_answer(text: str, reason: str) -> tuple[str, PrintedCall | None]:
     """What one reply says and the action it takes; ``ValueError`` with what to fix."""
     if reason in CUT_REASONS:
-        raise ValueError("your answer was cut off before it ended (it was too long); answer "
-                         "again, shorter: keep every text brief")
+        raise ValueError(CUT_PROBLEM)
     try:
         value = parse_json_text(text)
     except ValueError:

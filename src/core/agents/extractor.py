@@ -18,38 +18,44 @@ from studyhall.core.ports.models import ChatModel
 
 PROMPT_NAME = "extractor.md"
 
+_ID = {"type": "string", "maxLength": 80}
 _EVIDENCE = {
     "type": "object",
-    "properties": {"message_id": {"type": "string"}, "quote": {"type": "string"}},
+    "properties": {"message_id": {"type": "string", "maxLength": 40},
+                   "quote": {"type": "string", "maxLength": 400}},
     "required": ["message_id", "quote"],
 }
+# Bounded everywhere (core.agents.schema_bounds): a grammar-led small model stops each string.
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "propositions": {
             "type": "array",
+            "maxItems": 40,
             "items": {
                 "type": "object",
                 "properties": {
-                    "key": {"type": "string"},
-                    "text": {"type": "string"},
-                    "evidence": {"type": "array", "items": _EVIDENCE},
+                    "key": _ID,
+                    "text": {"type": "string", "maxLength": 400},
+                    "evidence": {"type": "array", "items": _EVIDENCE, "maxItems": 6},
                     "understanding": {
                         "type": "string",
                         "enum": ["solid", "partial", "confused", "misconception"],
                     },
-                    "quizzes": {"type": "array", "items": {"type": "string"}},
+                    "quizzes": {"type": "array", "items": {"type": "string", "maxLength": 40},
+                                "maxItems": 10},
                 },
                 "required": ["key", "text", "evidence"],
             },
         },
         "edges": {
             "type": "array",
+            "maxItems": 80,
             "items": {
                 "type": "object",
                 "properties": {
-                    "from": {"type": "string"},
-                    "to": {"type": "string"},
+                    "from": _ID,
+                    "to": _ID,
                     "kind": {"type": "string", "enum": ["follows", "supports"]},
                 },
                 "required": ["from", "to", "kind"],
