@@ -19,15 +19,10 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from studyhall.core.agents.action_step import (
-    CALM_LINE,
-    CUT_REASONS,
-    action_note,
-    json_step,
-    text_history,
-)
+from studyhall.core.agents.action_step import CALM_LINE, action_note, json_step, text_history
 from studyhall.core.agents.context_budget import estimate_tokens, fit_history, reply_reserve
 from studyhall.core.agents.printed_calls import HeldText, find_printed_calls
+from studyhall.core.agents.structured import CUT_REASONS
 from studyhall.core.agents.tools import Tool, ToolContext, call_problem
 from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
 from studyhall.core.classroom.record_messages import to_provider_messages

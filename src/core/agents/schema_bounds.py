@@ -15,7 +15,8 @@ def bounded(schema: dict[str, Any], *, string: int = MAX_STRING,
             items: int = MAX_ITEMS) -> dict[str, Any]:
     """A copy of ``schema`` in which every string and array has an upper bound (the bounds it
     already has are kept)."""
-    return _bound(schema, string, items)
+    out: dict[str, Any] = _bound(schema, string, items)
+    return out
 
 
 def _bound(node: Any, string: int, items: int) -> Any:
