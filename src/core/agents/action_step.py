@@ -45,17 +45,28 @@ def action_schema(tools: Sequence[provider.ToolSpec]) -> dict[str, Any]:
     })
 
 
-def action_note(tools: Sequence[provider.ToolSpec]) -> str:
-    """What the system prompt says instead of sending tools."""
+def action_note(tools: Sequence[provider.ToolSpec], *, terse: bool = False) -> str:
+    """What the system prompt says instead of sending tools; ``terse`` (a small context):
+    the argument schemas without their descriptions."""
     how = ("You cannot call tools in this conversation. Answer with ONE JSON object and "
            'nothing else: {"say": "<what you tell the learner>", "action": null} — or, to '
            'use a tool, "action": {"name": "<tool>", "arguments": {...}}. At most one action. '
            "The tools:")
     lines = ["## How to answer here", how]
     for t in tools:
-        lines.append(f"- {t.name}: {t.description} Arguments (JSON Schema): "
-                     f"{json.dumps(t.parameters, separators=(',', ':'))}")
+        params = _undescribed(t.parameters) if terse else t.parameters
+        about = t.description.split(". ")[0].rstrip(".") + "." if terse else t.description
+        lines.append(f"- {t.name}: {about} Arguments (JSON Schema): "
+                     f"{json.dumps(params, separators=(',', ':'))}")
     return "\n".join(lines)
+
+
+def _undescribed(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_undescribed(n) for n in node]
+    if isinstance(node, dict):
+        return {k: _undescribed(v) for k, v in node.items() if k != "description"}
+    return node
 
 
 def text_history(messages: Sequence[provider.ProviderMessage]) -> list[provider.ProviderMessage]:

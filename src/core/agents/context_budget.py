@@ -17,6 +17,7 @@ CHARS_PER_TOKEN = 3.5
 PER_MESSAGE = 6  # a chat template's tokens around each message
 _NOTE_LINES = 5
 _NOTE_CHARS = 100
+NOTE_TOKENS = 60 + _NOTE_LINES * _NOTE_CHARS // 3  # room the note on left-out messages takes
 
 
 def estimate_tokens(text: str) -> int:
@@ -42,7 +43,9 @@ class Fitted:
     def note(self) -> str:
         """What the model is told about the messages it no longer sees."""
         said = [_first_line(m) for m in self.dropped if m.role == "user"]
-        said = [s for s in said if s][-_NOTE_LINES:]
+        said = [s for s in said if s]
+        # Their opening words (often the goal) and the most recent ones.
+        said = said if len(said) <= _NOTE_LINES else [said[0], *said[1 - _NOTE_LINES:]]
         head = (f"## Earlier in this session\n{len(self.dropped)} older messages are left "
                 "out to fit your context window.")
         lines = [head]

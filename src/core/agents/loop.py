@@ -20,7 +20,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from studyhall.core.agents.action_step import CALM_LINE, action_note, json_step, text_history
-from studyhall.core.agents.context_budget import estimate_tokens, fit_history, reply_reserve
+from studyhall.core.agents.context_budget import (
+    NOTE_TOKENS,
+    estimate_tokens,
+    fit_history,
+    reply_reserve,
+)
 from studyhall.core.agents.printed_calls import HeldText, find_printed_calls
 from studyhall.core.agents.structured import CUT_REASONS
 from studyhall.core.agents.tools import Tool, ToolContext, call_problem
@@ -161,7 +166,7 @@ class AgentRun:
         system = self._system
         specs = self._agent.tool_specs()
         if self._json_mode:
-            system = f"{system}\n\n{action_note(specs)}"
+            system = f"{system}\n\n{action_note(specs, terse=self._capabilities.small_context)}"
         history = fit_history([*self._history, self.message], budget=self._history_budget(system))
         if history.dropped:
             system = f"{system}\n\n{history.note}"
@@ -181,7 +186,7 @@ class AgentRun:
         spent = estimate_tokens(system) + (
             0 if self._json_mode else sum(estimate_tokens(str(t.spec.parameters)) + 40
                                           for t in self._agent.tools))
-        return context - spent - reply_reserve(context)
+        return context - spent - reply_reserve(context) - NOTE_TOKENS
 
     async def _stream_step(self, message_id: str, step_calls: list[str],
                            request: provider.ModelRequest) -> AsyncIterator[AgentEvent]:
