@@ -22,8 +22,15 @@ from studyhall.core.ports.models import ChatModel
 
 REPAIRS = 2  # corrective retries after the first answer
 SAY_CHARS = 2_000
-CALM_LINE = ("(I couldn't set that up as a question on screen this time, so let's carry on "
-             "here in the conversation.)")
+CALM_LINE = ("(I couldn't set that up on screen this time, so let's carry on here in the "
+             "conversation.)")
+_WHAT = {"quiz": "a quiz", "ask_user_question": "that question", "plan_init": "the plan"}
+
+
+def calm_line(tool: str | None = None) -> str:
+    """The one line the learner reads when a structured step gave up, naming what it was."""
+    what = _WHAT.get(tool or "")
+    return CALM_LINE if what is None else CALM_LINE.replace("set that up", f"set {what} up")
 
 # The check the tool path runs: the problem with a call, None when it may be shown / run.
 CheckCall = Callable[[provider.ToolCallEvent], Awaitable[str | None]]
@@ -112,6 +119,7 @@ class StepAnswer:
     say: str = ""
     call: provider.ToolCallEvent | None = None
     gave_up: bool = False
+    wanted: str | None = None  # the tool the last wrong answer tried to call
     problems: list[str] = field(default_factory=list)  # what was wrong, per failed attempt
     usages: list[tuple[str | None, Usage]] = field(default_factory=list)
 
@@ -163,6 +171,7 @@ async def json_step(model: ChatModel, request: provider.ModelRequest, check: Che
             say, printed = read_answer(text, reason)
             problem = None
             if printed is not None:
+                answer.wanted = printed.name or answer.wanted
                 answer.call = provider.ToolCallEvent(
                     id=new_id("call"), name=printed.name or "unnamed", arguments=printed.arguments,
                     raw=printed.raw if printed.arguments is None else "")

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from studyhall.core.agents.action_step import CALM_LINE, action_note, json_step, text_history
+from studyhall.core.agents.action_step import action_note, calm_line, json_step, text_history
 from studyhall.core.agents.context_budget import (
     NOTE_TOKENS,
     estimate_tokens,
@@ -122,6 +122,7 @@ class AgentRun:
         self._json_mode = capabilities.tools is False and bool(agent.tools)
         self._gave_up = False  # its JSON repairs ran out: plain text for the rest of the run
         self._repair = False  # the step's call was wrong or cut: ask again as JSON
+        self._wanted: str | None = None  # the tool a rejected printed call was for
 
     async def events(self) -> AsyncIterator[AgentEvent]:
         message_id = self.message.id  # every snapshot keeps the id the turn announced
@@ -235,6 +236,7 @@ class AgentRun:
                                            arguments=call.arguments,
                                            raw=call.raw if call.arguments is None else "")
             if await self._problem(event) is not None:
+                self._wanted = event.name
                 self._repair = self._json_mode  # asked again as JSON, never shown half-right
                 continue
             for item in await self._take_call(message_id, event, step_calls):
@@ -256,7 +258,8 @@ class AgentRun:
                                                 self._request(tools=False)):
                 yield item
             self._repair = False
-            for item in self._show_text(message_id, ("\n\n" if self._text else "") + CALM_LINE):
+            line = calm_line(answer.wanted or self._wanted)
+            for item in self._show_text(message_id, ("\n\n" if self._text else "") + line):
                 yield item
             return
         if answer.say:

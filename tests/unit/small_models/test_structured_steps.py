@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from studyhall.adapters.llm.scripted import ScriptedChatModel
-from studyhall.core.agents.action_step import CALM_LINE
+from studyhall.core.agents.action_step import CALM_LINE, calm_line
 from studyhall.core.agents.loop import AgentRun, Stopped
 from studyhall.core.agents.roster import PROBER, TEACHER
 from studyhall.core.agents.turn_events import ToolCall, TurnTextDelta
@@ -163,3 +163,14 @@ async def test_json_history_shows_past_calls_as_text_not_tool_messages() -> None
     roles = [m["role"] for m in model.requests[0].messages]
     assert "tool" not in roles
     assert not any(m.get("tool_calls") for m in model.requests[0].messages)
+
+
+async def test_the_calm_line_names_what_could_not_be_shown() -> None:
+    bad = {"questions": [{"prompt": "2+2?", "choices": ["3", "4"], "correct": [7]}]}
+    printed = "<tool_call>" + json.dumps({"name": "quiz", "arguments": bad}) + "</tool_call>"
+    model = ScriptedChatModel({"prober": [{"text": printed}] * 4 + [{"text": "Tell me more."}]})
+    run = _run(model)
+    events = await _drain(run)
+    shown = _shown(events)
+    assert shown.endswith(calm_line("quiz")) and "set a quiz up on screen" in shown
+    assert not _quizzes(run.message)  # a rejected quiz never reaches the learner
