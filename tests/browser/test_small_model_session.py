@@ -11,23 +11,14 @@ import pytest
 from studyhall.core.agents.action_step import calm_line
 
 from tests.support.live_server import start_server
+from tests.support.small_model import open_new_session, printed_prober
 
 pytestmark = pytest.mark.browser
 
-QUIZ = {"questions": [{"prompt": "Which structure does BFS keep its frontier in?",
-                       "choices": ["a queue", "a stack", "a heap"], "correct": [0],
-                       "explanation": "First in, first out: level by level."}]}
-PROBE = {"floor": "knows graphs", "ceiling": "BFS order", "goal": "pass the exam",
-         "summary": "Keen; knows the words, not yet the algorithm."}
 LOOP = "BFS takes the nearest nodes first, then the next ring."
 BROKEN_PLAN = {"title": "BFS", "mermaid": "graph TD\n  A[Queues] -->"}
 SCRIPT = {
-    "prober": [
-        {"text": "Hi! A quick check first.\n<tool_call>\n"
-                 + json.dumps({"name": "quiz", "arguments": QUIZ}) + "\n</tool_call>"},
-        {"text": "Good.\n```json\n" + json.dumps({"name": "probe_done", "arguments": PROBE})
-                 + "\n```"},
-    ],
+    "prober": printed_prober(),
     "teacher": [
         {"text": "<tool_call>" + json.dumps({"name": "plan_init", "arguments": BROKEN_PLAN})
                  + "</tool_call>"},
@@ -45,12 +36,7 @@ def test_a_small_models_printed_quiz_and_calm_fallback_in_the_window(window, tmp
     server = start_server(tmp_path / "data", SCRIPT)
     try:
         page = window.page
-        page.set_viewport_size({"width": 1024, "height": 700})
-        page.goto(server.launch_url)
-        page.wait_for_selector("body[data-ready='1']")
-        page.keyboard.press("n")
-        page.fill("#new-topic", "Quiz me on BFS, please.")
-        page.keyboard.press("Enter")
+        open_new_session(page, server.launch_url, "Quiz me on BFS, please.")
         page.wait_for_selector(".question-dock fieldset.question", timeout=90_000)
         page.wait_for_selector("body[data-turn='idle']")
         transcript = page.locator(".transcript").inner_text()

@@ -18,23 +18,13 @@ from studyhall.server.config import load_config
 from tests.support.embedder import HashEmbedder
 from tests.support.runs import finished
 from tests.support.session_api import PORT, Sse, scripted_app, write_script
+from tests.support.small_model import printed_prober
 
-QUIZ = {"questions": [{"prompt": "Which structure does BFS keep its frontier in?",
-                       "choices": ["a queue", "a stack", "a heap"], "correct": [0],
-                       "explanation": "First in, first out: level by level."}]}
-PROBE = {"floor": "knows graphs", "ceiling": "BFS order", "goal": "pass the exam",
-         "summary": "Keen; knows the words, not yet the algorithm."}
 PLAN = {"title": "BFS", "mermaid": "graph TD\n  A[Queues] --> B[BFS order]"}
 LOOP = "BFS visits the nearest nodes first, then the next ring."
 LEARNER = "I think BFS uses a queue so the nearest nodes come out first."
 SCRIPT: dict[str, Any] = {
-    "prober": [
-        # It cannot call tools: it prints the call in tags, after a greeting.
-        {"text": "Hi! A quick check first.\n<tool_call>\n"
-                 + json.dumps({"name": "quiz", "arguments": QUIZ}) + "\n</tool_call>"},
-        {"text": "Good.\n```json\n" + json.dumps({"name": "probe_done", "arguments": PROBE})
-                 + "\n```"},
-    ],
+    "prober": printed_prober(),  # it cannot call tools: it prints the calls
     "teacher": [
         # It loops one line 100 times.
         {"text": "Let's begin.\n" + (LOOP + "\n") * 100},

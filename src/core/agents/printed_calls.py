@@ -14,6 +14,9 @@ from typing import Any
 
 MAX_TEXT = 200_000  # characters looked at; a longer reply is not a printed call
 _DECODE_BUDGET = 4  # the decoder may read at most this many times the text's length
+# A failed decode costs a scan of the text before it (the error's line and column): only
+# this many are tried, so hostile text stays linear. A real reply prints a call or two.
+_MAX_FAILURES = 32
 _OPEN, _CLOSE, _FENCE = "<tool_call>", "</tool_call>", "```"
 _CALL_KEYS = ('"name"', '"function"')
 _ARGUMENT_KEYS = ("arguments", "parameters", "args", "input")
@@ -56,6 +59,7 @@ class _Scan:
         self.text = text
         self.budget = _DECODE_BUDGET * len(text) + 1000
         self._decoder = json.JSONDecoder()
+        self.failures = 0
         self._next: dict[str, int] = {}
         self.fences = True  # False once no fence can close (no newline or ``` left after one)
 
@@ -74,11 +78,12 @@ class _Scan:
     def decode(self, start: int) -> tuple[Any, int] | None:
         """The JSON value at ``start`` and where it ends; None when there is none (or the
         budget is spent)."""
-        if self.budget <= 0:
+        if self.budget <= 0 or self.failures >= _MAX_FAILURES:
             return None
         try:
             value, end = self._decoder.raw_decode(self.text, start)
         except (json.JSONDecodeError, RecursionError) as e:
+            self.failures += 1
             self.budget -= max(1, getattr(e, "pos", start) - start)
             return None
         self.budget -= end - start

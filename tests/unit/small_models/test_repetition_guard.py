@@ -17,8 +17,8 @@ from studyhall.core.contracts.models import FinishEvent, ModelRequest, StreamedT
 from studyhall.core.errors import ModelOutputInvalid
 from studyhall.core.guardrails.repetition import RepeatWatch, RepetitionGuard
 
+from tests.support.small_model import one_view_batch
 from tests.support.transcript import AT, user
-from tests.unit.small_models.test_structured_roles import BATCH
 
 LINE = "BFS visits the nodes level by level, nearest first."
 
@@ -61,7 +61,7 @@ async def test_a_phrase_looping_inside_a_json_string_fails_the_batch_cleanly() -
     runaway = '{"propositions": [{"key": "k1", "text": "' + "and then it visits the next ring " * 60
     model = RepetitionGuard(ScriptedChatModel({"extractor": [{"text": runaway}] * 2}))
     with pytest.raises(ModelOutputInvalid) as info:
-        await ModelExtractor(model, "extract").extract(BATCH)
+        await ModelExtractor(model, "extract").extract(one_view_batch())
     assert "cut off" in str(info.value)
 
 

@@ -4,7 +4,6 @@ asked again, then nothing written — never partial data."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -19,14 +18,11 @@ from studyhall.core.agents.schema_bounds import bounded, unbounded_paths
 from studyhall.core.agents.writers import ROLES, write_artifact
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import JobFailed, ModelOutputInvalid
-from studyhall.core.library.extraction.batching import Batch
-from studyhall.core.library.extraction.coverage import View
 from studyhall.core.library.extraction.findings import ExtractorOutput
 
-AT = datetime(2026, 1, 1, tzinfo=UTC)
-BATCH = Batch("chat_1", (View(source_id="chat_1", message_id="msg_a1", label="learner",
-                              lines=("BFS visits the nearest nodes first.",), fingerprint="f",
-                              tokens=10, at=AT),))
+from tests.support.small_model import one_view_batch
+
+BATCH = one_view_batch()
 CUT = {"text": '{"propositions": [{"key": "k1", "text": "BFS visits the nearest nodes', "finish": "length"}
 
 
