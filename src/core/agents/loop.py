@@ -218,7 +218,7 @@ class AgentRun:
                          step_calls: list[str]) -> AsyncIterator[AgentEvent]:
         """Text held back at a step's end: printed calls become calls (checked like any call);
         the rest is shown. A printed call the model did not finish is never half-read."""
-        printed = find_printed_calls(held)
+        printed = find_printed_calls(held, frozenset(t.name for t in self._agent.tools))
         if not printed.calls and reason not in CUT_REASONS:
             for item in self._show_text(message_id, held):
                 yield item

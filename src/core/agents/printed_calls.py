@@ -55,8 +55,9 @@ def as_call(value: Any, raw: str) -> PrintedCall | None:
 
 
 class _Scan:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, names: frozenset[str] | None = None) -> None:
         self.text = text
+        self.names = names
         self.budget = _DECODE_BUDGET * len(text) + 1000
         self._decoder = json.JSONDecoder()
         self.failures = 0
@@ -90,11 +91,13 @@ class _Scan:
         return value, end
 
 
-def find_printed_calls(text: str) -> Printed:
-    """Every call printed in ``text`` and the text without them."""
+def find_printed_calls(text: str, names: frozenset[str] | None = None) -> Printed:
+    """Every call printed in ``text`` and the text without them. With ``names``, a fenced or
+    bare object counts only when it names one of them (a JSON example in a lesson is no call);
+    a ``<tool_call>`` tag always does."""
     if len(text) > MAX_TEXT or not any(m in text for m in (_OPEN, _FENCE, *_CALL_KEYS)):
         return Printed((), text)
-    scan = _Scan(text)
+    scan = _Scan(text, names)
     calls: list[PrintedCall] = []
     kept: list[str] = []
     i = 0
@@ -158,7 +161,7 @@ def _fenced(scan: _Scan, at: int) -> tuple[int, int, PrintedCall] | None:
         return None
     value = _first_object(scan, line_end + 1, close)
     call = as_call(value, text[line_end + 1: close].strip()) if value is not None else None
-    return (at, close + len(_FENCE), call) if call is not None else None
+    return (at, close + len(_FENCE), call) if call is not None and _named(scan, call) else None
 
 
 def _bare(scan: _Scan, at: int) -> tuple[int, int, PrintedCall] | None:
@@ -173,7 +176,11 @@ def _bare(scan: _Scan, at: int) -> tuple[int, int, PrintedCall] | None:
         return None
     value, end = decoded
     call = as_call(value, text[at:end])
-    return (at, end, call) if call is not None else None
+    return (at, end, call) if call is not None and _named(scan, call) else None
+
+
+def _named(scan: _Scan, call: PrintedCall) -> bool:
+    return scan.names is None or call.name in scan.names
 
 
 def _first_object(scan: _Scan, start: int, stop: int) -> Any:

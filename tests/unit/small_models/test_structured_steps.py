@@ -174,3 +174,13 @@ async def test_the_calm_line_names_what_could_not_be_shown() -> None:
     shown = _shown(events)
     assert shown.endswith(calm_line("quiz")) and "set a quiz up on screen" in shown
     assert not _quizzes(run.message)  # a rejected quiz never reaches the learner
+
+
+async def test_a_json_example_in_a_lesson_is_shown_not_taken_for_a_call() -> None:
+    lesson = ('A JSON object looks like this:\n```json\n{"name": "Ada", "age": 36}\n```\n'
+              "Keys are strings.")
+    model = ScriptedChatModel({"teacher": [{"text": lesson}]})
+    run = _run(model, agent=TEACHER)
+    events = await _drain(run)
+    assert events[-1] == Stopped("stop")
+    assert _shown(events) == lesson and len(model.requests) == 1
