@@ -155,12 +155,12 @@ def read_answer(text: str, reason: str) -> tuple[str, PrintedCall | None]:
 
 
 async def json_step(model: ChatModel, request: provider.ModelRequest, check: CheckCall,
-                    new_id: Callable[[str], str], *, schema: bool,
-                    repairs: int = REPAIRS) -> StepAnswer:
-    """Ask for one ``{"say", "action"}`` answer; show a bad one back up to ``repairs`` times."""
+                    new_id: Callable[[str], str], *, tools: Sequence[provider.ToolSpec],
+                    schema: bool, repairs: int = REPAIRS) -> StepAnswer:
+    """Ask for one ``{"say", "action"}`` answer, an action among ``tools`` (under their
+    schema when ``schema``); show a bad one back up to ``repairs`` times."""
     answer = StepAnswer()
     conversation = list(request.messages)
-    tools = request.tools
     for _ in range(repairs + 1):
         asked = provider.ModelRequest(
             role=request.role, messages=tuple(conversation), risk=request.risk,

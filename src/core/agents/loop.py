@@ -248,6 +248,7 @@ class AgentRun:
         a plain-text step and one calm line instead."""
         self._repair = False
         answer = await json_step(self._model, self._request(), self._problem, self._new_id,
+                                 tools=self._agent.tool_specs(),
                                  schema=self._capabilities.json_schema is not False)
         for model_name, usage in answer.usages:
             self._add_usage(usage)

@@ -83,7 +83,11 @@ async def test_a_model_without_tools_is_asked_for_json_and_its_quiz_reaches_the_
     assert _shown(events) == "Hi! A quick check first."
     (request,) = model.requests
     assert request.tools == () and request.response_schema is not None
-    assert request.response_schema["properties"]["action"]["anyOf"][0] == {"type": "null"}
+    actions = request.response_schema["properties"]["action"]["anyOf"]
+    assert actions[0] == {"type": "null"}
+    named = {a["properties"]["name"]["enum"][0]: a["properties"]["arguments"] for a in actions[1:]}
+    assert set(named) == {"quiz", "ask_user_question", "probe_done"}
+    assert named["quiz"]["properties"]["questions"]["maxItems"] == 10  # the tool's own schema
     assert "cannot call tools" in request.messages[0]["content"]
 
 
