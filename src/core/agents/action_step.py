@@ -80,15 +80,18 @@ def text_history(messages: Sequence[provider.ProviderMessage]) -> list[provider.
     """Provider messages with tool calls and results as plain text, for a server that takes
     no tools (many chat templates fail on a ``tool`` message)."""
     out: list[provider.ProviderMessage] = []
+    names: dict[str, str] = {}  # tool call id -> tool name, for its result
     for message in messages:
         role = message.get("role")
         if role == "tool":
-            out.append({"role": "user", "content": f"[result of {message.get('name') or 'the action'}] "
-                                                   f"{message.get('content', '')}"})
+            name = names.get(str(message.get("tool_call_id")), "the action")
+            out.append({"role": "user",
+                        "content": f"[result of {name}] {message.get('content', '')}"})
         elif role == "assistant" and message.get("tool_calls"):
             said = message.get("content") or ""
             for call in message["tool_calls"]:
                 fn = call.get("function", {})
+                names[str(call.get("id"))] = str(fn.get("name"))
                 said += ("\n" if said else "") + json.dumps(
                     {"name": fn.get("name"), "arguments": _loads(fn.get("arguments"))},
                     ensure_ascii=False)

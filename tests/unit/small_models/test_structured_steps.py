@@ -167,6 +167,8 @@ async def test_json_history_shows_past_calls_as_text_not_tool_messages() -> None
     roles = [m["role"] for m in model.requests[0].messages]
     assert "tool" not in roles
     assert not any(m.get("tool_calls") for m in model.requests[0].messages)
+    contents = [m["content"] for m in model.requests[0].messages]
+    assert any(c.startswith('[result of quiz] {"score":1}') for c in contents)
 
 
 async def test_the_calm_line_names_what_could_not_be_shown() -> None:
