@@ -26,6 +26,7 @@ from studyhall.core.ports.models import ChatModel
 LINE_REPEATS = 3  # a line back this many more times is a loop
 MIN_LINE = 8  # shorter lines (a fence, a rule, "Yes.") repeat in good text
 NGRAM, NGRAM_REPEATS = 8, 12
+_WORD_CHARS = 64
 _PREFIX_LINES = 200  # the last distinct lines a line in flight is compared with
 
 
@@ -38,8 +39,9 @@ class RepeatWatch:
         self._ngram, self._ngram_repeats = ngram, ngram_repeats
         self._counts: dict[str, int] = {}
         self._recent: deque[str] = deque(maxlen=_PREFIX_LINES)
-        self._line = ""  # the line in flight
-        self._shown = 0  # how much of it went out
+        self._line: list[str] = []  # the line in flight, in pieces
+        self._unshown: list[str] = []  # its pieces not sent yet
+        self._flowing = False  # it is no repeat: its pieces go out as they come
         self._held: list[str] = []  # repeated lines not shown yet
         self._words: deque[str] = deque(maxlen=ngram)
         self._word = ""
@@ -53,7 +55,9 @@ class RepeatWatch:
                 out.append(self._end_line())
                 if self.looping:
                     return "".join(out)
-            self._line += line
+            if line:
+                self._line.append(line)
+                self._unshown.append(line)
         out.append(self._flow())
         text = "".join(out)
         self._count_words(text)
@@ -61,35 +65,39 @@ class RepeatWatch:
 
     def rest(self) -> str:
         """What is still held when the stream ends normally (it was no loop)."""
-        text = "".join(self._held) + self._line[self._shown:]
-        self._held, self._shown = [], len(self._line)
+        text = self._release() + "".join(self._unshown)
+        self._unshown = []
         return text
 
     def _end_line(self) -> str:
-        line = self._line + "\n"
-        key = self._line.strip()
-        self._line, shown, self._shown = "", self._shown, 0
+        whole = "".join(self._line)
+        unshown = "".join(self._unshown) + "\n"
+        key = whole.strip()
+        self._line, self._unshown, self._flowing = [], [], False
         if len(key) < MIN_LINE:
-            return self._release() + line[shown:]
+            return self._release() + unshown
         count = self._counts.get(key, 0) + 1
         self._counts[key] = count
         if count == 1:
             self._recent.append(key)
-            return self._release() + line[shown:]
+            return self._release() + unshown
         if count > self._line_repeats:
             self.looping = True
             self._held = []
             return ""
-        self._held.append(line[shown:])
+        self._held.append(unshown)
         return ""
 
     def _flow(self) -> str:
-        """The line in flight goes out unless it may be a repeat of a line seen before."""
-        start = self._line.lstrip()
-        if not start or any(seen.startswith(start) for seen in self._recent):
-            return ""
-        text = self._release() + self._line[self._shown:]
-        self._shown = len(self._line)
+        """The line in flight goes out unless it may be a repeat of a line seen before (once it
+        is not, the rest of it flows: the lines seen do not change within a line)."""
+        if not self._flowing:
+            start = "".join(self._line).lstrip()
+            if not start or any(seen.startswith(start) for seen in self._recent):
+                return ""
+            self._flowing = True
+        text = self._release() + "".join(self._unshown)
+        self._unshown = []
         return text
 
     def _release(self) -> str:
@@ -99,7 +107,8 @@ class RepeatWatch:
     def _count_words(self, text: str) -> None:
         for ch in text:
             if not ch.isspace():
-                self._word += ch
+                if len(self._word) < _WORD_CHARS:  # a run-on "word" is compared by its start
+                    self._word += ch
                 continue
             if not self._word:
                 continue

@@ -65,7 +65,7 @@ async def test_a_phrase_looping_inside_a_json_string_fails_the_batch_cleanly() -
     assert "cut off" in str(info.value)
 
 
-@pytest.mark.parametrize("unit", ["a\n", LINE[:20], "x" * 9 + "\n", "- " * 10])
+@pytest.mark.parametrize("unit", ["a\n", LINE[:20], "x" * 9 + "\n", "- " * 10, "abcdefghij"])
 def test_the_watch_is_linear_on_hostile_text(unit: str) -> None:
     times = []
     for size in (20_000, 80_000):
