@@ -53,7 +53,10 @@ from studyhall.core.agents.roster import ToolWrap
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
+from studyhall.core.contracts.model_capabilities import UNKNOWN, ModelCapabilities
+from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel, SettingsScrubPolicy
+from studyhall.core.guardrails.repetition import RepetitionGuard
 from studyhall.core.library.imports.lectures import LectureTopics
 from studyhall.core.library.imports.notes import NotesImporter
 from studyhall.core.library.retrieval.hybrid import Retriever
@@ -123,15 +126,16 @@ def build_services(config: Config) -> Services:
     # Every role's calls pass the guardrails (core/guardrails/chat_model.py): personal data is
     # replaced by placeholders before a hosted provider sees it (a local server: Settings →
     # Privacy) and restored in what streams back; each audit row gets the call's risk level.
+    # A looping answer is ended early with what was useful (issue 31: RepetitionGuard).
     chat_model = GuardedChatModel(
-        LitellmChatModel(
+        RepetitionGuard(LitellmChatModel(
             settings_store,
             secret_store,
             JsonlAuditLog(data / "audit.jsonl"),
             script=script,
             allow_network=not config.testing,
             backoff_base=0.0 if config.testing else 1.0,  # tests retry instantly
-        ),
+        )),
         scrub_for=SettingsScrubPolicy(settings_store),
     )
     # Demos and diagrams are checked in the system's headless Chromium (network off; started
@@ -287,7 +291,8 @@ def build_runtime(services: Services) -> Runtime:
                                           *learner_tools_for["teacher"]),
                               "prober": learner_tools_for["prober"]},
                        wrap={"quiz": quiz_gate},
-                       no_key=partial(no_key_for_turn, s))  # no lambda: app.py stays out of a turn
+                       no_key=partial(no_key_for_turn, s),  # no lambda: app.py stays out of a turn
+                       capabilities=unknown_capabilities)  # issue 31: the probe's answer at merge
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
@@ -328,6 +333,12 @@ def _tutor_knows_the_learner(
         "teacher": tuple(learner_tools(learner)),
         "prober": tuple(learner_tools(learner, READ_TOOLS))}
     return tools, lambda tool: gated(tool, gate)
+
+
+def unknown_capabilities(role: ModelRole) -> ModelCapabilities:
+    """What a role's model can do before anything was probed: unknown, so the richest path is
+    tried first and the model's answers decide."""
+    return UNKNOWN
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:

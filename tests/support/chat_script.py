@@ -105,7 +105,7 @@ def _entry_events(entry: ScriptEntry) -> list[ModelEvent] | BaseException:
             raw = "" if args is not None else call.arguments
             events.append(ToolCallEvent(entry.tool_call_id(k), call.name, args, raw))
     events.append(UsageEvent(Usage(), model="test"))
-    events.append(FinishEvent("tool_calls" if entry.tool_calls else "stop"))
+    events.append(FinishEvent(entry.finish or ("tool_calls" if entry.tool_calls else "stop")))
     return events
 
 

@@ -24,6 +24,9 @@ from studyhall.core.errors import ModelNotConfigured
 # Servers on the learner's machine (LOCAL_PROVIDERS) need no key; one is still sent when saved.
 # OpenAI-compatible servers without auth still need *some* key for the client library.
 NO_KEY_PLACEHOLDER = "sk-no-key-required"
+# A reasoning model thinks inside max_tokens (Anthropic refuses a cap below the thinking
+# budget): the cap on the answer is raised by litellm's budget for the effort sent.
+THINKING_TOKENS = {"minimal": 128, "low": 1_024, "medium": 2_048, "high": 4_096}
 
 
 def resolve_target(
@@ -118,9 +121,11 @@ def build_kwargs(
     *,
     timeout: float,
     schema_mode: str | None = None,
+    max_tokens: int | None = None,
 ) -> dict[str, Any]:
     """Everything but the key (and the mock) for ``litellm.acompletion``; a response schema
-    goes out in ``schema_mode`` (see ``StructuredModes``)."""
+    goes out in ``schema_mode`` (see ``StructuredModes``); ``max_tokens`` caps the answer
+    (the request's own cap wins)."""
     messages = copy.deepcopy(list(request.messages))  # litellm may rewrite messages
     if request.response_schema is not None and schema_mode == TEXT:
         messages = with_schema_prompt(messages, request.response_schema)
@@ -146,8 +151,13 @@ def build_kwargs(
         ]
     if role_model.api_base:
         kwargs["api_base"] = role_model.api_base
+    thinking = 0
     if role_model.effort and caps.reasoning_effort(litellm, target, bare):
         kwargs["reasoning_effort"] = role_model.effort
+        thinking = THINKING_TOKENS.get(role_model.effort, 0)
+    cap = request.max_tokens or max_tokens
+    if cap is not None:
+        kwargs["max_tokens"] = cap + thinking
     if request.response_schema is not None:
         mode = schema_mode or caps.schema_mode(litellm, target, bare)
         if mode == "json_schema":

@@ -159,6 +159,7 @@ class LitellmChatModel:
                     kwargs = build_kwargs(
                         litellm, self._caps, request, target, bare, role_model,
                         timeout=target.timeout or 180.0, schema_mode=mode,
+                        max_tokens=settings.output_cap(request.role),
                     )
                     if self._script is not None:
                         entry = await asyncio.to_thread(self._script.next, request.role)

@@ -37,7 +37,9 @@ from studyhall.core.errors import ModelNotConfigured, ModelScriptInvalid
 
 # DESIGN.md's four, plus two more failures a test may want to provoke.
 ERROR_KINDS = ("auth", "rate_limit", "timeout", "server", "context_too_long", "bad_request")
-_ENTRY_KEYS = {"text", "tool_calls", "json", "error", "segments"}
+_ENTRY_KEYS = {"text", "tool_calls", "json", "error", "segments", "finish"}
+# How a reply may end besides "stop"/"tool_calls": cut at max_tokens, as a small model's is.
+FINISH_REASONS = ("length",)
 _CALL_KEYS = {"name", "arguments", "id"}
 
 
@@ -60,6 +62,7 @@ class ScriptEntry:
     error: str | None = None
     # A transcriber's timed answer: (start, end, text) per cue, seconds into the audio sent.
     segments: tuple[tuple[float, float, str], ...] = ()
+    finish: str | None = None  # the finish reason to report ("length": cut at max_tokens)
 
     @property
     def answer_text(self) -> str | None:
@@ -120,8 +123,15 @@ def _parse_entry(role: str, index: int, value: object, errors: list[str]) -> Scr
         return None
     unknown = sorted(set(value) - _ENTRY_KEYS)
     if unknown:
-        errors.append(f"{where}: unknown key(s) {unknown} (allowed: text, tool_calls, json, error, segments)")
+        errors.append(f"{where}: unknown key(s) {unknown} (allowed: text, tool_calls, json, error, segments, finish)")
         return None
+    finish = value.get("finish")
+    if "finish" in value:
+        if finish not in FINISH_REASONS or not {"text", "tool_calls", "json"} & set(value):
+            errors.append(f'{where}: "finish" is one of {list(FINISH_REASONS)}, beside a text, '
+                          "tool_calls or json answer")
+            return None
+        value = {k: v for k, v in value.items() if k != "finish"}
     if "error" in value:
         kind = value["error"]
         if len(value) > 1 or kind not in ERROR_KINDS:
@@ -134,7 +144,8 @@ def _parse_entry(role: str, index: int, value: object, errors: list[str]) -> Scr
         if len(value) > 1:
             errors.append(f'{where}: "json" stands alone (it is the whole structured answer)')
             return None
-        return ScriptEntry(role=role, index=index, json=value["json"], has_json=True)
+        return ScriptEntry(role=role, index=index, json=value["json"], has_json=True,
+                           finish=finish)
     text = value.get("text")
     if text is not None and not isinstance(text, str):
         errors.append(f'{where}: "text" must be a string')
@@ -147,7 +158,8 @@ def _parse_entry(role: str, index: int, value: object, errors: list[str]) -> Scr
     if any(c is None for c in calls):
         return None
     return ScriptEntry(
-        role=role, index=index, text=text, tool_calls=tuple(c for c in calls if c is not None)
+        role=role, index=index, text=text, tool_calls=tuple(c for c in calls if c is not None),
+        finish=finish,
     )
 
 
@@ -336,7 +348,7 @@ def mock_response_for(litellm: ModuleType, entry: ScriptEntry, target: CallTarge
     if entry.error is not None:
         return mock_error(litellm, entry.error, target)
     text = entry.answer_text
-    if not entry.tool_calls and not _is_magic(text or ""):
+    if not entry.tool_calls and not _is_magic(text or "") and entry.finish is None:
         return text or ""
     calls = [
         {
@@ -357,6 +369,7 @@ def mock_response_for(litellm: ModuleType, entry: ScriptEntry, target: CallTarge
     return litellm.ModelResponse(
         model=target.model,
         choices=[
-            {"index": 0, "finish_reason": "tool_calls" if calls else "stop", "message": message}
+            {"index": 0, "finish_reason": entry.finish or ("tool_calls" if calls else "stop"),
+             "message": message}
         ],
     )

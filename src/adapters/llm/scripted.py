@@ -69,4 +69,4 @@ class ScriptedChatModel:
                 raw = "" if args is not None else call.arguments
             yield ToolCallEvent(id=entry.tool_call_id(k), name=call.name, arguments=args, raw=raw)
         yield UsageEvent(usage=Usage(), model=self._model)
-        yield FinishEvent(reason="tool_calls" if entry.tool_calls else "stop")
+        yield FinishEvent(reason=entry.finish or ("tool_calls" if entry.tool_calls else "stop"))

@@ -29,13 +29,14 @@ SCHEMA: dict[str, Any] = {
     "properties": {
         "verdicts": {
             "type": "array",
+            "maxItems": 60,
             "items": {
                 "type": "object",
                 "properties": {
-                    "key": {"type": "string"},
+                    "key": {"type": "string", "maxLength": 80},
                     "keep": {"type": "boolean"},
-                    "reason": {"type": "string"},
-                    "link_to": {"type": ["string", "null"]},
+                    "reason": {"type": "string", "maxLength": 300},
+                    "link_to": {"type": ["string", "null"], "maxLength": 80},
                 },
                 "required": ["key", "keep", "reason"],
             },

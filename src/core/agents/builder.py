@@ -14,7 +14,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from studyhall.core.agents.schema_bounds import bounded
+from studyhall.core.agents.structured import CUT_PROBLEM, CUT_REASONS
 from studyhall.core.contracts.models import (
+    FinishEvent,
     ModelRequest,
     ProviderMessage,
     StreamedText,
@@ -38,15 +41,30 @@ class Built(Generic[T]):
 
 
 async def collect_text(model: ChatModel, request: ModelRequest) -> str:
-    """The whole text of one completion (a structured answer sent as a tool call counts)."""
+    """The whole text of one completion (a structured answer sent as a tool call counts);
+    ``ValueError`` when it was cut off (at its token cap, or by the repetition guard): a cut
+    answer is never read as if whole."""
     parts: list[str] = []
     fallback = ""
+    reason = "stop"
     async for event in model.stream(request):
         if isinstance(event, StreamedText):
             parts.append(event.text)
         elif isinstance(event, ToolCallEvent) and not fallback:
             fallback = json.dumps(event.arguments) if event.arguments is not None else event.raw
+        elif isinstance(event, FinishEvent):
+            reason = event.reason
+    if reason in CUT_REASONS:
+        raise CutAnswer("".join(parts) or fallback)
     return "".join(parts) or fallback
+
+
+class CutAnswer(ValueError):
+    """An answer that never finished; ``text`` is what arrived."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(CUT_PROBLEM)
+        self.text = text
 
 
 class MisshapenAnswer(ValueError):
@@ -83,18 +101,23 @@ async def build_verified(
     history: list[tuple[str, ...]] = []
     problems: list[str] = []
     told: list[str] = []  # the same problems, as the learner may read them
+    schema = bounded(schema) if schema is not None else None
     for attempt in range(1, attempts + 1):
         request = ModelRequest(role=role, messages=tuple(conversation), response_schema=schema)
-        text = await collect_text(model, request)
         try:
-            value = read(text)
-            problems = told = await verify(value)
-        except MisshapenAnswer as e:
-            problems, told = [str(e)], [e.for_learner]
-        except ValueError as e:
-            problems = told = [str(e)]
-        if not problems:
-            return Built(value, attempt, text, tuple(history))
+            text = await collect_text(model, request)
+        except CutAnswer as e:
+            text, problems, told = e.text, [str(e)], ["the model's answer was cut off"]
+        else:
+            try:
+                value = read(text)
+                problems = told = await verify(value)
+            except MisshapenAnswer as e:
+                problems, told = [str(e)], [e.for_learner]
+            except ValueError as e:
+                problems = told = [str(e)]
+            if not problems:
+                return Built(value, attempt, text, tuple(history))
         history.append(tuple(problems))
         shown = text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + "\n[… cut]"
         conversation += [

@@ -19,13 +19,16 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from studyhall.core.agents.tools import (
-    Tool,
-    ToolContext,
-    argument_error,
-    json_error,
-    unknown_tool_error,
+from studyhall.core.agents.action_step import action_note, calm_line, json_step, text_history
+from studyhall.core.agents.context_budget import (
+    NOTE_TOKENS,
+    estimate_tokens,
+    fit_history,
+    reply_reserve,
 )
+from studyhall.core.agents.printed_calls import HeldText, find_printed_calls
+from studyhall.core.agents.structured import CUT_REASONS
+from studyhall.core.agents.tools import Tool, ToolContext, call_problem
 from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
 from studyhall.core.classroom.record_messages import to_provider_messages
 from studyhall.core.classroom.turn_state import mark_cut, with_cut_text
@@ -40,6 +43,7 @@ from studyhall.core.contracts.chat import (
     Usage,
     add_usage,
 )
+from studyhall.core.contracts.model_capabilities import UNKNOWN, ModelCapabilities
 from studyhall.core.ports.models import ChatModel
 
 # (topic, transcript) -> the session-specific notes appended to the base prompt.
@@ -99,6 +103,7 @@ class AgentRun:
         message: Message,
         max_steps: int,
         new_id: Callable[[str], str],
+        capabilities: ModelCapabilities = UNKNOWN,
     ) -> None:
         self._model = model
         self._agent = agent
@@ -112,43 +117,24 @@ class AgentRun:
         self._dirty = False
         self.message = message
         self.steps = 0
+        self._capabilities = capabilities
+        # A model that cannot call tools answers each step as JSON (core.agents.action_step).
+        self._json_mode = capabilities.tools is False and bool(agent.tools)
+        self._gave_up = False  # its JSON repairs ran out: plain text for the rest of the run
+        self._repair = False  # the step's call was wrong or cut: ask again as JSON
+        self._wanted: str | None = None  # the tool a rejected printed call was for
 
     async def events(self) -> AsyncIterator[AgentEvent]:
         message_id = self.message.id  # every snapshot keeps the id the turn announced
         while self.steps < self._max_steps:
             self.steps += 1
             step_calls: list[str] = []
-            request = provider.ModelRequest(
-                role=self._agent.role,
-                messages=(
-                    {"role": "system", "content": self._system},
-                    *to_provider_messages([*self._history, self.message]),
-                ),
-                tools=self._agent.tool_specs(),
-            )
-            async for event in self._model.stream(request):
-                if isinstance(event, provider.StreamedText):
-                    if event.text:
-                        self._text.append(event.text)
-                        yield TurnTextDelta(message_id, event.text)
-                        self._unsaved += len(event.text)
-                        if self._unsaved >= CHECKPOINT_CHARS:
-                            self._unsaved = 0
-                            yield Saved(with_cut_text(self.message, "".join(self._text)))
-                elif isinstance(event, provider.ToolCallEvent):
-                    if self._close_text():
-                        yield Saved(self.message)
-                    part = await self._accept(event)
-                    step_calls.append(part.tool_call_id)
-                    yield Saved(self.message)
-                    yield ToolCall(message_id, part)
-                    if part.state == "output-error":
-                        yield ToolResult(message_id, part)
-                elif isinstance(event, provider.UsageEvent):
-                    self._add_usage(event.usage)
-                    yield UsageReport(message_id, self._agent.role, event.model, event.usage)
-                elif isinstance(event, provider.FinishEvent):
-                    pass  # the step's outcome is decided by its tool calls, not the reason
+            if self._json_mode:
+                async for item in self._json_step(message_id, step_calls):
+                    yield item
+            else:
+                async for item in self._stream_step(message_id, step_calls, self._request()):
+                    yield item
             if self._close_text() or self._dirty:
                 self._dirty = False
                 yield Saved(self.message)
@@ -171,10 +157,138 @@ class AgentRun:
             if ends_agent:
                 yield Stopped("handoff")
                 return
-            if not step_calls:
+            if not step_calls and not self._repair:
                 yield Stopped("stop")
                 return
         yield Stopped("step-limit")
+
+    def _request(self, *, tools: bool = True) -> provider.ModelRequest:
+        """This step's request: the system prompt and the history, fitted to the context."""
+        system = self._system
+        specs = self._agent.tool_specs()
+        if self._json_mode:
+            system = f"{system}\n\n{action_note(specs, terse=self._capabilities.small_context)}"
+        history = fit_history([*self._history, self.message], budget=self._history_budget(system))
+        if history.dropped:
+            system = f"{system}\n\n{history.note}"
+        messages = to_provider_messages(history.messages)
+        if self._json_mode or not tools:
+            messages = text_history(messages)
+        return provider.ModelRequest(
+            role=self._agent.role,
+            messages=({"role": "system", "content": system}, *messages),
+            tools=specs if tools and not self._json_mode else (),
+        )
+
+    def _history_budget(self, system: str) -> int | None:
+        context = self._capabilities.context_tokens
+        if context is None:
+            return None
+        spent = estimate_tokens(system) + (
+            0 if self._json_mode else sum(estimate_tokens(str(t.spec.parameters)) + 40
+                                          for t in self._agent.tools))
+        return context - spent - reply_reserve(context) - NOTE_TOKENS
+
+    async def _stream_step(self, message_id: str, step_calls: list[str],
+                           request: provider.ModelRequest) -> AsyncIterator[AgentEvent]:
+        """One streamed step; text that may be a printed tool call is held back until the
+        reply is whole, then read as calls (never shown as conversation)."""
+        held = HeldText()  # text not shown yet: it may begin a printed call
+        reason = "stop"
+        self._repair = False
+        async for event in self._model.stream(request):
+            if isinstance(event, provider.StreamedText):
+                shown = held.feed(event.text)
+                if shown:
+                    for item in self._show_text(message_id, shown):
+                        yield item
+            elif isinstance(event, provider.ToolCallEvent):
+                for item in await self._take_call(message_id, event, step_calls):
+                    yield item
+            elif isinstance(event, provider.UsageEvent):
+                self._add_usage(event.usage)
+                yield UsageReport(message_id, self._agent.role, event.model, event.usage)
+            elif isinstance(event, provider.FinishEvent):
+                reason = event.reason
+        if held.text:
+            async for item in self._read_held(held.text, reason, message_id, step_calls):
+                yield item
+
+    async def _read_held(self, held: str, reason: str, message_id: str,
+                         step_calls: list[str]) -> AsyncIterator[AgentEvent]:
+        """Text held back at a step's end: printed calls become calls (checked like any call);
+        the rest is shown. A printed call the model did not finish is never half-read."""
+        printed = find_printed_calls(held, frozenset(t.name for t in self._agent.tools))
+        if not printed.calls and reason not in CUT_REASONS:
+            for item in self._show_text(message_id, held):
+                yield item
+            return
+        if printed.text and reason not in CUT_REASONS:
+            for item in self._show_text(message_id, printed.text):
+                yield item
+        if self._agent.tools and not self._gave_up:
+            self._json_mode = True  # this model prints its calls: ask it for JSON from now on
+        if reason in CUT_REASONS:
+            self._repair = self._json_mode  # cut mid-call: asked again, as JSON
+            return
+        for call in printed.calls:
+            event = provider.ToolCallEvent(id=self._new_id("call"), name=call.name or "unnamed",
+                                           arguments=call.arguments,
+                                           raw=call.raw if call.arguments is None else "")
+            if await self._problem(event) is not None:
+                self._wanted = event.name
+                self._repair = self._json_mode  # asked again as JSON, never shown half-right
+                continue
+            for item in await self._take_call(message_id, event, step_calls):
+                yield item
+
+    async def _json_step(self, message_id: str,
+                         step_calls: list[str]) -> AsyncIterator[AgentEvent]:
+        """One step as a JSON answer (``core.agents.action_step``); after its repairs run out,
+        a plain-text step and one calm line instead."""
+        self._repair = False
+        answer = await json_step(self._model, self._request(), self._problem, self._new_id,
+                                 tools=self._agent.tool_specs(),
+                                 schema=self._capabilities.json_schema is not False)
+        for model_name, usage in answer.usages:
+            self._add_usage(usage)
+            yield UsageReport(message_id, self._agent.role, model_name, usage)
+        if answer.gave_up:
+            self._json_mode, self._gave_up = False, True
+            async for item in self._stream_step(message_id, step_calls,
+                                                self._request(tools=False)):
+                yield item
+            self._repair = False
+            line = calm_line(answer.wanted or self._wanted)
+            for item in self._show_text(message_id, ("\n\n" if self._text else "") + line):
+                yield item
+            return
+        if answer.say:
+            for item in self._show_text(message_id, answer.say):
+                yield item
+        if answer.call is not None:
+            for item in await self._take_call(message_id, answer.call, step_calls):
+                yield item
+
+    async def _take_call(self, message_id: str, event: provider.ToolCallEvent,
+                         step_calls: list[str]) -> list[AgentEvent]:
+        """A call of this step, recorded (checked: a rejected one goes back to the model)."""
+        out: list[AgentEvent] = [Saved(self.message)] if self._close_text() else []
+        part = await self._accept(event)
+        step_calls.append(part.tool_call_id)
+        out += [Saved(self.message), ToolCall(message_id, part)]
+        if part.state == "output-error":
+            out.append(ToolResult(message_id, part))
+        return out
+
+    def _show_text(self, message_id: str, text: str) -> list[AgentEvent]:
+        self._text.append(text)
+        out: list[AgentEvent] = [TurnTextDelta(message_id, text)]
+        self._unsaved += len(text)
+        if self._unsaved >= CHECKPOINT_CHARS:
+            self._unsaved = 0
+            out.append(Saved(with_cut_text(self.message, "".join(self._text))))
+        return out
 
     def interrupted(self, *, cut: bool = False) -> Message:
         """The message as it stands if the run dies now: text so far kept, unrun calls marked.
@@ -236,26 +350,16 @@ class AgentRun:
         # Providers reuse ids across calls now and then; answers are addressed by id.
         return proposed if proposed and proposed not in used else self._new_id("call")
 
+    async def _problem(self, event: provider.ToolCallEvent) -> str | None:
+        return await call_problem(self._agent.tools, event, self._context())
+
     async def _accept(self, event: provider.ToolCallEvent) -> ToolCallPart:
         call_id = self._fresh_call_id(event.id)
-        name = event.name or "unnamed"
-        tool = self._agent.tool(name)
-        error: str | None = None
+        error = await self._problem(event)
         args = event.arguments
-        if tool is None:
-            error = unknown_tool_error(name, [t.name for t in self._agent.tools])
-        elif args is None:
-            error = json_error(name, event.raw)
-        elif not isinstance(args, dict):
-            error = argument_error(name, ["the arguments must be a JSON object, not a list or value"])
-        else:
-            checked = tool.check(args, self._context())
-            problems = await checked if inspect.isawaitable(checked) else checked
-            if problems:
-                error = argument_error(name, problems, tool.fix_hint)
         part = ToolCallPart(
             tool_call_id=call_id,
-            name=name,
+            name=event.name or "unnamed",
             input=args if isinstance(args, dict) else {},
             state="output-error" if error else "input-available",
             error=error,

@@ -29,7 +29,7 @@ Reply with JSON only: {"grades": [{"n": 1, "grade": "answers"}, ...]}."""
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"grades": {"type": "array", "items": {
+    "properties": {"grades": {"type": "array", "maxItems": 60, "items": {
         "type": "object",
         "properties": {"n": {"type": "integer"},
                        "grade": {"enum": ["answers", "partial", "related", "no"]}},

@@ -23,8 +23,9 @@ Reply with JSON only: {"question": "...", "answer": "...", "evidence_quote": "..
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"question": {"type": "string"}, "answer": {"type": "string"},
-                   "evidence_quote": {"type": "string"}},
+    "properties": {"question": {"type": "string", "maxLength": 300},
+                   "answer": {"type": "string", "maxLength": 600},
+                   "evidence_quote": {"type": "string", "maxLength": 600}},
     "required": ["question", "answer", "evidence_quote"],
 }
 

@@ -2,7 +2,10 @@
 
 A model that answers twice with something unparseable or of the wrong shape fails the call
 with ``ModelOutputInvalid`` (the run then writes nothing and the next trigger re-runs). An
-answer whose stream broke off is asked for again (nobody saw it), within the same attempts.
+answer whose stream broke off is asked for again (nobody saw it), within the same attempts;
+so is one cut at its token cap or ended by the repetition guard (finish reason ``length`` /
+``repetition``): it is never parsed, so a cut answer is never taken as a short one. Every
+schema goes out bounded (``core.agents.schema_bounds``) so a grammar cannot run a string on.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
+from studyhall.core.agents.schema_bounds import bounded
 from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.contracts.models import ModelRequest, ProviderMessage
 from studyhall.core.contracts.settings import ModelRole
@@ -20,6 +24,10 @@ from studyhall.core.ports.models import ChatModel
 
 T = TypeVar("T")
 ATTEMPTS = 2
+CUT_REASONS = frozenset({"length", "repetition"})  # a reply that never finished
+CUT_PROBLEM = ("the answer was cut off before it ended (it ran too long); answer again, "
+               "shorter: keep every text brief")
+_ECHO_CHARS = 4_000  # what of a failed answer is shown back
 
 
 def parse_json_text(text: str) -> Any:
@@ -50,10 +58,11 @@ def describe_error(error: Exception) -> str:
     return str(error)
 
 
-async def _answer(model: ChatModel, request: ModelRequest) -> tuple[str, Usage | None]:
+async def _answer(model: ChatModel, request: ModelRequest) -> tuple[str, Usage | None, str]:
     text: list[str] = []
     usage: Usage | None = None
     fallback = ""
+    reason = "stop"
     async for event in model.stream(request):
         if event.type == "text-delta":
             text.append(event.text)
@@ -62,7 +71,9 @@ async def _answer(model: ChatModel, request: ModelRequest) -> tuple[str, Usage |
         elif event.type == "tool-call" and not fallback:
             # Some providers return a structured answer as a tool call; accept its arguments.
             fallback = json.dumps(event.arguments) if event.arguments is not None else event.raw
-    return ("".join(text) or fallback), usage
+        elif event.type == "finish":
+            reason = event.reason
+    return ("".join(text) or fallback), usage, reason
 
 
 async def ask_structured(
@@ -79,21 +90,26 @@ async def ask_structured(
     conversation = list(messages)
     usage: Usage | None = None
     problem = ""
+    schema = bounded(schema)
     for attempt in range(1, attempts + 1):
         request = ModelRequest(role=role, messages=tuple(conversation), response_schema=schema)
         try:
-            text, call_usage = await _answer(model, request)
+            text, call_usage, reason = await _answer(model, request)
         except ModelStreamCut:
             if attempt == attempts:
                 raise
             continue
         usage = add_usage(usage, call_usage)
-        try:
-            return parse(parse_json_text(text)), usage
-        except (ValueError, ValidationError) as error:
-            problem = describe_error(error)
+        if reason in CUT_REASONS:
+            problem = CUT_PROBLEM
+        else:
+            try:
+                return parse(parse_json_text(text)), usage
+            except (ValueError, ValidationError) as error:
+                problem = describe_error(error)
+        shown = text if len(text) <= _ECHO_CHARS else text[:_ECHO_CHARS] + "…"
         conversation += [
-            {"role": "assistant", "content": text},
+            {"role": "assistant", "content": shown},
             {"role": "user", "content": f"That answer was not valid: {problem}. Reply again "
                                         "with only the JSON object, following the schema."},
         ]

@@ -9,6 +9,7 @@ with a precise message (line-numbered for a plan) so it can correct itself.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -18,7 +19,7 @@ from studyhall.core.classroom.plan_status import current_plan
 from studyhall.core.classroom.questions import validate_ask, validate_quiz
 from studyhall.core.classroom.turn_state import NOT_SHOWN
 from studyhall.core.contracts.chat import DataPart, Message
-from studyhall.core.contracts.models import ToolSpec
+from studyhall.core.contracts.models import ToolCallEvent, ToolSpec
 
 ToolKind = Literal["client", "server"]
 
@@ -55,6 +56,23 @@ class Tool:
     @property
     def name(self) -> str:
         return self.spec.name
+
+
+async def call_problem(tools: Sequence[Tool], event: ToolCallEvent,
+                       ctx: ToolContext) -> str | None:
+    """What is wrong with a call (unknown tool, not JSON, failed checks); None: it may go."""
+    name = event.name or "unnamed"
+    tool = next((t for t in tools if t.name == name), None)
+    args = event.arguments
+    if tool is None:
+        return unknown_tool_error(name, [t.name for t in tools])
+    if args is None:
+        return json_error(name, event.raw)
+    if not isinstance(args, dict):
+        return argument_error(name, ["the arguments must be a JSON object, not a list or value"])
+    checked = tool.check(args, ctx)
+    problems = await checked if inspect.isawaitable(checked) else checked
+    return argument_error(name, problems, tool.fix_hint) if problems else None
 
 
 def argument_error(tool_name: str, problems: Sequence[str], hint: str = "") -> str:

@@ -29,6 +29,8 @@ class ModelRequest:
     tools: tuple[ToolSpec, ...] = ()
     # A JSON schema the answer must follow (structured output for extractor/auditor).
     response_schema: dict[str, Any] | None = None
+    # The cap on the answer's tokens; None: the role's cap in Settings (the adapter sends it).
+    max_tokens: int | None = None
     # Set by the guardrail decorator (core/guardrails/chat_model.py) for the audit row:
     # "low", or "+"-joined flags "pii-scrubbed" / "pii-sent" / "material-included".
     # None: the call did not pass through the guardrails.
@@ -61,7 +63,9 @@ class UsageEvent:
 
 @dataclass(frozen=True)
 class FinishEvent:
-    reason: str  # "stop", "tool_calls", "length", ...
+    # "stop", "tool_calls", "length" (cut at max_tokens), "repetition" (a looping answer was
+    # ended by the guard, core/guardrails/repetition.py), ...
+    reason: str
     type: Literal["finish"] = "finish"
 
 

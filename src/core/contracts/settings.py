@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 from studyhall.core.contracts.base import Record
@@ -63,6 +63,17 @@ def default_models() -> dict[ModelRole, RoleModel]:
     }
 
 
+def default_output_tokens() -> dict[ModelRole, int]:
+    """The most tokens one answer of each role may take (issue 31): enough for its longest
+    good answer, so a model that loops or runs on is stopped at the cap, not at a timeout."""
+    return {
+        "prober": 1_500, "teacher": 3_000, "researcher": 6_000, "demo_builder": 12_000,
+        "visual_maker": 6_000, "extractor": 4_000, "auditor": 2_000, "labeler": 60,
+        "answerer": 2_000, "reranker": 600, "rewriter": 200, "notes_writer": 6_000,
+        "flashcards_writer": 4_000, "study_planner": 4_000,
+    }
+
+
 class Privacy(Record):
     """Personal data in prompts: always scrubbed for hosted providers (not a setting); for a
     model served on this machine it is the learner's choice."""
@@ -96,6 +107,14 @@ class Settings(Record):
     # Why transcription is off (the chosen provider has no speech-to-text model); None: the
     # transcriber role runs. Choosing a provider sets it; saving a transcriber model clears it.
     transcription_off: str | None = None
+    # Per role, the most tokens one answer may take (see ``default_output_tokens``).
+    output_tokens: dict[ModelRole, Annotated[int, Field(ge=16, le=200_000)]] = Field(
+        default_factory=default_output_tokens)
 
     def model_for(self, role: ModelRole) -> RoleModel:
         return self.models.get(role) or default_models()[role]
+
+    def output_cap(self, role: ModelRole) -> int | None:
+        """The role's cap on one answer's tokens; None: the role has none (the transcriber)."""
+        cap = self.output_tokens.get(role) or default_output_tokens().get(role)
+        return cap if cap is not None and cap > 0 else None

@@ -14,6 +14,7 @@ from studyhall.adapters.fakes import (
     SequentialIds,
 )
 from studyhall.core.contracts.chat import ChatRecord, Message, SteerPart, ToolCallPart
+from studyhall.core.contracts.model_capabilities import UNKNOWN, ModelCapabilities
 from studyhall.core.contracts.models import ModelEvent, ModelRequest
 from studyhall.core.contracts.settings import Settings
 from studyhall.core.contracts.steers import job_steer_id, steer_message
@@ -34,7 +35,7 @@ PLAN = {"title": "Sums", "mermaid": "graph TD\n  A[Adding] --> B[Carrying]"}
 
 class Harness:
     def __init__(self, model: FunctionChatModel, settings: Settings | None = None,
-                 store: Any = None) -> None:
+                 store: Any = None, capabilities: ModelCapabilities = UNKNOWN) -> None:
         self.store = store or InMemoryChatStore()
         self.model = model
         self.supervisor = Supervisor()
@@ -46,6 +47,7 @@ class Harness:
             settings_store=InMemorySettingsStore(settings), clock=clock,
             ids=SequentialIds(), prompt=load_prompt, supervisor=self.supervisor,
             reactions=self.reactions, tools={}, wrap={}, no_key=lambda role: None,
+            capabilities=lambda role: capabilities,
         )
 
     def chat(self, *messages: Message) -> str:

@@ -318,7 +318,7 @@ class NotesImporter:
         if self._by_model is None:
             assert self._model is not None  # _use_model is never True without one
             self._by_model = notes_by_model(
-                ModelExtractor(self._model, self._prompt(NOTES_PROMPT)),
+                ModelExtractor(self._model, self._prompt(NOTES_PROMPT), short=False),
                 ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
                 topics=self._structural,
             )

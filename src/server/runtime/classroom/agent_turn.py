@@ -36,6 +36,8 @@ from studyhall.core.classroom.turn_state import (
     without_failure,
 )
 from studyhall.core.contracts.chat import ChatRecord, Message, Usage, add_usage
+from studyhall.core.contracts.model_capabilities import ModelCapabilities
+from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.errors import ModelAuthError, ModelError, StoreError
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.system import Clock, Ids
@@ -57,6 +59,8 @@ class AgentTurnDeps:
     roster: AgentRoster  # which agent answers, with the tools the app gives its role
     # Why an agent role cannot be called at all (no key saved), told without calling it.
     no_key: Callable[[str], str | None]
+    # What the role's model can do (tools, JSON schema, context): how its steps are asked.
+    capabilities: Callable[[ModelRole], ModelCapabilities]
 
 
 async def run_agent_turn(record: ChatRecord, deps: AgentTurnDeps,
@@ -89,15 +93,18 @@ async def run_agent_turn(record: ChatRecord, deps: AgentTurnDeps,
             if original is not None:
                 messages.pop()  # the cut-off message: this run writes it again
             yield MessageStart.of(message)
+            capabilities = deps.capabilities(agent.role)
             run = AgentRun(
                 model=deps.model,
                 agent=agent,
-                system=agent.system_prompt(deps.prompt(agent.prompt_name), record.topic, messages),
+                system=agent.system_prompt(deps.prompt(prompt_for(agent, capabilities)),
+                                           record.topic, messages),
                 chat_id=chat_id,
                 history=messages,
                 message=message,
                 max_steps=steps_left,
                 new_id=deps.ids.new,
+                capabilities=capabilities,
             )
             async for item in run.events():
                 if isinstance(item, Saved):
@@ -142,6 +149,13 @@ async def run_agent_turn(record: ChatRecord, deps: AgentTurnDeps,
         _salvage(chat_id, run, saved, messages, deps, failure=error, original=original)
         yield error
     yield TurnEnded(chat_id, reason, usage, tuple(saved))
+
+
+def prompt_for(agent: AgentSpec, capabilities: ModelCapabilities) -> str:
+    """The agent's prompt file: the compact variant for a model with a small context."""
+    if capabilities.small_context:
+        return agent.prompt_name.replace(".md", ".compact.md")
+    return agent.prompt_name
 
 
 def _next_message(messages: list[Message], deps: AgentTurnDeps) -> tuple[AgentSpec, Message]:

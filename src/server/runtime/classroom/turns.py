@@ -31,7 +31,9 @@ from studyhall.core.contracts.chat import (
     TextPart,
     ToolCallPart,
 )
+from studyhall.core.contracts.model_capabilities import ModelCapabilities
 from studyhall.core.contracts.models import AS_WRITTEN_PART
+from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.errors import (
     BusyError,
     Conflict,
@@ -70,6 +72,7 @@ class TurnRunner:
         tools: Mapping[AgentRole, Sequence[Tool]],
         wrap: Mapping[str, ToolWrap],
         no_key: Callable[[str], str | None],
+        capabilities: Callable[[ModelRole], ModelCapabilities],
     ) -> None:
         self._board = board
         self._store = chat_store
@@ -89,7 +92,7 @@ class TurnRunner:
         self._roster = AgentRoster(tools=tools, wrap=wrap)
         self._deps = AgentTurnDeps(
             model=chat_model, ids=ids, clock=clock, prompt=prompt, board=board,
-            roster=self._roster, no_key=no_key,
+            roster=self._roster, no_key=no_key, capabilities=capabilities,
         )
 
     # --- public API -------------------------------------------------------------------------
