@@ -73,6 +73,7 @@ async def test_a_good_question_is_written_once_stored_and_served(tmp_path) -> No
 @pytest.mark.parametrize("reply", [
     {**GOOD, "evidence_quote": "a tree has exactly n-1 edges"},  # not what the node says
     {**GOOD, "answer": "What kind of graph is a tree?"},  # only repeats the question
+    {**GOOD, "answer": "A weighted graph whose coloured edges carry costs."},  # not in its quote
     None,  # no reply: the model call fails (a ModelError)
 ])
 async def test_a_question_failing_the_check_is_dropped(reply, caplog) -> None:

@@ -1,7 +1,8 @@
 """``ReviewQuestions``: with a model, one review question per reviewable node, written the first
 time the queue shows the node (in the background: the model-free prompt is served meanwhile),
-checked against the node's evidence, and stored append-only. A failed check or a model error is
-logged and the node keeps its model-free prompt; it is tried again at most once a day.
+checked against the node's evidence (a verbatim quote that backs the answer), and stored
+append-only. A failed check or a model error is logged and the node keeps its model-free
+prompt; it is tried again at most once a day.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from datetime import date
 from studyhall.core.agents.review_question_writer import write_review_question
 from studyhall.core.contracts.learner import ReviewQuestionWritten
 from studyhall.core.errors import StudyhallError
+from studyhall.core.library.extraction.evidence import normalize_ws
 from studyhall.core.library.learner.questions import check_question, evidence_texts
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import LearnerStore
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.core.workbench.evidence import backing_problem
 from studyhall.server.runtime.learner.ledgers import stored_questions
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.supervisor import Supervisor
@@ -75,7 +78,12 @@ class ReviewQuestions:
             log.warning("No review question for %s (model-free prompt kept; retried tomorrow): "
                         "%s", node_id, error)
             return False
-        problem = check_question(draft.question, draft.answer, draft.evidence_quote, evidence)
+        # The quote must be the node's, and then back the answer word for word as an
+        # artifact's card must (``core/workbench/evidence.py``): no answer the evidence lacks.
+        problem = check_question(draft.question, draft.answer, draft.evidence_quote, evidence) \
+            or backing_problem(draft.answer, draft.evidence_quote,
+                               next(t for t in evidence if normalize_ws(draft.evidence_quote)
+                                    in normalize_ws(t)))
         if problem is not None:
             log.warning("Review question for %s dropped (model-free prompt kept; retried "
                         "tomorrow): %s", node_id, problem)
