@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from studyhall.core.library.graph.view import SnapshotNode
@@ -30,6 +30,8 @@ from studyhall.core.library.learner.statements import (
 
 MOST_PER_TOPIC = 6  # a note's best cards; more would make one note most of a day's reviews
 KEY_TERMS = 8  # how many of a topic's ranked terms may be blanked
+MIN_CONTEXT = 2  # content words a cloze keeps around its blank
+_POINTS_BACK = re.compile(r"^(?:it|this|that|these|those|they|he|she|its|their)\b", re.IGNORECASE)
 
 
 class DeckCard(NamedTuple):
@@ -54,7 +56,9 @@ def _title_words(node: SnapshotNode) -> set[str]:
 
 
 def _cloze(statement: Statement, terms: dict[str, float], banned: set[str],
-           titles: Iterable[str]) -> Prompt | None:
+           titles: Mapping[str, list[str]]) -> Prompt | None:
+    if _POINTS_BACK.match(statement.text):
+        return None  # "It keeps a list …": out of its paragraph, nobody can tell what "it" is
     best: tuple[float, str] | None = None
     for word in words(statement.text):
         term = fold(word)
@@ -67,26 +71,26 @@ def _cloze(statement: Statement, terms: dict[str, float], banned: set[str],
     term = best[1]
     # A word of another note's name ("embed" in "Embed files") is blanked as that whole name.
     low = statement.text.casefold()
-    for title in titles:
-        if len(title.split()) > 1 and title.casefold() in low and \
-                fold(term) in {fold(w) for w in words(title)}:
+    for title in titles.get(fold(term), ()):
+        if title.casefold() in low:
             at = low.index(title.casefold())
             term = statement.text[at:at + len(title)]
             break
     stem = re.escape(term if " " in term else fold(term))
     pattern = re.compile(rf"(?<![\w]){stem}(?:e?s)?(?![\w])", re.IGNORECASE)
     blanked = pattern.sub(BLANK, statement.text)
-    if BLANK not in blanked:
-        return None
+    if BLANK not in blanked or sum(map(is_content_word, words(blanked))) < MIN_CONTEXT:
+        return None  # "See also _____ for more.": nothing left to recall it from
     return Prompt("cloze", f"Fill in the blank: {blanked}", term, statement.text)
 
 
-def _cards_of(node: SnapshotNode, index: KeyTerms, titles: list[str]) -> list[DeckCard]:
+def _cards_of(node: SnapshotNode, said: list[Statement], index: KeyTerms,
+              titles: Mapping[str, list[str]]) -> list[DeckCard]:
     terms = index.of(node.id, KEY_TERMS)
     banned = _title_words(node)
     title = node.text
     out: list[DeckCard] = []
-    for statement in statements(node):
+    for statement in said:
         said = definition(statement.text)
         if said is not None:
             prompt = Prompt("recall", f"Recall what you know about “{said.subject}”.",
@@ -110,9 +114,11 @@ class Deck:
     def __init__(self, nodes: Iterable[SnapshotNode]) -> None:
         topics = [n for n in nodes if is_topic(n)]
         self.topics = {n.id for n in topics}
-        index = KeyTerms({n.id: [n.text, *(s.text for s in statements(n))] for n in topics})
-        titles = sorted({n.text for n in topics}, key=lambda t: (-len(t), t))  # longest first
-        drafted = {n.id: _one_per_prompt(_cards_of(n, index, titles)) for n in topics}
+        said = {n.id: list(statements(n)) for n in topics}
+        index = KeyTerms({n.id: [n.text, *(s.text for s in said[n.id])] for n in topics})
+        titles = _names_by_word(n.text for n in topics)
+        drafted = {n.id: _one_per_prompt(_cards_of(n, said[n.id], index, titles))
+                   for n in topics}
         asked = Counter(normal(c.prompt.prompt) for cards in drafted.values() for c in cards)
         self.dropped = 0  # cards whose prompt another topic's card also asks
         self._cards: dict[str, tuple[DeckCard, ...]] = {}
@@ -129,6 +135,16 @@ class Deck:
 
     def all(self) -> list[DeckCard]:
         return [c for cards in self._cards.values() for c in cards]
+
+
+def _names_by_word(titles: Iterable[str]) -> dict[str, list[str]]:
+    """Every name of two or more words under each of its words, longest name first."""
+    out: dict[str, list[str]] = {}
+    for title in sorted(set(titles), key=lambda t: (-len(t), t)):
+        if len(title.split()) > 1:
+            for word in {fold(w) for w in words(title)}:
+                out.setdefault(word, []).append(title)
+    return out
 
 
 def _one_per_prompt(cards: list[DeckCard]) -> list[DeckCard]:

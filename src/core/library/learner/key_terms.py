@@ -44,16 +44,22 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+def _base(word: str) -> str:
+    """Lower case, without a possessive or contraction ending ("it's" -> "it")."""
+    low = word.lower().replace("’", "'").strip("'-")
+    return low.removesuffix("'s")
+
+
 def is_content_word(word: str) -> bool:
     """A word a blank may be: long enough, all letters where it counts, not a stop word."""
-    low = word.lower().strip("'’-")
+    low = _base(word)
     return len(low) >= MIN_LETTERS and low not in STOP and not any(c.isdigit() for c in low)
 
 
 def fold(word: str) -> str:
     """The counting form: lower case, a plain plural taken as its singular ("panes" -> "pane")."""
-    low = word.lower().replace("’", "'")
-    if len(low) > MIN_LETTERS and low.endswith("s") and not low.endswith(("ss", "us", "is")):
+    low = _base(word)
+    if len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is")):
         return low[:-1]
     return low
 

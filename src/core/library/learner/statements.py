@@ -20,7 +20,7 @@ MIN_WORDS = 5  # shorter says too little to ask about
 MAX_WORDS = 45  # longer is a paragraph, not a statement one recalls
 MAX_SUBJECT_WORDS = 5
 MIN_DEFINITION_WORDS = 3  # what a definition says of its subject, at least
-_CALLOUT = re.compile(r"^\s*\[!\w+\][+-]?\s*")
+_LINE_MARKERS = re.compile(r"^\s*(?:>\s*)*(?:[-*+]\s+|\d+[.)]\s+)?(?:\[!\w+\][+-]?\s*)?")
 _COPULA = re.compile(r"^(?P<subject>.+?)\s+(?:is|are|means|refers to|is called|denotes)\s+"
                      r"(?P<rest>.+)$", re.IGNORECASE)
 _COLON = re.compile(r"^(?P<subject>[^:;,.!?]+?)\s*(?::|\s[—–-]\s)\s*(?P<rest>.+)$")
@@ -64,7 +64,7 @@ def statements(node: SnapshotNode) -> Iterator[Statement]:
         raw = evidence.quote.strip()
         if not raw or raw.startswith("#"):
             continue  # a heading: the section's name, not something it says
-        text = plain(_CALLOUT.sub("", raw))
+        text = plain(_LINE_MARKERS.sub("", raw))
         key = text.casefold()
         if key in seen or not MIN_WORDS <= len(words(text)) <= MAX_WORDS:
             continue
