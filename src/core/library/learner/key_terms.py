@@ -14,6 +14,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]{2,}")
 MIN_LETTERS = 4
@@ -44,18 +45,21 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
+@lru_cache(maxsize=65536)  # a vault's vocabulary is small; its words are checked millions of times
 def _base(word: str) -> str:
     """Lower case, without a possessive or contraction ending ("it's" -> "it")."""
     low = word.lower().replace("’", "'").strip("'-")
     return low.removesuffix("'s")
 
 
+@lru_cache(maxsize=65536)
 def is_content_word(word: str) -> bool:
     """A word a blank may be: long enough, all letters where it counts, not a stop word."""
     low = _base(word)
     return len(low) >= MIN_LETTERS and low not in STOP and not any(c.isdigit() for c in low)
 
 
+@lru_cache(maxsize=65536)
 def fold(word: str) -> str:
     """The counting form: lower case, a plain plural taken as its singular ("panes" -> "pane")."""
     low = _base(word)
