@@ -84,7 +84,8 @@ export async function mountReview({ main, dock }, params, query) {
     const answer = h("div.review-answer", { hidden: !s.revealed, id: "review-answer" });
     const article = h("article.review-card", { tabindex: "-1", "aria-labelledby": "review-title" },
       h("div.review-card-head",
-        h("p.review-kind", cloze ? "Fill in the blank" : card.kind === "flashcard" ? "Flashcard" : "Recall"),
+        h("p.review-kind", cloze ? "Fill in the blank" : card.kind === "flashcard" ? "Flashcard" : "Recall",
+          card.topic ? h("span.review-topic", ` · ${card.topic}`) : null),
         stateBadge(card.state)),
       prompt, answer);
     const actions = h("div.review-actions");
