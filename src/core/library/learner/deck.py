@@ -91,11 +91,11 @@ def _cards_of(node: SnapshotNode, said: list[Statement], index: KeyTerms,
     title = node.text
     out: list[DeckCard] = []
     for statement in said:
-        said = definition(statement.text)
-        if said is not None:
-            prompt = Prompt("recall", f"Recall what you know about “{said.subject}”.",
+        defined = definition(statement.text)
+        if defined is not None:
+            prompt = Prompt("recall", f"Recall what you know about “{defined.subject}”.",
                             statement.text, statement.text)
-            card = DeckCard(node.id, prompt, said.subject, normal(statement.text))
+            card = DeckCard(node.id, prompt, defined.subject, normal(statement.text))
         else:
             cloze = _cloze(statement, terms, banned, titles)
             if cloze is None:
