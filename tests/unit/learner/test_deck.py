@@ -107,6 +107,7 @@ def test_review_shows_a_topics_cards_in_turn_and_leaves_out_a_topic_without_one(
               for n in ("hash", "empty")]
     model = LearnerModel(snapshot, LearnerEvidence(grades), at(60 * 24 * 30), Limits())
     assert {r.node_id for r in model.reviewables} == {"hash"}  # "empty" goes to Quiz me
+    assert model.uncarded == ["empty"]  # with a model, it may get a checked question
     shown = model.prompt("hash")
     assert shown == model.deck.cards("hash")[1].prompt  # one review done: the second card
     again = LearnerModel(snapshot, LearnerEvidence(grades[:1] + [

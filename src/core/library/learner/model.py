@@ -64,6 +64,14 @@ class LearnerModel:
             return found  # no topic to check: the deck is not built
         return [r for r in found if self.has_card(r.node_id)]
 
+    @cached_property
+    def uncarded(self) -> list[str]:
+        """Studied topics left out of review for want of a card: with a model, each may get a
+        checked question (and with it, a place in the queue)."""
+        kept = {r.node_id for r in self.reviewables}
+        return [r.node_id for r in reviewables(self.snapshot, self.learner)
+                if r.node_id not in kept]
+
     def has_card(self, node_id: str) -> bool:
         if not is_topic(self.node(node_id)) or self.deck.cards(node_id):
             return True

@@ -88,6 +88,10 @@ class LearnerLedgers:
         out["next_due_at"] = after_today(model)
         return out
 
+    def uncarded(self) -> list[str]:
+        """Studied topics with no card worth reviewing (``LearnerModel.uncarded``)."""
+        return self.model().uncarded
+
     def card(self, node_id: str) -> dict[str, Any]:
         """``GET /api/review?node=ID``: that node's card now, due or not ("Review now"), in the
         queue's shape; ``counts`` are today's queue's."""

@@ -42,24 +42,35 @@ class ReviewQuestions:
         self._model_name = model_name
         self._pending: set[str] = set()
         self._tried: dict[str, date] = {}  # node id → the day its last attempt failed
+        self._also_read: date | None = None  # the day the card-less topics were last read
 
-    def want(self, cards: Iterable[dict[str, object]]) -> None:
-        """Start writing questions for the shown cards that have none yet (call on the event
-        loop; returns at once). Nothing happens with no usable model."""
+    def want(self, cards: Iterable[dict[str, object]],
+             also: Callable[[], list[str]] = list) -> None:
+        """Start writing questions for the shown cards that have none yet, and for the nodes
+        ``also`` names (read in the background: a topic no model-free card was worth making
+        for); call on the event loop, returns at once. Nothing happens with no usable model."""
         today = self._clock.now().date()
         # A node showing a stored question or the learner's own flashcard needs no question.
         wanted = [str(c["node_id"]) for c in cards
                   if c.get("kind") not in ("question", "flashcard")]
-        wanted = [n for n in wanted if n not in self._pending and self._tried.get(n) != today]
-        if not wanted or self._supervisor.closing:
-            return
-        if self._no_model() is not None:
+        wanted = [n for n in wanted if self._worth_trying(n, today)]
+        if not wanted and self._also_read == today:
+            return  # the card-less topics are read once a day: each read builds the model
+        if self._supervisor.closing or self._no_model() is not None:
             return  # model-free prompts only; the reason is the settings screen's to show
+        self._also_read = today
         self._pending.update(wanted)
-        self._supervisor.spawn("review questions", self._write_all(wanted))
+        self._supervisor.spawn("review questions", self._write_all(wanted, also))
 
-    async def _write_all(self, node_ids: list[str]) -> None:
+    def _worth_trying(self, node_id: str, today: date) -> bool:
+        return node_id not in self._pending and self._tried.get(node_id) != today
+
+    async def _write_all(self, node_ids: list[str], also: Callable[[], list[str]]) -> None:
         try:
+            today = self._clock.now().date()
+            more = [n for n in await asyncio.to_thread(also) if self._worth_trying(n, today)]
+            self._pending.update(more)
+            node_ids += more
             snapshot = await asyncio.to_thread(self._graph.snapshot)
             have = await asyncio.to_thread(stored_questions, self._store)
             for node_id in node_ids:
