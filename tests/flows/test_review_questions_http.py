@@ -73,6 +73,7 @@ async def test_a_good_question_is_written_once_stored_and_served(tmp_path) -> No
 @pytest.mark.parametrize("reply", [
     {**GOOD, "evidence_quote": "a tree has exactly n-1 edges"},  # not what the node says
     {**GOOD, "answer": "What kind of graph is a tree?"},  # only repeats the question
+    {**GOOD, "answer": "A weighted graph whose coloured edges carry costs."},  # not in its quote
     None,  # no reply: the model call fails (a ModelError)
 ])
 async def test_a_question_failing_the_check_is_dropped(reply, caplog) -> None:
@@ -100,3 +101,28 @@ async def test_no_model_means_model_free_prompts_and_no_call(monkeypatch) -> Non
             assert card["kind"] == "cloze"
         assert model.calls("answerer") == 0
         assert services.learner_store.questions().records == ()
+
+
+async def test_a_studied_note_with_no_card_worth_making_gets_a_checked_question() -> None:
+    # A note whose one sentence points back at what it is about: no model-free card, so it
+    # is not in the queue; with a model, it gets a question quoting the note, and a place.
+    from studyhall.core.contracts.graph import Evidence, PropositionCreated
+
+    said = "It was written down in a hurry, long before the exam."
+    model = scripted(answerer=[GOOD, {"question": "How was this note written?",
+                                      "answer": "Written down in a hurry.",
+                                      "evidence_quote": said}])
+    services = services_with(model, "ollama/llama3")
+    services.graph_store.append_propositions([PropositionCreated(
+        id="prp_scratch", node_id="scratch", text="Scratch", source_id="note_s", run_id="r1",
+        at=NOON, evidence=(Evidence(source_id="note_s", message_id="note_s#Scratch",
+                                    quote=said),))])
+    services.graph_store.append_quiz_events([quiz("scratch", "correct", 2)])
+    async with scripted_app(None, services=services) as (api, runtime):
+        first = await api.http.get("/api/review")
+        assert [c["node_id"] for c in first.json()["due"]] == ["tree"]
+        await runtime.supervisor.idle()
+        assert model.calls("answerer") == 2  # the shown card's, then the card-less note's
+        due = (await api.http.get("/api/review")).json()["due"]
+        scratch = next(c for c in due if c["node_id"] == "scratch")
+        assert scratch["kind"] == "question" and scratch["topic"] == "Scratch"

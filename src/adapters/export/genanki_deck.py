@@ -32,6 +32,7 @@ pre { background: #f4f4f4; padding: 8px; overflow-x: auto; }
 code { font-family: ui-monospace, monospace; font-size: 0.9em; }
 blockquote { border-left: 3px solid #aaa; margin: 12px 0; padding-left: 10px; color: #444; }
 .source { font-size: 14px; color: #666; margin-top: 16px; }
+.topic { font-size: 14px; color: #666; margin-bottom: 8px; }
 """
 
 

@@ -42,6 +42,7 @@ class DueCard(BodyModel):
     due_at: str
     answer: str
     text: str
+    topic: str | None = None  # the note a topic's card asks about (None: a session's idea)
     evidence: str | None
     queue: Literal["new", "review", "learning"]
     card: Literal["new", "learning", "review", "relearning"]

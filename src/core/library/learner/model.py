@@ -13,6 +13,7 @@ from studyhall.core.contracts.learner import ReviewQuestionWritten
 from studyhall.core.errors import NotFound
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 from studyhall.core.library.learner.cards import CardView, replay
+from studyhall.core.library.learner.deck import Deck
 from studyhall.core.library.learner.evidence import (
     LearnerEvidence,
     all_signals,
@@ -21,17 +22,20 @@ from studyhall.core.library.learner.evidence import (
 from studyhall.core.library.learner.mastery import Score, score
 from studyhall.core.library.learner.prompts import Prompt, TermWeights, review_prompt
 from studyhall.core.library.learner.queue import DayPlan, Limits, Reviewable, plan_day
+from studyhall.core.library.learner.statements import is_topic, statements
 
 
 class LearnerModel:
     def __init__(self, snapshot: GraphSnapshot, learner: LearnerEvidence, now: datetime,
                  limits: Limits, weights: Callable[[], TermWeights] | None = None,
-                 questions: Mapping[str, ReviewQuestionWritten] | None = None) -> None:
+                 questions: Mapping[str, ReviewQuestionWritten] | None = None,
+                 deck: Callable[[], Deck] | None = None) -> None:
         self.snapshot = snapshot
         self.learner = learner
         self.now = now
         self.limits = limits
         self._weights = weights or (lambda: TermWeights(n.text for n in snapshot.nodes))
+        self._deck = deck or (lambda: Deck(snapshot.nodes))
         self._scores: dict[str, Score] = {}
         self.questions = questions or {}  # node id → its stored, checked model question
 
@@ -52,7 +56,26 @@ class LearnerModel:
 
     @cached_property
     def reviewables(self) -> list[Reviewable]:
-        return reviewables(self.snapshot, self.learner)
+        """Every node with something to review: a topic (one per note) only when it has a
+        card worth reviewing — its own, a kept flashcard or a checked model question; a topic
+        without one is studied through Quiz me, never shown as a junk card."""
+        found = reviewables(self.snapshot, self.learner)
+        if not any(is_topic(self.node(r.node_id)) for r in found):
+            return found  # no topic to check: the deck is not built
+        return [r for r in found if self.has_card(r.node_id)]
+
+    @cached_property
+    def uncarded(self) -> list[str]:
+        """Studied topics left out of review for want of a card: with a model, each may get a
+        checked question (and with it, a place in the queue)."""
+        kept = {r.node_id for r in self.reviewables}
+        return [r.node_id for r in reviewables(self.snapshot, self.learner)
+                if r.node_id not in kept]
+
+    def has_card(self, node_id: str) -> bool:
+        if not is_topic(self.node(node_id)) or self.deck.cards(node_id):
+            return True
+        return bool(self.learner.flashcards.on(node_id)) or node_id in self.questions
 
     @cached_property
     def plan(self) -> DayPlan:
@@ -77,11 +100,21 @@ class LearnerModel:
         if stored is not None:
             self.node(node_id)
             return Prompt("question", stored.question, stored.answer, stored.evidence_quote)
-        return review_prompt(self.node(node_id).text, self.weights, self.card(node_id).reviews)
+        node, reviews = self.node(node_id), self.card(node_id).reviews
+        if not is_topic(node):
+            return review_prompt(node.text, self.weights, reviews)
+        cards = self.deck.cards(node_id)
+        if cards:
+            return cards[reviews % len(cards)].prompt
+        return topic_recall(node)
 
     @cached_property
     def weights(self) -> TermWeights:
         return self._weights()
+
+    @cached_property
+    def deck(self) -> Deck:
+        return self._deck()
 
     def _ancestors(self) -> Callable[[str], Sequence[str]]:
         follows = [(e.source, e.target) for e in self.snapshot.edges if e.kind == "follows"]
@@ -90,6 +123,16 @@ class LearnerModel:
         from studyhall.core.library.learner.prerequisites import PrerequisiteGraph
 
         return PrerequisiteGraph(follows).ancestors
+
+
+def topic_recall(node: SnapshotNode, most: int = 3) -> Prompt:
+    """"Review now" on a topic with no card: what its note says first, to recall by its name
+    (the answer is the note's statements, never its title again)."""
+    said = list(statements(node))[:most]
+    answer = " ".join(s.text for s in said) or \
+        "This note has no statement to recall yet: try Quiz me on it."
+    return Prompt("recall", f"Recall what you know about “{node.text}”.", answer,
+                  said[0].quote if said else None)
 
 
 def require_node(snapshot: GraphSnapshot, node_id: str) -> SnapshotNode:

@@ -14,26 +14,18 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
+from studyhall.core.library.learner.key_terms import STOP as _STOP
+from studyhall.core.library.learner.key_terms import words
+from studyhall.core.library.learner.statements import card_text
+
 # "question": a stored model-written one; "flashcard": a card the learner kept
 PromptKind = Literal["cloze", "recall", "question", "flashcard"]
 
 BLANK = "_____"
-_WORD = re.compile(r"[^\W\d_][\w'’-]*[^\W_]|[^\W\d_]{2,}")
 _COPULA = re.compile(r"(.+?)\s+(?:is|are|was|were|means|refers to)\s", re.IGNORECASE)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 _MIN_WORDS = 5  # a shorter text blanks too much of itself: recall instead
 _CUE_MIN_WORDS = 8  # a statement this long is cued by its opening words
-_STOP_WORDS = """
-a about above after again against all also am an and any are as at be because been before being
-below between both but by can could did do does doing down during each few for from further had
-has have having he her here hers herself him himself his how i if in into is it its itself just
-let me more most my myself no nor not now of off on once only or other our ours ourselves out over
-own same she should so some such than that the their theirs them themselves then there these
-they this those through to too under until up very was we were what when where which while who
-whom why will with would you your yours yourself yourselves one two many much every thing things
-way ways use used uses using called means mean make makes made get gets got like well also often without within upon across along among around another
-"""
-_STOP = frozenset(_STOP_WORDS.split())
 
 
 class Prompt(NamedTuple):
@@ -41,10 +33,6 @@ class Prompt(NamedTuple):
     prompt: str
     answer: str  # what to reveal: the blanked term, or the node's text
     evidence: str | None = None  # the quote a stored question rests on (None: the node's first)
-
-
-def words(text: str) -> list[str]:
-    return _WORD.findall(text)
 
 
 class TermWeights:
@@ -76,7 +64,9 @@ def salient_term(text: str, weights: TermWeights) -> str | None:
 
 def review_prompt(text: str, weights: TermWeights, variant: int = 0) -> Prompt:
     """The prompt for a node: a cloze when the text allows one, alternating with a recall prompt
-    from one review to the next (``variant``: how many times it was reviewed)."""
+    from one review to the next (``variant``: how many times it was reviewed). Wikilinks and
+    emphasis are shown as plain text."""
+    text = card_text(text)
     term = salient_term(text, weights)
     if term is not None and len(words(text)) >= _MIN_WORDS and variant % 2 == 0:
         pattern = re.compile(rf"(?<![\w]){re.escape(term)}(?![\w])", re.IGNORECASE)

@@ -14,6 +14,7 @@ from studyhall.core.library.learner.mastery import Score, topic_score
 from studyhall.core.library.learner.memory import assertion_json
 from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.library.learner.queue import Due, forecast
+from studyhall.core.library.learner.statements import is_topic
 from studyhall.core.library.learner.stats import mastery_over_time, retention
 
 STATS_DAYS = 30
@@ -44,6 +45,7 @@ def due_json(model: LearnerModel, item: Due) -> dict[str, Any]:
         "due_at": item.view.due.isoformat(),
         "answer": prompt.answer,
         "text": node.text,
+        "topic": node.text if is_topic(node) else None,  # a note's title: which note it asks
         "evidence": prompt.evidence or first_quote(node),
         "queue": item.kind,  # new | review | learning
         "card": item.view.phase,

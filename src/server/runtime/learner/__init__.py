@@ -139,9 +139,10 @@ class Learner:
                           patterns=self._wrong.patterns(model)).json()
 
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
-        """With a model, start writing stored questions for the shown cards that lack one, in
-        the background (call on the event loop; returns at once)."""
-        self._questions.want(cards)
+        """With a model, start writing stored questions for the shown cards that lack one, and
+        for the studied topics with no card, in the background (call on the event loop;
+        returns at once)."""
+        self._questions.want(cards, also=self._ledgers.uncarded)
 
     # --- the learner model, for the other systems (blocking) ------------------------------
 

@@ -31,6 +31,7 @@ from studyhall.core.contracts.learner import (
 )
 from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
+from studyhall.core.library.learner.deck import Deck
 from studyhall.core.library.learner.evidence import LearnerEvidence
 from studyhall.core.library.learner.flashcards import Flashcards, flashcard_id, retirement_id
 from studyhall.core.library.learner.memory import plain_note
@@ -64,6 +65,7 @@ class LearnerLedgers:
         self._ids = ids
         self._overlay = LearnerOverlay()
         self._weights: tuple[tuple[SnapshotNode, ...], TermWeights] | None = None
+        self._deck: tuple[tuple[SnapshotNode, ...], Deck] | None = None
         self._lock = threading.Lock()  # the caches above; reads come from worker threads
         self._cards_lock = threading.Lock()  # one keep/retire at a time: ids stay unique
 
@@ -75,7 +77,8 @@ class LearnerLedgers:
         learner = self._evidence(snapshot)
         stored = stored_questions(self._store, snapshot.absorbed)  # none: model-free
         return LearnerModel(snapshot, learner, self._now(), self._limits(),
-                            weights=lambda: self._term_weights(snapshot), questions=stored)
+                            weights=lambda: self._term_weights(snapshot), questions=stored,
+                            deck=lambda: self._model_free_deck(snapshot))
 
     def queue(self, limit: int = 20, base: GraphSnapshot | None = None) -> dict[str, Any]:
         """``GET /api/review``: today's queue (the first ``limit`` cards) and its counts; each
@@ -88,6 +91,10 @@ class LearnerLedgers:
             item["next"] = next_due(model, item["node_id"])
         out["next_due_at"] = after_today(model)
         return out
+
+    def uncarded(self) -> list[str]:
+        """Studied topics with no card worth reviewing (``LearnerModel.uncarded``)."""
+        return self.model().uncarded
 
     def card(self, node_id: str) -> dict[str, Any]:
         """``GET /api/review?node=ID``: that node's card now, due or not ("Review now"), in the
@@ -265,6 +272,17 @@ class LearnerLedgers:
         with self._lock:
             self._weights = (snapshot.nodes, weights)
         return weights
+
+
+    def _model_free_deck(self, snapshot: GraphSnapshot) -> Deck:
+        # Built once per graph, as the weights are: every topic's statements are read for it.
+        with self._lock:
+            if self._deck is not None and self._deck[0] is snapshot.nodes:
+                return self._deck[1]
+        deck = Deck(snapshot.nodes)
+        with self._lock:
+            self._deck = (snapshot.nodes, deck)
+        return deck
 
 
 def stored_questions(store: LearnerStore, follow: Mapping[str, str] | None = None

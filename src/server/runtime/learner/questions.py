@@ -1,7 +1,8 @@
 """``ReviewQuestions``: with a model, one review question per reviewable node, written the first
 time the queue shows the node (in the background: the model-free prompt is served meanwhile),
-checked against the node's evidence, and stored append-only. A failed check or a model error is
-logged and the node keeps its model-free prompt; it is tried again at most once a day.
+checked against the node's evidence (a verbatim quote that backs the answer), and stored
+append-only. A failed check or a model error is logged and the node keeps its model-free
+prompt; it is tried again at most once a day.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ from datetime import date
 from studyhall.core.agents.review_question_writer import write_review_question
 from studyhall.core.contracts.learner import ReviewQuestionWritten
 from studyhall.core.errors import StudyhallError
+from studyhall.core.library.extraction.evidence import normalize_ws
 from studyhall.core.library.learner.questions import check_question, evidence_texts
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.storage import LearnerStore
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.core.workbench.evidence import backing_problem
 from studyhall.server.runtime.learner.ledgers import stored_questions
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.supervisor import Supervisor
@@ -39,24 +42,35 @@ class ReviewQuestions:
         self._model_name = model_name
         self._pending: set[str] = set()
         self._tried: dict[str, date] = {}  # node id → the day its last attempt failed
+        self._also_read: date | None = None  # the day the card-less topics were last read
 
-    def want(self, cards: Iterable[dict[str, object]]) -> None:
-        """Start writing questions for the shown cards that have none yet (call on the event
-        loop; returns at once). Nothing happens with no usable model."""
+    def want(self, cards: Iterable[dict[str, object]],
+             also: Callable[[], list[str]] = list) -> None:
+        """Start writing questions for the shown cards that have none yet, and for the nodes
+        ``also`` names (read in the background: a topic no model-free card was worth making
+        for); call on the event loop, returns at once. Nothing happens with no usable model."""
         today = self._clock.now().date()
         # A node showing a stored question or the learner's own flashcard needs no question.
         wanted = [str(c["node_id"]) for c in cards
                   if c.get("kind") not in ("question", "flashcard")]
-        wanted = [n for n in wanted if n not in self._pending and self._tried.get(n) != today]
-        if not wanted or self._supervisor.closing:
-            return
-        if self._no_model() is not None:
+        wanted = [n for n in wanted if self._worth_trying(n, today)]
+        if not wanted and self._also_read == today:
+            return  # the card-less topics are read once a day: each read builds the model
+        if self._supervisor.closing or self._no_model() is not None:
             return  # model-free prompts only; the reason is the settings screen's to show
+        self._also_read = today
         self._pending.update(wanted)
-        self._supervisor.spawn("review questions", self._write_all(wanted))
+        self._supervisor.spawn("review questions", self._write_all(wanted, also))
 
-    async def _write_all(self, node_ids: list[str]) -> None:
+    def _worth_trying(self, node_id: str, today: date) -> bool:
+        return node_id not in self._pending and self._tried.get(node_id) != today
+
+    async def _write_all(self, node_ids: list[str], also: Callable[[], list[str]]) -> None:
         try:
+            today = self._clock.now().date()
+            more = [n for n in await asyncio.to_thread(also) if self._worth_trying(n, today)]
+            self._pending.update(more)
+            node_ids += more
             snapshot = await asyncio.to_thread(self._graph.snapshot)
             have = await asyncio.to_thread(stored_questions, self._store)
             for node_id in node_ids:
@@ -75,7 +89,12 @@ class ReviewQuestions:
             log.warning("No review question for %s (model-free prompt kept; retried tomorrow): "
                         "%s", node_id, error)
             return False
-        problem = check_question(draft.question, draft.answer, draft.evidence_quote, evidence)
+        # The quote must be the node's, and then back the answer word for word as an
+        # artifact's card must (``core/workbench/evidence.py``): no answer the evidence lacks.
+        problem = check_question(draft.question, draft.answer, draft.evidence_quote, evidence) \
+            or backing_problem(draft.answer, draft.evidence_quote,
+                               next(t for t in evidence if normalize_ws(draft.evidence_quote)
+                                    in normalize_ws(t)))
         if problem is not None:
             log.warning("Review question for %s dropped (model-free prompt kept; retried "
                         "tomorrow): %s", node_id, problem)

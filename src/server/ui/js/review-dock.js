@@ -30,15 +30,23 @@ export function renderCardDock(dock, card, counts) {
     card.mastery !== null && card.mastery !== undefined
       ? h("div.dock-mastery", h("p.small", `Mastery ${card.mastery.toFixed(2)}`), masteryMeter(card.mastery))
       : null,
-    h("p.small.muted", card.retrievability === null || card.retrievability === undefined
-      ? "A new card: this is its first review."
-      : `Chance you recall it now: ${chance(card.retrievability)}${card.overdue ? " · overdue" : ""}.`),
+    h("p.small.muted", recallLine(card)),
     h("h3", "Grades"),
     h("dl.grade-meanings", MEANINGS.map(([key, label, what]) => [
       h("dt", h("kbd", key), ` ${label}`), h("dd", what)])),
     h("p.small.muted", h("kbd", "Space"), " shows the answer."),
     todayCounts(counts),
   ));
+}
+
+/** FSRS's chance of recall means something only once the card has a review history (it has
+ * graduated from its first learning steps); before that it reads 100 % a minute after "Again". */
+function recallLine(card) {
+  if (card.card === "new" || card.retrievability === null || card.retrievability === undefined) {
+    return "A new card: this is its first review.";
+  }
+  if (card.card !== "review") return "Still being learnt: it comes back in short steps until it sticks.";
+  return `Chance you recall it now: ${chance(card.retrievability)}${card.overdue ? " · overdue" : ""}.`;
 }
 
 export function renderReviewDock(dock, counts) {

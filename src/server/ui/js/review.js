@@ -64,17 +64,19 @@ export async function mountReview({ main, dock }, params, query) {
     showCard();
   }
 
+  // What is left, counted down: today's queue as the server now has it (a card graded Again
+  // comes back, so "left" may stay put, but it never grows as you grade Good).
   function progress() {
     const s = session;
     const done = s.graded.length;
-    const total = s.only ? done + 1 : done + s.counts.due_today;
-    return { position: done + 1, total };
+    const left = s.only ? 1 : Math.max(1, s.counts.due_today);
+    return { done, left, total: done + left };
   }
 
   function showCard() {
     const s = session;
     const { card } = s;
-    const { position, total } = progress();
+    const { done, left, total } = progress();
     const cloze = card.kind === "cloze";
     const prompt = h("div.review-prompt.prose");
     renderMarkdown(prompt, (cloze ? card.prompt.replace(CLOZE_LEAD, "") : card.prompt).replaceAll(BLANK, HOLE));
@@ -82,7 +84,8 @@ export async function mountReview({ main, dock }, params, query) {
     const answer = h("div.review-answer", { hidden: !s.revealed, id: "review-answer" });
     const article = h("article.review-card", { tabindex: "-1", "aria-labelledby": "review-title" },
       h("div.review-card-head",
-        h("p.review-kind", cloze ? "Fill in the blank" : card.kind === "flashcard" ? "Flashcard" : "Recall"),
+        h("p.review-kind", cloze ? "Fill in the blank" : card.kind === "flashcard" ? "Flashcard" : "Recall",
+          card.topic ? h("span.review-topic", ` · ${card.topic}`) : null),
         stateBadge(card.state)),
       prompt, answer);
     const actions = h("div.review-actions");
@@ -90,12 +93,12 @@ export async function mountReview({ main, dock }, params, query) {
       h("header.review-head",
         h("h1.visually-hidden", { id: "review-title" }, "Review"),
         h("p.review-progress", { role: "status", "aria-live": "polite" },
-          s.only ? "Reviewing one card" : `${position} of ${total}`),
+          s.only ? "Reviewing one card" : leftText(left, done)),
         h("div.progress.thin", { role: "progressbar", "aria-label": "Review progress",
-          "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(position - 1) },
+          "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(done) },
         h("div.progress-fill"))),
       article, actions);
-    page.querySelector(".progress-fill").style.width = `${Math.round(((position - 1) / total) * 100)}%`;
+    page.querySelector(".progress-fill").style.width = `${Math.round((done / total) * 100)}%`;
     drawActions(actions, answer, prompt);
     renderCardDock(dock, card, s.counts);
     document.body.dataset.review = "question";
@@ -240,6 +243,12 @@ export async function mountReview({ main, dock }, params, query) {
   };
 }
 
+/** "12 cards left" (this one included), and how many are done once there are some. */
+export function leftText(left, done) {
+  const rest = left === 1 ? "Last card" : `${plural(left, "card")} left`;
+  return done ? `${rest} · ${done} done` : rest;
+}
+
 /** Turn each stand-in for the blank into a visible, labelled gap. */
 function markBlanks(root) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
@@ -275,7 +284,8 @@ function fillAnswer(answer, prompt, card) {
     parts.push(text);
   }
   const quote = (card.evidence || "").trim();
-  if (quote && norm(quote) !== norm(card.text)) {
+  const said = new Set([card.text, card.answer, prompt.textContent].map(norm));
+  if (quote && !said.has(norm(quote))) {
     const said = h("blockquote.review-quote.prose");
     renderMarkdown(said, quote);
     parts.push(h("div.review-source", h("span.review-label", "Where it came from"), said));
