@@ -45,7 +45,14 @@ FIX = "Fix every problem and answer again with only the whole JSON object, follo
 def offered(grounding: Grounding) -> Offered:
     """What the checks hold a writer to: the node ids and the texts it was shown."""
     texts = tuple(f.text for f in grounding.facts) + tuple(p.text for p in grounding.passages)
-    return Offered(nodes=grounding.node_ids, texts=texts)
+    places: dict[str, dict[str, str]] = {}
+    for f in grounding.facts:
+        places.setdefault(f.text, {"node_id": f.node_id})
+    for p in grounding.passages:
+        if p.source_id:
+            places.setdefault(p.text, {"source_id": p.source_id, "anchor": p.link.partition("#")[2],
+                                       "title": p.title})
+    return Offered(nodes=grounding.node_ids, texts=texts, places=places)
 
 
 def _evidence_rule(grounding: Grounding) -> str:

@@ -9,8 +9,8 @@ Drops turn into a problem only when too few survive: fewer than half of what was
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from studyhall.core.contracts.jobs import JobKind
@@ -25,7 +25,7 @@ from studyhall.core.workbench.artifacts import (
     StudyGuide,
     StudyPlan,
 )
-from studyhall.core.workbench.evidence import evidence_problem
+from studyhall.core.workbench.evidence import evidence_problem, find_quote
 from studyhall.core.workbench.mind_map import MAX_DEPTH, grow, render_mermaid
 
 MIN_NOTES_CHARS = 40
@@ -41,6 +41,19 @@ class Offered:
 
     nodes: frozenset[str] = frozenset()
     texts: tuple[str, ...] = ()
+    # Where each text is, by the text: {"node_id"} for a graph fact, {"source_id", "anchor",
+    # "title"} for a passage — so a kept quote links to its place in the window.
+    places: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+
+
+def _placed(item: Card | KeyIdea | FaqEntry, offered: Offered) -> dict[str, Any]:
+    """The kept item as JSON, with ``evidence_place`` when its quote's text has a place."""
+    out = item.model_dump(mode="json")
+    source = find_quote(item.evidence, offered.texts) if item.evidence else None
+    place = offered.places.get(source) if source is not None else None
+    if place:
+        out["evidence_place"] = dict(place)
+    return out
 
 
 @dataclass(frozen=True)
@@ -104,7 +117,7 @@ def _flashcards(a: Flashcards, offered: Offered, job_input: dict[str, Any]) -> R
     kept, reasons = _screen(a.cards, lambda c: c.back, lambda c: f'Card "{_short(c.front)}"',
                             offered)
     problems += _too_few("cards", len(a.cards), len(kept), reasons)
-    content = {"title": a.title, "cards": [c.model_dump(mode="json") for c in kept],
+    content = {"title": a.title, "cards": [_placed(c, offered) for c in kept],
                **_dropped(reasons)}
     return Review(content, tuple(problems))
 
@@ -124,8 +137,8 @@ def _study_guide(a: StudyGuide, offered: Offered) -> Review:
                              lambda e: f'Question "{_short(e.question)}"', offered)
     problems += _too_few("key ideas", len(a.key_ideas), len(ideas), idea_drops)
     problems += _too_few("FAQ answers", len(a.faq), len(faq), faq_drops)
-    content = {"title": a.title, "key_ideas": [i.model_dump(mode="json") for i in ideas],
-               "faq": [e.model_dump(mode="json") for e in faq],
+    content = {"title": a.title, "key_ideas": [_placed(i, offered) for i in ideas],
+               "faq": [_placed(e, offered) for e in faq],
                **_dropped(idea_drops + faq_drops)}
     return Review(content, tuple(problems))
 

@@ -175,3 +175,25 @@ def test_without_material_the_writer_is_told_to_leave_evidence_out() -> None:
     assert "set every `evidence` to null" in system["content"]
     (system, _) = writer_messages("p", "mind_map", {"topic": "t"}, GROUNDING)
     assert "evidence" not in system["content"].split("Answer with one JSON")[0]
+
+
+def test_every_kept_quote_links_to_its_place() -> None:
+    """Issue 30 item 5: a card's or a guide's quote says where it is — the passage's source and
+    anchor (a lecture's second), or the graph fact's node."""
+    from studyhall.core.agents.writers import offered
+
+    lecture = Passage(2, "gc.vtt#t=754", "Lecture 07", HEAPS, source_id="transcript_1")
+    given = offered(Grounding(facts=GROUNDING.facts, passages=(lecture,)))
+    answer = ARTIFACT_MODELS["flashcards"].model_validate({"title": "Heaps", "cards": GOOD})
+    cards = review_artifact("flashcards", answer, given, {}).content["cards"]
+    assert cards[0]["evidence_place"] == {"node_id": "n_1"}
+    assert cards[1]["evidence_place"] == {"source_id": "transcript_1", "anchor": "t=754",
+                                          "title": "Lecture 07"}
+    guide = ARTIFACT_MODELS["study_guide"].model_validate({
+        "title": "Heaps", "key_ideas": [{"idea": "Insertion costs O(log n).",
+                                         "evidence": "Insertion sifts the new key up, so it costs O(log n)"}],
+        "faq": [{"question": "What shape is a heap?", "answer": "A complete binary tree.",
+                 "evidence": "A heap is a complete binary tree."}]})
+    content = review_artifact("study_guide", guide, given, {}).content
+    assert content["key_ideas"][0]["evidence_place"]["anchor"] == "t=754"
+    assert content["faq"][0]["evidence_place"] == {"node_id": "n_1"}

@@ -55,7 +55,7 @@ function flipCard(card, n, total) {
     "aria-label": `Card ${n} of ${total}: ${card.front}. Press to see the answer.` },
   h("div.flip-face.flip-front", h("span.flip-side", "Question"), prose(card.front)),
   h("div.flip-face.flip-back", h("span.flip-side", "Answer"), prose(card.back),
-    card.evidence ? h("blockquote.evidence", h("span.visually-hidden", "Evidence: "), card.evidence) : null));
+    evidenceQuote(card)));
   const toggle = () => turn(el, el.getAttribute("aria-pressed") !== "true");
   el.addEventListener("click", (e) => {
     if (!e.target.closest("a")) toggle();
@@ -67,6 +67,29 @@ function flipCard(card, n, total) {
     }
   });
   return h("li", el);
+}
+
+/** The quote an item rests on, and a link to where it is: the lecture at its second, the PDF
+ * at its page, the note at its section, or the idea on the map. */
+function evidenceQuote(item) {
+  if (!item.evidence) return null;
+  const at = item.evidence_place || {};
+  let href = null;
+  let label = null;
+  if (at.source_id) {
+    const anchor = at.anchor || "";
+    const query = /^(t|page)=/.test(anchor) ? `?${anchor}` : anchor ? `?at=${encodeURIComponent(anchor)}` : "";
+    href = `#/sources/${encodeURIComponent(at.source_id)}${query}`;
+    const t = /^t=(\d+)/.exec(anchor);
+    const where = t ? ` at ${Math.floor(Number(t[1]) / 60)}:${String(Number(t[1]) % 60).padStart(2, "0")}`
+      : /^page=(\d+)/.test(anchor) ? `, page ${anchor.slice(5)}` : "";
+    label = `Open “${at.title || "the source"}”${where}`;
+  } else if (at.node_id) {
+    href = `#/?node=${encodeURIComponent(at.node_id)}`;
+    label = "Show it on your map";
+  }
+  return h("blockquote.evidence", h("span.visually-hidden", "Evidence: "), item.evidence,
+    href ? h("a.evidence-place.small", { href, onclick: (e) => e.stopPropagation() }, label) : null);
 }
 
 function turn(card, show) {
@@ -114,12 +137,12 @@ function studyGuide(c) {
     c.dropped > 0 ? droppedNote(c.dropped, c.dropped_reasons, "claim") : null,
     ideas.length ? h("section.guide-ideas", h("h2", "Key ideas"),
       h("ol.key-ideas", ideas.map((i) => h("li.key-idea", prose(i.idea),
-        i.evidence ? h("blockquote.evidence", i.evidence) : null)))) : null,
+        evidenceQuote(i))))) : null,
     faq.length ? h("section.guide-faq", h("h2", "Frequently asked questions"),
       h("div.faq-list", faq.map((q) => h("details.faq", { open: true },
         h("summary", q.question),
         prose(q.answer),
-        q.evidence ? h("blockquote.evidence", q.evidence) : null)))) : null);
+        evidenceQuote(q))))) : null);
 }
 
 // --- mind map ----------------------------------------------------------------------------------
