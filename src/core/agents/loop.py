@@ -19,6 +19,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from studyhall.core.agents.citations import MarkerFilter
 from studyhall.core.agents.tools import (
     Tool,
     ToolContext,
@@ -99,6 +100,7 @@ class AgentRun:
         message: Message,
         max_steps: int,
         new_id: Callable[[str], str],
+        citable: int | None = None,
     ) -> None:
         self._model = model
         self._agent = agent
@@ -110,6 +112,9 @@ class AgentRun:
         self._text: list[str] = []  # the text part in flight
         self._unsaved = 0  # characters of it streamed since the last save
         self._dirty = False
+        # A session studying a note: markers [1]..[citable] name its passages, others are
+        # removed while the text streams (Ask's check); None leaves the text as written.
+        self._markers = MarkerFilter(citable) if citable is not None else None
         self.message = message
         self.steps = 0
 
@@ -128,14 +133,17 @@ class AgentRun:
             )
             async for event in self._model.stream(request):
                 if isinstance(event, provider.StreamedText):
-                    if event.text:
-                        self._text.append(event.text)
-                        yield TurnTextDelta(message_id, event.text)
-                        self._unsaved += len(event.text)
+                    text = self._markers.feed(event.text) if self._markers else event.text
+                    if text:
+                        self._text.append(text)
+                        yield TurnTextDelta(message_id, text)
+                        self._unsaved += len(text)
                         if self._unsaved >= CHECKPOINT_CHARS:
                             self._unsaved = 0
                             yield Saved(with_cut_text(self.message, "".join(self._text)))
                 elif isinstance(event, provider.ToolCallEvent):
+                    if (tail := self._held_text()):
+                        yield TurnTextDelta(message_id, tail)
                     if self._close_text():
                         yield Saved(self.message)
                     part = await self._accept(event)
@@ -149,6 +157,8 @@ class AgentRun:
                     yield UsageReport(message_id, self._agent.role, event.model, event.usage)
                 elif isinstance(event, provider.FinishEvent):
                     pass  # the step's outcome is decided by its tool calls, not the reason
+            if (tail := self._held_text()):
+                yield TurnTextDelta(message_id, tail)
             if self._close_text() or self._dirty:
                 self._dirty = False
                 yield Saved(self.message)
@@ -183,6 +193,7 @@ class AgentRun:
         server call that never ran is marked ``interrupted``. ``cut``: the stream broke, so the
         text in flight is marked incomplete (a stop keeps it as the learner's chosen end).
         """
+        self._held_text()
         in_flight = self._close_text()
         parts: list[Part] = []
         for part in self.message.parts:
@@ -200,6 +211,13 @@ class AgentRun:
 
     def _context(self) -> ToolContext:
         return ToolContext(chat_id=self._chat_id, messages=(*self._history, self.message))
+
+    def _held_text(self) -> str:
+        """What the marker check still holds (a possible unfinished ``[12``), released."""
+        tail = self._markers.flush() if self._markers else ""
+        if tail:
+            self._text.append(tail)
+        return tail
 
     def _close_text(self) -> bool:
         if not self._text:
