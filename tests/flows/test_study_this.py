@@ -133,3 +133,21 @@ async def test_an_unknown_or_empty_node_id_is_a_clear_error(tmp_path: Path):
         assert (await api.http.post("/api/chats", json={"node_id": ""})).status_code == 400
         assert (await api.http.post("/api/chats", json={"node_id": 7})).status_code == 400
         assert (await api.http.get("/api/chats")).json() == []  # nothing half-written
+
+
+async def test_the_teacher_gets_the_material_after_the_hand_off(tmp_path: Path):
+    probe = {"floor": "arrays", "ceiling": "heaps", "goal": "heaps", "summary": "new to heaps"}
+    services = scripted_study(
+        tmp_path, prober=[say(calls=[tool("probe_done", probe, cid="call_p")])],
+        teacher=[say("Start with sift down [2] [40].")])
+    async with scripted_app(None, services) as (api, runtime):
+        await runtime.library.import_here(str(vault(tmp_path / "Vault")))
+        chat_id = (await api.http.post("/api/chats", json={"node_id": await heaps_node(api)})
+                   ).json()["id"]
+        turn = await api.say(chat_id, "I know arrays")
+        model = services.chat_model
+        assert isinstance(model, FunctionChatModel)
+        teacher = request_text(model.of("teacher")[0])
+        assert '<material title="Heaps" part="outline">' in teacher and '<source n="2"' in teacher
+        assert only_inside_data_blocks(teacher, INJECTION)
+        assert turn.text() == "Start with sift down [2]."

@@ -53,7 +53,10 @@ def study_material(node: SnapshotNode, chunks: Sequence[Chunk]) -> StudyMaterial
     order (spread over a long note) — or, when the note is not indexed, each section's quoted
     sentences from the graph; a topic that is no note gives its own evidence."""
     outline = node_outline(node)
-    sections = tuple(Section(s.heading, s.level) for s in outline)
+    # Not the title (level 0, or the note's "# Title" heading): the material names the note.
+    title = " ".join(node.text.split()).casefold()
+    sections = tuple(Section(s.heading, s.level) for s in outline
+                     if s.level > 0 and " ".join(s.heading.split()).casefold() != title)
     if chunks:
         passages = chunk_passages(chunks, limit=MAX_PASSAGES)
     elif outline:
