@@ -72,6 +72,7 @@ from studyhall.server.runtime.classroom.model_ready import (
 )
 from studyhall.server.runtime.classroom.prompts import load_prompt
 from studyhall.server.runtime.classroom.quiz_gating import QuizGating
+from studyhall.server.runtime.classroom.study import StudyMaterials
 from studyhall.server.runtime.classroom.turn_board import TurnBoard
 from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.learner import Learner
@@ -90,6 +91,7 @@ from studyhall.server.runtime.reactions import (
     GraphMerged,
     JobChanged,
     JobFinished,
+    QuizGraded,
     Reactions,
     TurnEnded,
     WakeWanted,
@@ -295,7 +297,8 @@ def build_runtime(services: Services) -> Runtime:
                        capabilities=unknown_capabilities)  # issue 31: the probe's answer at merge
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
-    classroom = Classroom(turns=turns, context=context, chats=s.chat_store)
+    classroom = Classroom(turns=turns, context=context, chats=s.chat_store, clock=s.clock,
+                          study=StudyMaterials(graph=graph, index=s.search_index))
     activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports, setup))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=learner, clock=s.clock,
@@ -313,6 +316,7 @@ def build_runtime(services: Services) -> Runtime:
         # Session and scope jobs alike keep what they wrote, before the delivery.
         JobFinished: (workbench.job_finished,),
         GraphMerged: (library.graph_merged,),  # new nodes get vectors, clusters, positions
+        QuizGraded: (learner.quiz_graded,),  # a studied note's quiz answers are its evidence
     })
     return Runtime(
         services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,

@@ -135,3 +135,18 @@ def test_an_unknown_query_parameter_is_refused(client):
 
 def test_every_operation_needs_the_launch_token(document):
     assert document["security"] == [{"launchToken": []}]
+
+
+def test_starting_a_session_documents_node_id_and_its_errors(client, document):
+    """``POST /api/chats`` takes ``{"topic"?, "node_id"?}`` ("Study this"); an unknown node is
+    the documented 404 with the error body, a malformed one the documented 400."""
+    post = document["paths"]["/api/chats"]["post"]
+    body = post["requestBody"]["content"]["application/json"]["schema"]
+    if "$ref" in body:
+        body = document["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+    assert {"topic", "node_id"} <= set(body["properties"]) and not body.get("required")
+    assert {"400", "404", "422"} <= set(post["responses"])
+    missing = client.post("/api/chats", json={"node_id": "n_gone"})
+    assert missing.status_code == 404 and missing.json()["error"] == "NotFound"
+    assert "Pick it on the map again" in missing.json()["message"]
+    assert client.post("/api/chats", json={"node_id": ""}).status_code == 400

@@ -14,6 +14,7 @@ from studyhall.server.runtime.reactions import (
     GraphMerged,
     JobChanged,
     JobFinished,
+    QuizGraded,
     TurnEnded,
     WakeWanted,
 )
@@ -33,6 +34,7 @@ def test_every_event_has_the_reactions_the_table_names(runtime: Runtime) -> None
         JobChanged: (r.workbench.job_changed,),
         JobFinished: (r.workbench.job_finished,),
         GraphMerged: (r.library.graph_merged,),
+        QuizGraded: (r.learner.quiz_graded,),
     }
     assert set(r.reactions.table) == set(EVENTS)  # no event is published to nobody
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from studyhall.core.agents.action_step import action_note, calm_line, json_step, text_history
+from studyhall.core.agents.citations import MarkerFilter
 from studyhall.core.agents.context_budget import (
     NOTE_TOKENS,
     estimate_tokens,
@@ -104,6 +105,7 @@ class AgentRun:
         max_steps: int,
         new_id: Callable[[str], str],
         capabilities: ModelCapabilities = UNKNOWN,
+        citable: int | None = None,
     ) -> None:
         self._model = model
         self._agent = agent
@@ -115,6 +117,9 @@ class AgentRun:
         self._text: list[str] = []  # the text part in flight
         self._unsaved = 0  # characters of it streamed since the last save
         self._dirty = False
+        # A session studying a note: markers [1]..[citable] name its passages, others are
+        # removed while the text streams (Ask's check); None leaves the text as written.
+        self._markers = MarkerFilter(citable) if citable is not None else None
         self.message = message
         self.steps = 0
         self._capabilities = capabilities
@@ -135,6 +140,8 @@ class AgentRun:
             else:
                 async for item in self._stream_step(message_id, step_calls, self._request()):
                     yield item
+            if (tail := self._held_text()):  # a marker the check held at the step's end
+                yield TurnTextDelta(message_id, tail)
             if self._close_text() or self._dirty:
                 self._dirty = False
                 yield Saved(self.message)
@@ -273,7 +280,10 @@ class AgentRun:
     async def _take_call(self, message_id: str, event: provider.ToolCallEvent,
                          step_calls: list[str]) -> list[AgentEvent]:
         """A call of this step, recorded (checked: a rejected one goes back to the model)."""
-        out: list[AgentEvent] = [Saved(self.message)] if self._close_text() else []
+        tail = self._held_text()  # the text before the call, whole
+        out: list[AgentEvent] = [TurnTextDelta(message_id, tail)] if tail else []
+        if self._close_text():
+            out.append(Saved(self.message))
         part = await self._accept(event)
         step_calls.append(part.tool_call_id)
         out += [Saved(self.message), ToolCall(message_id, part)]
@@ -282,6 +292,10 @@ class AgentRun:
         return out
 
     def _show_text(self, message_id: str, text: str) -> list[AgentEvent]:
+        if self._markers is not None:  # a study session: markers naming no passage go
+            text = self._markers.feed(text)
+            if not text:
+                return []
         self._text.append(text)
         out: list[AgentEvent] = [TurnTextDelta(message_id, text)]
         self._unsaved += len(text)
@@ -297,6 +311,7 @@ class AgentRun:
         server call that never ran is marked ``interrupted``. ``cut``: the stream broke, so the
         text in flight is marked incomplete (a stop keeps it as the learner's chosen end).
         """
+        self._held_text()
         in_flight = self._close_text()
         parts: list[Part] = []
         for part in self.message.parts:
@@ -314,6 +329,13 @@ class AgentRun:
 
     def _context(self) -> ToolContext:
         return ToolContext(chat_id=self._chat_id, messages=(*self._history, self.message))
+
+    def _held_text(self) -> str:
+        """What the marker check still holds (a possible unfinished ``[12``), released."""
+        tail = self._markers.flush() if self._markers else ""
+        if tail:
+            self._text.append(tail)
+        return tail
 
     def _close_text(self) -> bool:
         if not self._text:

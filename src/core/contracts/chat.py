@@ -43,8 +43,9 @@ class ToolCallPart(Record):
     error: str | None = None
 
 
-# What a steer brings: the prober's hand-off, a finished job, the graph's context.
-SteerKind = Literal["handoff", "job", "context"]
+# What a steer brings: the prober's hand-off, a finished job, the graph's context, the note a
+# "Study this" session studies (its material).
+SteerKind = Literal["handoff", "job", "context", "material"]
 
 
 class SteerPart(Record):
@@ -113,6 +114,7 @@ class ChatRecord(Record):
     id: str = Field(min_length=1)
     topic: str | None = None
     title: str | None = None
+    node_id: str | None = None  # the note or topic a "Study this" session studies
     created_at: datetime
     updated_at: datetime
     messages: tuple[Message, ...] = ()

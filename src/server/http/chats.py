@@ -25,6 +25,8 @@ from studyhall.server.runtime.classroom import Classroom
 
 class NewChat(BodyModel):
     topic: str | None = Field(default=None, max_length=MAX_TOPIC_CHARS)
+    # "Study this": the note or topic (a node of GET /api/graph) the session studies.
+    node_id: str | None = Field(default=None, min_length=1, max_length=200)
 
 
 class NewMessage(BodyModel):
@@ -46,11 +48,13 @@ class ChatId(BodyModel):
 def routes(classroom: Classroom) -> list[BaseRoute]:
 
     @describe(summary="Start a session", request=NewChat, response=ChatId,
-              responses={400: "Bad topic"})
+              responses={400: "Bad topic", 404: "No such node", 422: "Nothing to study"})
     async def create_chat(request: Request) -> Response:
-        """Create an empty session; the prober greets on the first message."""
+        """Create a session; the prober greets on the first message. With ``node_id`` it
+        studies that note: its sections and passages are the session's material."""
         new = await read_model(request, NewChat)
-        record = classroom.create_chat(new.topic)
+        record = (await classroom.study(new.node_id, new.topic) if new.node_id is not None
+                  else classroom.create_chat(new.topic))
         return JSONResponse({"id": record.id})
 
     async def list_chats(request: Request) -> Response:

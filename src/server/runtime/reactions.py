@@ -29,10 +29,12 @@ import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from studyhall.core.contracts.chat import Usage
+from studyhall.core.contracts.graph import QuizVerdict
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.errors import StudyhallError
 from studyhall.server.runtime.supervisor import Supervisor
@@ -109,8 +111,26 @@ class GraphMerged:
         return f"[extraction {self.run_id}]"
 
 
-Event = TurnEnded | WakeWanted | JobChanged | JobFinished | GraphMerged
-EVENTS: tuple[type[Event], ...] = (TurnEnded, WakeWanted, JobChanged, JobFinished, GraphMerged)
+@dataclass(frozen=True)
+class QuizGraded:
+    """A quiz in a session that studies a note was answered: each question's verdict is
+    evidence on that note (the learner ledger records it)."""
+
+    LOG: ClassVar[str] = "studyhall.turns"
+    chat_id: str
+    node_id: str  # the note the session studies
+    quiz_id: str  # the quiz's tool call id
+    verdicts: tuple[QuizVerdict, ...]  # one per question, in the quiz's order
+    at: datetime
+
+    @property
+    def subject(self) -> str:
+        return f"[chat {self.chat_id}]"
+
+
+Event = TurnEnded | WakeWanted | JobChanged | JobFinished | GraphMerged | QuizGraded
+EVENTS: tuple[type[Event], ...] = (TurnEnded, WakeWanted, JobChanged, JobFinished, GraphMerged,
+                                   QuizGraded)
 
 
 # --- the dispatcher ----------------------------------------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from studyhall.core.contracts.graph import Cluster
-from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded
+from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
 from studyhall.core.errors import NotFound
 from studyhall.core.library.graph.snapshot import Ledgers, fold_snapshot
 from studyhall.core.library.learner.evidence import LearnerEvidence
@@ -98,3 +98,15 @@ def test_an_unknown_node_is_not_found_and_a_known_one_has_a_card():
     with pytest.raises(NotFound):
         model().card("zz")
     assert model().card("notes_only").phase == "new"
+
+
+def test_a_study_quiz_recorded_at_once_and_linked_by_extraction_later_counts_once():
+    """A "Study this" session records its quiz on the note when answered; the extractor may
+    later link the same question (``c/q1``) to the same node: one signal, not two."""
+    answered = SourceQuizAnswered(id="sqa_1", node_id="a", verdict="correct", source_id="chat_1",
+                                  quiz_id="c", question=0, at=at(1))
+    other = answered.model_copy(update={"id": "sqa_2", "quiz_id": "c9"})
+    snapshot = fold_snapshot(LEDGERS)
+    learner = LearnerModel(snapshot, LearnerEvidence(quiz_answers=[answered, other]),
+                           at(60 * 24 * 3), Limits())
+    assert sorted(s.ref for s in learner.score("a").signals) == ["c/q1", "c9/q1"]

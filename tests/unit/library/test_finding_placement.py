@@ -135,3 +135,16 @@ async def test_without_a_working_embedder_words_judge():
     near = {"f1": [NodeRef("n_back", "Backlinks: notes that link to the current note")]}
     out, _ = await place(findings, near, (EmbeddingLikeness(Vectors(None)), *WORDS))
     assert ties(out) == [("f1", "n_back")]
+
+
+async def test_a_study_sessions_floating_findings_hang_under_the_note_it_studies():
+    findings = ExtractorOutput(propositions=(said("f1", "Sift down swaps with the smaller child"),
+                                             said("f2", "Bread rises because yeast makes gas")))
+    near = {"f2": [NodeRef("n_bread", "Bread: yeast makes gas so bread rises")]}
+    audit = kept("f1", "f2")
+    best = await best_topics(findings, near, WORDS)
+    studying = Session("chat_heaps", "Heaps", node_id="n_heaps")
+    out, audit_out = place_findings(findings, audit, best, studying)
+    assert ties(out) == [("f2", "n_bread"), ("f1", "n_heaps")]  # the clearly-about still wins
+    assert SESSION_TOPIC_KEY not in [p.key for p in out.propositions]  # the note is the topic
+    assert audit_out == audit

@@ -54,6 +54,7 @@ class Session:
     id: str
     title: str
     names: tuple[str, ...] = ()
+    node_id: str | None = None  # the note a "Study this" session studies: its topic already
 
 
 def stems(text: str) -> set[str]:
@@ -138,7 +139,8 @@ def place_findings(
 ) -> tuple[ExtractorOutput, AuditorOutput]:
     """``findings`` with a ``supports`` edge from every floating group to the topic its first
     placed member is about (``best``), or to the session topic, which is then added (kept,
-    evidenced by the first floating finding's first quote). Unchanged when nothing floats."""
+    evidenced by the first floating finding's first quote) — or is the note the session
+    studies. Unchanged when nothing floats."""
     text_of = {p.key: p for p in findings.propositions}
     anchors: list[EdgeFinding] = []
     orphans: list[str] = []
@@ -151,7 +153,9 @@ def place_findings(
         else:
             anchors.append(supports(placed[0], placed[1].id))
     evidence = next((text_of[k].evidence[:1] for k in orphans if text_of[k].evidence), ())
-    if orphans and evidence:
+    if orphans and session.node_id is not None:  # a studied note is the session's topic
+        anchors += [supports(k, session.node_id) for k in orphans]
+    elif orphans and evidence:
         topic = PropositionFinding(key=SESSION_TOPIC_KEY, text=session.title, evidence=evidence)
         anchors += [supports(k, topic.key) for k in orphans]
         findings = findings.model_copy(update={"propositions": (*findings.propositions, topic)})

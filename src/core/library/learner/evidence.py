@@ -117,4 +117,8 @@ def first_quote(node: SnapshotNode) -> str | None:
 
 
 def all_signals(node: SnapshotNode, extra: Mapping[str, Sequence[Signal]]) -> list[Signal]:
-    return [*node_signals(node), *extra.get(node.id, ())]
+    """The graph's signals and the ledgers'; a quiz question both hold (a studied note's quiz,
+    recorded at once and later linked by extraction) counts once."""
+    own = node_signals(node)
+    quizzed = {s.ref for s in own if s.kind == "quiz"}
+    return [*own, *(s for s in extra.get(node.id, ()) if s.kind != "quiz" or s.ref not in quizzed)]

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from studyhall.core.contracts.chat import ChatRecord
+from studyhall.core.agents.study_material import study_steer
+from studyhall.core.contracts.chat import MAX_TOPIC_CHARS, ChatRecord
 from studyhall.core.errors import NotFound
 from studyhall.core.ports.storage import ChatStore
+from studyhall.core.ports.system import Clock
 from studyhall.server.runtime.classroom.graph_context import GraphContext
+from studyhall.server.runtime.classroom.study import StudyMaterials
 from studyhall.server.runtime.classroom.turn_board import RunningTurn
 from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.classroom.views import chat_view
@@ -20,15 +23,30 @@ __all__ = ["Classroom"]
 
 
 class Classroom:
-    def __init__(self, *, turns: TurnRunner, context: GraphContext, chats: ChatStore) -> None:
+    def __init__(self, *, turns: TurnRunner, context: GraphContext, chats: ChatStore,
+                 study: StudyMaterials, clock: Clock) -> None:
         self._turns = turns
         self._context = context
         self._chats = chats
+        self._study = study
+        self._clock = clock
 
     def create_chat(self, topic: str | None = None) -> ChatRecord:
         """An empty session; its topic's nearest propositions are queued as a one-shot steer
         in the background (graph context, issue 7) while the learner types."""
         record = self._turns.create_chat(topic)
+        self._context.schedule(record.id, record.topic)
+        return record
+
+    async def study(self, node_id: str, topic: str | None = None) -> ChatRecord:
+        """"Study this": a session on a node of the map whose record keeps the node's id and
+        opens with its note's material (``NotFound`` for a node the map does not hold)."""
+        material = await self._study.material(node_id)
+        named = topic if topic and topic.strip() else material.title[:MAX_TOPIC_CHARS].strip()
+        at = self._clock.now()
+        record = self._turns.create_chat(
+            named, node_id=material.node_id,
+            opening=lambda chat_id: [study_steer(chat_id, material, at)])
         self._context.schedule(record.id, record.topic)
         return record
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from studyhall.core.agents.loop import AgentRun, AgentSpec, Saved, Stopped
 from studyhall.core.agents.roster import AgentRoster
+from studyhall.core.agents.study_material import citable_passages
 from studyhall.core.agents.turn_events import (
     Finish,
     MessageStart,
@@ -105,6 +106,7 @@ async def run_agent_turn(record: ChatRecord, deps: AgentTurnDeps,
                 max_steps=steps_left,
                 new_id=deps.ids.new,
                 capabilities=capabilities,
+                citable=citable_passages(messages),
             )
             async for item in run.events():
                 if isinstance(item, Saved):

@@ -33,6 +33,7 @@ from studyhall.core.contracts.chat import (
 )
 from studyhall.core.contracts.model_capabilities import ModelCapabilities
 from studyhall.core.contracts.models import AS_WRITTEN_PART
+from studyhall.core.contracts.quiz import QuizOutput
 from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.errors import (
     BusyError,
@@ -49,7 +50,7 @@ from studyhall.server.runtime.classroom.after_turn import AfterTurn
 from studyhall.server.runtime.classroom.agent_turn import AgentTurnDeps, run_agent_turn
 from studyhall.server.runtime.classroom.answers import answer_output
 from studyhall.server.runtime.classroom.turn_board import RunningTurn, TurnBoard
-from studyhall.server.runtime.reactions import Reactions, TurnEnded, WakeWanted
+from studyhall.server.runtime.reactions import QuizGraded, Reactions, TurnEnded, WakeWanted
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.turns")
@@ -82,6 +83,7 @@ class TurnRunner:
         self._clock = clock
         self._ids = ids
         self._prompt = prompt
+        self._reactions = reactions
         # What runs after each turn; its end is published as ``TurnEnded`` for other systems.
         self.after_turn = AfterTurn(
             chat_store=chat_store, chat_model=chat_model, clock=clock, prompt=prompt,
@@ -97,8 +99,10 @@ class TurnRunner:
 
     # --- public API -------------------------------------------------------------------------
 
-    def create_chat(self, topic: str | None = None) -> ChatRecord:
-        """A new, empty session (the prober greets on the learner's first message)."""
+    def create_chat(self, topic: str | None = None, *, node_id: str | None = None,
+                    opening: Callable[[str], Sequence[Message]] | None = None) -> ChatRecord:
+        """A new session (the prober greets on the learner's first message): empty, or with
+        ``opening(chat_id)`` — a studied note's material — saved with it in one write."""
         if topic is not None:
             if not isinstance(topic, str):
                 raise InvalidInput('"topic" must be a string.')
@@ -108,9 +112,9 @@ class TurnRunner:
                     f"The topic is {len(topic)} characters; keep it under {MAX_TOPIC_CHARS}."
                 )
         now = self._clock.now()
-        record = ChatRecord(
-            id=self._ids.new("chat"), topic=topic, created_at=now, updated_at=now, messages=()
-        )
+        chat_id = self._ids.new("chat")
+        record = ChatRecord(id=chat_id, topic=topic, node_id=node_id, created_at=now,
+                            updated_at=now, messages=tuple(opening(chat_id) if opening else ()))
         self._store.create(record)
         return record
 
@@ -179,6 +183,7 @@ class TurnRunner:
             )
             record = self._save(chat_id, [updated])
             turn.emit(ToolResult(updated.id, done))
+            self._studied(record, done)
         except BaseException:
             self._end(chat_id)
             raise
@@ -276,6 +281,15 @@ class TurnRunner:
         finally:
             turn.close()
             self._end(turn.chat_id)
+
+    def _studied(self, record: ChatRecord, done: ToolCallPart) -> None:
+        """A quiz answered in a session that studies a note: its verdicts are evidence there."""
+        if record.node_id is None or done.name != "quiz":
+            return
+        output = QuizOutput.model_validate(done.output)
+        self._reactions.publish(QuizGraded(
+            record.id, record.node_id, done.tool_call_id,
+            tuple(r.verdict for r in output.results), self._clock.now()))
 
     # --- record helpers ---------------------------------------------------------------------
 

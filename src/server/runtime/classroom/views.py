@@ -53,6 +53,7 @@ def chat_view(record: ChatRecord, *, running: bool) -> dict[str, Any]:
         "id": record.id,
         "topic": record.topic,
         "title": record.title,
+        **({"node_id": record.node_id} if record.node_id else {}),  # what "Study this" studies
         "created_at": record.created_at.isoformat(),
         "updated_at": record.updated_at.isoformat(),
         "messages": [message_view(m) for m in messages],

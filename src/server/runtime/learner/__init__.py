@@ -41,6 +41,7 @@ from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
 from studyhall.server.runtime.learner.wrong_choices import WrongChoices
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.node_finder import NodeFinder
+from studyhall.server.runtime.reactions import QuizGraded
 
 if TYPE_CHECKING:
     from studyhall.core.library.export.vault import VaultReport
@@ -65,6 +66,7 @@ class Learner:
         self._questions = questions
         self._deck_writer = deck_writer
         self._vault_writer = vault_writer
+        self._ids = ids
         self._ledgers = LearnerLedgers(graph=graph, learner_store=learner_store,
                                        settings_store=settings_store, clock=clock, ids=ids)
         self._wrong = WrongChoices(chat_store=chat_store, graph_store=graph_store)
@@ -157,6 +159,14 @@ class Learner:
     def record_quiz(self, records: list[SourceQuizAnswered]) -> None:
         """Append "Quiz me" answers (graded by the server, on nodes the graph holds)."""
         self._ledgers.record_quiz(records)
+
+    def quiz_graded(self, event: QuizGraded) -> None:
+        """A quiz answered in a session studying a note: each verdict on that note, once per
+        question (the reaction to ``QuizGraded``)."""
+        self._ledgers.record_quiz([SourceQuizAnswered(
+            id=self._ids.new("sqa"), node_id=event.node_id, verdict=verdict,
+            source_id=event.chat_id, quiz_id=event.quiz_id, question=i, at=event.at)
+            for i, verdict in enumerate(event.verdicts)])
 
     def record_deck(self, grades: Sequence[ReviewGraded],
                     cards: Mapping[str, Sequence[Card]]) -> tuple[int, int]:

@@ -147,11 +147,12 @@ class ExtractionScheduler:
         return record
 
     def chat_plan(self, chat_id: str) -> SourcePlan:
-        names = session_names(self._chat(chat_id))  # an unknown chat fails here, not in the run
+        chat = self._chat(chat_id)  # an unknown chat fails here, not in the run
+        names = session_names(chat)
         return SourcePlan(lambda: self.chat_views(chat_id), chat_transcript(
             ModelExtractor(self._model, self._prompt(EXTRACTOR_PROMPT)),
             ModelAuditor(self._model, self._prompt(AUDITOR_PROMPT)),
-            session=Session(chat_id, names[0], names), embedder=self._embedder,
+            session=Session(chat_id, names[0], names, chat.node_id), embedder=self._embedder,
             by_meaning=self._by_meaning))
 
     def covered(self, source_id: str) -> set[str]:

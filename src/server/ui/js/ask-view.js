@@ -52,8 +52,9 @@ function chip(p) {
   }, String(p.n));
 }
 
-/** Replace "[n]" markers in rendered text with chips (text nodes only: code stays as written). */
-function linkMarkers(root, sources) {
+/** Replace "[n]" markers in rendered text with chips (text nodes only: code stays as written).
+ *  Also a study session's citations of its note (transcript.js). */
+export function linkMarkers(root, sources) {
   const byN = new Map(sources.map((p) => [p.n, p]));
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
     acceptNode: (node) => (node.parentElement?.closest("code, pre") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),

@@ -11,6 +11,7 @@ import { makeButton } from "./artifacts-make.js";
 import { evidenceSection, sectionsOutline } from "./dock-evidence.js";
 import { linksSection } from "./dock-links.js";
 import { noteResolver } from "./dock-text.js";
+import { studyButton } from "./study-this.js";
 
 let sources = null;  // source id -> imported file path, fetched once
 let resolver = null;  // a wikilink's target -> the source id of the note it names
@@ -133,6 +134,8 @@ export async function renderNodePanel(dock, shownNode, data, focus, sourcesOf = 
     fromSession(data?.from_session),
     masterySection(node.id),
     ideasLine(data?.mastery_rollup),
+    h("p.dock-study", studyButton({ nodeId: () => node.id,
+      noteId: (node.sources || []).find((id) => names.has(id) && !chatName(id)) || null })),
     node.blocked_by && node.blocked_by.length
       ? h("p.gate", "Harder questions wait on: ",
         node.blocked_by.map((b) => byId.get(b.id)?.text || b.id).join("; "))

@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { passageHref, placeOf } from "./ask-view.js";
+import { NO_KEY_LINE, NO_MODEL_WHY } from "./study-this.js";
 
 const VERDICTS = {
   correct: { glyph: "✓", label: "Right" },
@@ -22,7 +23,10 @@ function placeQuery(where) {
 /** The Quiz me pane in `container`; `where()` is read when a quiz is asked for. */
 export function mountQuizMe(container, { sourceId, where }) {
   const startButton = h("button.primary.quiz-start", { type: "button", onclick: () => start() }, "Quiz me on what I've read");
+  // Sent here by "Study this" with no model (study-this.js): say why in one line.
+  const why = new URLSearchParams(location.hash.split("?")[1] || "").get("why") === NO_MODEL_WHY;
   const intro = h("div.quiz-intro",
+    why ? h("p.note.small.quiz-why", NO_KEY_LINE) : null,
     h("p", "Three questions on this source, up to where you are now. Your answers feed your graph and your reviews."),
     startButton);
   const body = h("div.quiz-body");

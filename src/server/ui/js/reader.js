@@ -10,6 +10,7 @@ import { momentPlace } from "./ask-view.js";
 import { KIND_ICONS, sourceHref } from "./sources.js";
 import { mountReaderTools } from "./reader-tools.js";
 import { keyMoments } from "./key-moments.js";
+import { noteNode, studyButton } from "./study-this.js";
 import { makeButton } from "./artifacts-make.js";
 
 export function clock(seconds) {
@@ -52,6 +53,7 @@ export async function mountReader({ main, dock }, params, query) {
   head.append(h("div.reader-actions",
     h("button.quiz-me-button", { type: "button", onclick: () => tools.quizMe() }, "Quiz me"),
     h("button", { type: "button", onclick: () => { tools.show("ask"); tools.ask.focus(); } }, "Ask about this"),
+    body.kind === "note" ? studyButton({ nodeId: () => noteNode(body.id, body.title), quizHere: () => tools.quizMe() }) : null,
     makeButton({ type: "source", id: body.id, label: body.title }, { small: false, text: "Make…" })));
   mounted = view(body, { scroll, dock: tools.contents, head });
   tools.refresh();

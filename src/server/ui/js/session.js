@@ -8,7 +8,7 @@ import { go } from "./router.js";
 import { emit, on, refreshChats } from "./store.js";
 import { QuestionDock } from "./questions.js";
 import { coverageText, renderSessionDock, setCoverage } from "./plantree.js";
-import { errorBlock, fillAssistant, messageElement, renderTranscript } from "./transcript.js";
+import { errorBlock, fillAssistant, isSteer, messageElement, renderTranscript } from "./transcript.js";
 import { TurnStream } from "./turn.js";
 import { openNewSession } from "./dialogs.js";
 import { toast } from "./toast.js";
@@ -371,9 +371,9 @@ export async function mountSession({ main, dock }, params, query) {
     }
   };
   focusMessage(query.get("m"));
-  if (query.get("start") === "1" && !chat.messages.length && chat.topic) {
+  if (query.get("start") === "1" && !chat.messages.some((m) => !isSteer(m)) && chat.topic) {  // a note's material is no line
     history.replaceState(null, "", `#/session/${chatId}`);
-    sendMessage(`I'd like to learn about ${chat.topic}.`);
+    sendMessage(chat.node_id ? `I'd like to study my note “${chat.topic}”.` : `I'd like to learn about ${chat.topic}.`);
   } else if (!chat.pending?.length) {
     input.focus({ preventScroll: true });
   }

@@ -84,7 +84,9 @@ async function run(step, button) {
   if (!session || !modelsReady()) return go(step.action.href);
   button.disabled = true;
   try {
-    const { id } = await api.post("/api/chats", { topic: session.topic });
+    // A topic of the map is studied from its note ("Study this"): its sections are the material.
+    const { id } = await api.post("/api/chats", session.node_id
+      ? { topic: session.topic, node_id: session.node_id } : { topic: session.topic });
     await refreshChats();
     go(`#/session/${id}?start=1`);
   } catch (error) {

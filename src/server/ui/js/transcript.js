@@ -5,12 +5,15 @@
 import { h, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { artifactCard, jobChip } from "./artifacts.js";
+import { linkMarkers } from "./ask-view.js";
+import { readerAt } from "./dock-evidence.js";
 
 const AGENTS = { prober: "Getting to know you", teacher: "Teacher" };
 const JOB_TOOLS = new Set(["research", "demo", "visual", "notes", "flashcards", "study_plan"]);
 
 export function renderTranscript(list, messages, ctx) {
   ctx.delivered = deliveredJobs(messages);
+  ctx.citations = studyCitations(messages);
   const items = [];
   let lastAgent = null;
   for (const message of messages) {
@@ -66,6 +69,7 @@ export function fillAssistant(el, message, ctx) {
       if (!part.text && !(streaming && i === parts.length - 1)) return;
       const prose = h("div.prose");
       renderMarkdown(prose, part.text, { streaming: streaming && i === parts.length - 1 });
+      if (ctx.citations?.length) linkMarkers(prose, ctx.citations);
       el.append(prose);
     } else if (part.type === "tool-call") {
       const card = toolCard(part, message, ctx);
@@ -96,6 +100,7 @@ function steerElement(message, steer, ctx) {
   if (steer.kind === "job" && data.artifact) {
     return h("div.steer", { dataset: { messageId: message.id } }, artifactCard(data.artifact, ctx));
   }
+  if (steer.kind === "material" && data["study-material"]) return studiedNote(message, data["study-material"]);
   if (steer.kind === "context") {
     const body = h("div.prose.small");
     renderMarkdown(body, text);
@@ -104,6 +109,40 @@ function steerElement(message, steer, ctx) {
       body);
   }
   return null;
+}
+
+/** A study session's passages as citation chips: [n] opens the note at that passage. A passage
+ *  of a section's sentences is linked by the section's id ("<note>#H1#H2"), one of the index by
+ *  its file and heading slug ("path#slug"). */
+function studyCitations(messages) {
+  for (const m of messages) {
+    const data = m.parts.find((p) => p.type === "data" && p.name === "study-material")?.data;
+    if (!data) continue;
+    return (data.passages || []).map((p) => {
+      const link = String(p.link || "");
+      const hash = link.indexOf("#");
+      const tail = hash >= 0 ? link.slice(hash + 1) : "";
+      const anchor = link.startsWith(`${p.source_id}#`) ? readerAt(tail) : tail;
+      return { n: p.n, source_id: p.source_id, anchor, title: p.title, path: data.title };
+    });
+  }
+  return [];
+}
+
+/** What a "Study this" session studies: the note, its sections, how many passages the tutor has. */
+function studiedNote(message, study) {
+  const sections = (study.sections || []).filter((s) => s.level > 0 && s.heading);
+  const passages = (study.passages || []).length;
+  const source = study.passages?.[0]?.source_id;
+  const name = source
+    ? h("a", { href: `#/sources/${encodeURIComponent(source)}` }, `“${study.title}”`)
+    : `“${study.title}”`;
+  return h("details.card.context-card.study-card", { dataset: { messageId: message.id } },
+    h("summary", h("span.card-kicker", "Studying your note"), " ", name,
+      h("span.muted.small", ` · ${sections.length} section${sections.length === 1 ? "" : "s"}, ${passages} passage${passages === 1 ? "" : "s"} for the tutor`)),
+    sections.length
+      ? h("ol.dock-outline", sections.map((s) => h("li", { class: `toc-${s.level}` }, s.heading)))
+      : h("p.muted.small", "The note has no headings; the tutor reads its passages."));
 }
 
 function toolCard(part, message, ctx) {
