@@ -11,6 +11,7 @@ import { KIND_ICONS, sourceHref } from "./sources.js";
 import { mountReaderTools } from "./reader-tools.js";
 import { keyMoments } from "./key-moments.js";
 import { makeButton } from "./artifacts-make.js";
+import { drawDiagrams } from "./reader-diagrams.js";
 
 export function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds || 0));
@@ -102,7 +103,7 @@ function outline(dock, title, items) {
 
 function noteView(body, { scroll, dock, head }) {
   const article = h("article.prose.reader-prose");
-  renderMarkdown(article, body.markdown);
+  renderMarkdown(article, body.markdown, { vaultImages: true });  // the note's own pictures
   const found = [...article.querySelectorAll("h1, h2, h3, h4, h5, h6")];
   found.forEach((el, i) => {
     const slug = body.headings[i]?.slug;
@@ -114,6 +115,7 @@ function noteView(body, { scroll, dock, head }) {
     a.classList.add("wikilink");
   }
   replace(scroll, h("div.reader", head, article));
+  drawDiagrams(article);
   outline(dock, "In this note", body.headings.map((x) => h("li", { class: `toc-${x.level}` },
     h("a", { href: sourceHref(body.id, `at=${encodeURIComponent(x.slug)}`) }, x.text))));
   return {
