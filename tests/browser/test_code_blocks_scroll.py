@@ -1,6 +1,7 @@
 """Code at 1024×700 in the reader and in Ask: a long line scrolls sideways inside its block
 (never clipped, never widening the column) and the block takes keyboard focus, so arrows
-scroll it (axe: ``scrollable-region-focusable``). Screenshots light and dark."""
+scroll it (axe: ``scrollable-region-focusable``); an index like ``x[2]`` in an answer's code is
+code, not a citation to check. Screenshots light and dark."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ def test_long_code_lines_scroll_in_the_reader_and_in_ask(window, tmp_path):
         page.fill(".ask-input", "How do I count the survivors of each generation?")
         page.keyboard.press("Enter")
         page.wait_for_selector(".ask-exchange[data-state='done'] .ask-answer pre.code", timeout=60_000)
+        assert page.locator(".ask-answer pre.code").inner_text().strip() == LONG_LINE  # x[2] is code
         scrolls_inside(page, ".ask-answer pre.code", ".ask-exchange")
         both_themes(window, "code-scroll-ask", ".ask-answer pre.code")
     finally:
