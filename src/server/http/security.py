@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, quote, unquote_to_bytes
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from studyhall.server.http.diagram_frame import page_headers
 
 # Everything the page needs comes from the app itself: no external hosts, no inline script,
 # no framing by anyone. UI code that needs more (e.g. a sandboxed demo frame) edits this.
@@ -217,6 +218,8 @@ def _with_headers(scope: Scope, send: Send) -> Send:
     async def wrapped(message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = MutableHeaders(scope=message)
+            for key, value in page_headers(scope.get("path", "")):
+                headers.setdefault(key, value)
             for key, value in _security_headers(api):
                 if key not in headers:
                     headers.append(key, value)

@@ -3,7 +3,8 @@
 ``GET /api/sources`` lists every recorded source (status, chunks indexed, embedded or stale,
 graph nodes citing it); ``GET /api/sources/{id}`` is its content for the reader;
 ``GET /api/sources/{id}/media`` streams the local video/audio beside a transcript with HTTP
-Range (206 / 416); ``DELETE /api/sources/{id}`` takes its passages out of the index (the graph
+Range (206 / 416); ``GET /api/sources/{id}/image?path=`` a picture a note shows, from inside
+its own folder only; ``DELETE /api/sources/{id}`` takes its passages out of the index (the graph
 and the learner's history stay); ``POST /api/sources/{id}/reimport`` imports its folder again.
 """
 
@@ -18,9 +19,10 @@ import anyio
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
-from studyhall.core.errors import NotFound
+from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.server.http.numbers import digits_value
-from studyhall.server.http.openapi import describe
+from studyhall.server.http.openapi import Query, describe
+from studyhall.server.http.query import query
 from studyhall.server.runtime.library import Library
 
 _RANGE = re.compile(r"^bytes=([0-9]*)-([0-9]*)$")
@@ -114,6 +116,25 @@ def routes(library: Library) -> list[BaseRoute]:
         return StreamingResponse(_read(path, start, end), status_code=206 if wanted else 200,
                                  media_type=media_type, headers=head)
 
+    @describe(summary="A picture a note shows, from inside the note's own folder",
+              media="application/octet-stream",
+              query=[Query("path", {"type": "string"}, required=True,
+                           description="The picture's path inside the folder the note came from")],
+              responses={400: "No path given", 404: "Not a picture inside that folder"})
+    async def get_image(request: Request) -> Response:
+        """Only a regular file inside the note's imported folder (no ``..``, no absolute path,
+        no symlink out, nothing in the data folder), a PNG, JPEG, GIF, WebP, AVIF or BMP by its
+        name and its first bytes. Never an SVG or a page: it could carry a script."""
+        path = query(request, "path").get("path")
+        if not path:
+            raise InvalidInput('Give the picture\'s "path" inside the note\'s folder.')
+        found, media_type = await anyio.to_thread.run_sync(
+            library.source_image, request.path_params["source_id"], path)
+        head = {"content-length": str(os.path.getsize(found)), "cache-control": "no-store",
+                "content-security-policy": "default-src 'none'; sandbox"}
+        return StreamingResponse(_read(found, 0, os.path.getsize(found) - 1), media_type=media_type,
+                                 headers=head)
+
     @describe(summary="Remove a source: its passages leave the index; the graph stays",
               responses={404: "No such source"})
     async def delete_source(request: Request) -> Response:
@@ -138,6 +159,7 @@ def routes(library: Library) -> list[BaseRoute]:
         Route("/api/sources/{source_id}", get_source, methods=["GET"], name="get_source"),
         Route("/api/sources/{source_id}", delete_source, methods=["DELETE"], name="delete_source"),
         Route("/api/sources/{source_id}/media", get_media, methods=["GET"], name="source_media"),
+        Route("/api/sources/{source_id}/image", get_image, methods=["GET"], name="source_image"),
         Route("/api/sources/{source_id}/reimport", reimport_source, methods=["POST"],
               name="reimport_source"),
     ]

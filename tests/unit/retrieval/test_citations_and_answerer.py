@@ -46,6 +46,27 @@ def test_an_unclosed_bracket_is_released_as_text():
     assert f.flush() == "["
 
 
+def test_code_keeps_its_brackets_and_prose_around_it_is_still_checked():
+    text = ("Count them [1] [5]:\n\n```python\ntotal = gen[0] + gen[2] + gen[5]\n```\n\n"
+            "Or inline `xs[3]` and ``a`[4]`` [6].")
+    out, removed = check_markers(text, valid=1)
+    assert "total = gen[0] + gen[2] + gen[5]" in out and "`xs[3]`" in out and "``a`[4]``" in out
+    assert out.startswith("Count them [1]:") and out.endswith("``a`[4]``.")
+    assert removed == 2
+
+
+def test_code_split_across_stream_deltas_is_still_code():
+    f = MarkerFilter(valid=1)
+    pieces = ["See [1].\n`", "``", "py\nx = a[", "2", "]\n``", "`\nThen [", "3", "]."]
+    out = "".join(f.feed(p) for p in pieces) + f.flush()
+    assert out == "See [1].\n```py\nx = a[2]\n```\nThen."
+    assert f.used == {1} and f.removed == 1
+
+
+def test_an_unclosed_backtick_ends_with_its_paragraph():
+    assert check_markers("A lone ` tick.\n\nThen [4].", valid=1) == ("A lone ` tick.\n\nThen.", 1)
+
+
 async def test_match_answer_streams_checked_markers_and_reports_them():
     model = scripted(say("Mark then sweep [1", "]. See also [7]."))
     parts = [p async for p in stream_answer(model, _retrieval("MATCH", 2))]

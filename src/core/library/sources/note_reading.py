@@ -7,11 +7,12 @@ Pure functions over text; the caller supplies the vault's paths and their source
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from studyhall.core.library.retrieval.chunking import slugify
+from studyhall.core.library.sources.note_images import embed_image, link_markdown_images
 
 _FRONTMATTER = re.compile(r"\A---\r?\n.*?\r?\n---\r?\n", re.DOTALL)
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -70,13 +71,18 @@ def resolve_target(target: str, paths: Mapping[str, str]) -> str | None:
     return None
 
 
-def link_wikilinks(text: str, paths: Mapping[str, str], self_id: str) -> str:
+def link_wikilinks(text: str, paths: Mapping[str, str], self_id: str, *,
+                   note_path: str = "", files: Sequence[str] = ()) -> str:
     """Replace ``[[Target#Heading|Alias]]`` by a Markdown link into the reader (plain text
-    when the target was not imported); an embed ``![[file]]`` becomes a quiet mention, since
-    the reader never loads files a note merely names. Code fences are left alone."""
+    when the target was not imported); an image embed (or ``![](rel.png)``) found among the
+    vault's ``files`` becomes an image from the reader's image route; any other embed a quiet
+    mention, since the reader never loads files a note merely names. Code fences are left alone."""
 
     def one(m: re.Match[str]) -> str:
         embed, inner = m.group(1), m.group(2)
+        image = embed_image(inner, note_path, files, self_id) if embed else None
+        if image is not None:
+            return image
         target, _, alias = inner.partition("|")
         name, _, heading = target.partition("#")
         label = (alias or target).strip().replace("]", "").replace("[", "")
@@ -93,5 +99,8 @@ def link_wikilinks(text: str, paths: Mapping[str, str], self_id: str) -> str:
     for line in text.split("\n"):
         if _FENCE.match(line):
             fenced = not fenced
-        out.append(line if fenced or _FENCE.match(line) else _WIKILINK.sub(one, line))
+        if fenced or _FENCE.match(line):
+            out.append(line)
+        else:
+            out.append(_WIKILINK.sub(one, link_markdown_images(line, note_path, files, self_id)))
     return "\n".join(out)

@@ -199,6 +199,9 @@ class Library:
     def source_media(self, source_id: str) -> tuple[Path, str]:
         return self._shelf.media(source_id)
 
+    def source_image(self, source_id: str, path: str) -> tuple[Path, str]:
+        return self._shelf.image(source_id, path)
+
     def remove_source(self, source_id: str) -> dict[str, Any]:
         return self._shelf.remove(source_id)
 

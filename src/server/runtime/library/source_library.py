@@ -24,6 +24,7 @@ from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
 from studyhall.core.ports.storage import SourceStore
 from studyhall.server.runtime.library.graph_reader import GraphReader
+from studyhall.server.runtime.library.image_types import image_type
 from studyhall.server.runtime.library.moment_cache import MomentCache
 
 MEDIA_TYPES = {
@@ -115,7 +116,9 @@ class SourceLibrary:
         text = strip_frontmatter(note.text)
         paths = {s.path: s.id for s in self._sources.list()
                  if s.root == source.root and s.status != "deleted"}
-        return {"markdown": link_wikilinks(text, paths, source.id),
+        files = self._notes.scan(source.root).files  # the vault's images, for its embeds
+        return {"markdown": link_wikilinks(text, paths, source.id, note_path=source.path,
+                                           files=files),
                 "headings": [{"level": x.level, "text": x.text, "slug": x.slug}
                              for x in headings(text)]}
 
@@ -140,6 +143,16 @@ class SourceLibrary:
         if path is None or source.status == "deleted":
             raise NotFound(f"{source.path} has no local video or audio file beside it.")
         return path, MEDIA_TYPES[path.suffix.lower()]
+
+    def image(self, source_id: str, path: str) -> tuple[Path, str]:
+        """A picture a note shows: ``path`` (root-relative) inside the note's own vault, by the
+        one path rule, an image by its name and by its first bytes."""
+        source = self.get(source_id)
+        located = self._reader.locate(source.root, path) if source.status != "deleted" else None
+        media_type = image_type(located) if located is not None else None
+        if located is None or media_type is None:
+            raise NotFound(f"{path!r} is not a picture in the folder {source.path} came from.")
+        return Path(located), media_type
 
     # --- removing --------------------------------------------------------------------------
 

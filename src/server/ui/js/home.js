@@ -190,7 +190,7 @@ export async function mountHome({ main, dock }, params, query) {
     }
     document.getElementById("shell")?.classList.remove("welcome-mode");
     if (!view) {
-      replace(stage, host, strip.root);
+      replace(stage, h("h1.visually-hidden", "Your knowledge graph"), host, strip.root);
       view = new GraphCanvas(host, { onSelect: select, onSelectMany: selectMany });
       window.__studyhall = Object.assign(window.__studyhall || {}, { graph: view });
       search = new GraphSearch(stage, {
@@ -247,7 +247,7 @@ export async function mountHome({ main, dock }, params, query) {
       document.getElementById("shell")?.classList.add("welcome-mode");  // no dock: one calm page
     } else {
       replace(stage, h("div.empty-graph",
-        h("h2", "Your graph is still empty"),
+        h("h1", "Your graph is still empty"),
         h("p", "What you show you understand in a session lands here once it is added to the graph. ",
           "Open a session and choose ", h("strong", "Add to graph"), ", or import your notes."),
         h("p", h("button", { type: "button", onclick: () => openImport() }, "Import notes")),

@@ -7,6 +7,7 @@ import markdownit from "../vendor/markdown-it.js";
 import DOMPurify from "../vendor/purify.js";
 import hljs from "../vendor/highlight.js";
 import { mathPlugin } from "./math.js";
+import { calloutPlugin } from "./callouts.js";
 
 const md = markdownit({
   html: false,        // raw HTML from a model is text, never markup
@@ -15,6 +16,9 @@ const md = markdownit({
   typographer: false,
   highlight(code, lang) {
     const language = (lang || "").trim().split(/\s+/)[0].toLowerCase();
+    if (language === "mermaid") {  // the reader draws it (reader-diagrams.js); elsewhere it is code
+      return `<pre class="code" tabindex="0"><code class="language-mermaid">${md.utils.escapeHtml(code)}</code></pre>`;
+    }
     try {
       if (language && hljs.getLanguage(language)) {
         return `<pre class="code" tabindex="0"><code class="hljs language-${language}">${hljs.highlight(code, { language, ignoreIllegals: true }).value}</code></pre>`;
@@ -26,6 +30,12 @@ const md = markdownit({
   },
 });
 md.use(mathPlugin);
+md.use(calloutPlugin);
+
+// A note's own pictures come from the reader's image route (the server checked the path is
+// inside the vault); only the reader asks for them, never a model's words.
+const VAULT_IMAGE = /^\/api\/sources\/[^/?#]+\/image\?path=[^#]+(#w=(\d{1,4})(?:&h=(\d{1,4}))?)?$/;
+let vaultImages = false;
 
 // Images: only inline data images are shown; a remote URL becomes a plain link (no request).
 md.renderer.rules.image = (tokens, idx, options, env, self) => {
@@ -34,6 +44,13 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   const alt = self.renderInlineAsText(token.children || [], options, env) || "image";
   if (/^data:image\/(png|jpe?g|gif|webp|svg\+xml);/i.test(src)) {
     return `<img src="${md.utils.escapeHtml(src)}" alt="${md.utils.escapeHtml(alt)}">`;
+  }
+  const vault = env?.vaultImages ? VAULT_IMAGE.exec(src) : null;
+  if (vault) {
+    const [, size, width, height] = vault;
+    const sized = (width ? ` width="${width}"` : "") + (height ? ` height="${height}"` : "");
+    const plain = size ? src.slice(0, -size.length) : src;
+    return `<img class="vault-image" src="${md.utils.escapeHtml(plain)}" alt="${md.utils.escapeHtml(alt)}"${sized} loading="lazy">`;
   }
   return `<a href="${md.utils.escapeHtml(src)}" class="remote-image">[image: ${md.utils.escapeHtml(alt)}]</a>`;
 };
@@ -52,19 +69,25 @@ DOMPurify.addHook("afterSanitizeAttributes", (node) => {
     node.setAttribute("target", "_blank");
     node.setAttribute("rel", "noopener noreferrer");
   }
-  if (node.tagName === "IMG" && !/^data:image\//i.test(node.getAttribute("src") || "")) {
+  const src = node.tagName === "IMG" ? node.getAttribute("src") || "" : "";
+  if (node.tagName === "IMG" && !/^data:image\//i.test(src) && !(vaultImages && VAULT_IMAGE.test(src))) {
     node.remove();
   }
 });
 
-/** Model Markdown -> sanitized HTML string. */
-export function toSafeHtml(text) {
-  return DOMPurify.sanitize(md.render(String(text ?? "")), PURIFY);
+/** Model Markdown -> sanitized HTML string. `vaultImages`: a note's own pictures are shown. */
+export function toSafeHtml(text, { vaultImages: pictures = false } = {}) {
+  vaultImages = pictures;
+  try {
+    return DOMPurify.sanitize(md.render(String(text ?? ""), { vaultImages: pictures }), PURIFY);
+  } finally {
+    vaultImages = false;
+  }
 }
 
 /** Render into `el`; while `streaming`, a caret follows the last word. */
-export function renderMarkdown(el, text, { streaming = false } = {}) {
-  el.innerHTML = toSafeHtml(text);
+export function renderMarkdown(el, text, { streaming = false, vaultImages = false } = {}) {
+  el.innerHTML = toSafeHtml(text, { vaultImages });
   if (streaming) {
     const caret = document.createElement("span");
     caret.className = "caret";

@@ -12,6 +12,7 @@ import { mountReaderTools } from "./reader-tools.js";
 import { keyMoments } from "./key-moments.js";
 import { noteNode, studyButton } from "./study-this.js";
 import { makeButton } from "./artifacts-make.js";
+import { drawDiagrams } from "./reader-diagrams.js";
 
 export function clock(seconds) {
   const s = Math.max(0, Math.floor(seconds || 0));
@@ -104,7 +105,7 @@ function outline(dock, title, items) {
 
 function noteView(body, { scroll, dock, head }) {
   const article = h("article.prose.reader-prose");
-  renderMarkdown(article, body.markdown);
+  renderMarkdown(article, body.markdown, { vaultImages: true });  // the note's own pictures
   const found = [...article.querySelectorAll("h1, h2, h3, h4, h5, h6")];
   found.forEach((el, i) => {
     const slug = body.headings[i]?.slug;
@@ -116,6 +117,7 @@ function noteView(body, { scroll, dock, head }) {
     a.classList.add("wikilink");
   }
   replace(scroll, h("div.reader", head, article));
+  drawDiagrams(article);
   outline(dock, "In this note", body.headings.map((x) => h("li", { class: `toc-${x.level}` },
     h("a", { href: sourceHref(body.id, `at=${encodeURIComponent(x.slug)}`) }, x.text))));
   return {
@@ -170,8 +172,8 @@ function pdfView(body, { scroll, dock, head }) {
 function transcriptView(body, { scroll, dock, head }) {
   const cues = body.cues;
   const items = cues.map((c, i) => h("li.cue", { dataset: { i: String(i) } },
-    h("button.cue-line", { type: "button", "aria-label": `Play from ${clock(c.start)}` },
-      h("span.cue-time", clock(c.start)), h("span.cue-text", c.text))));
+    h("button.cue-line", { type: "button" },  // its name holds the cue's words (axe: label-content-name-mismatch)
+      h("span.visually-hidden", "Play from "), h("span.cue-time", clock(c.start)), " ", h("span.cue-text", c.text))));
   const list = h("ol.cue-list", { "aria-label": "Transcript" }, items);
   let media = null;
   let player;

@@ -11,6 +11,8 @@ const KEYS = [
   ["1 – 9", "Choose an answer (in a question)"],
   ["Enter", "Submit the answer / approve the plan"],
   ["?", "I don't know (in a question) · this list (elsewhere)"],
+  ["← ↑ → ↓", "Move between linked ideas, Enter opens one (graph focused)"],
+  ["Shift + arrows", "Pan the graph (graph focused)"],
   ["0", "Whole graph (graph focused)"],
   ["Space", "Show the answer (in a review)"],
   ["1 – 4", "Again / Hard / Good / Easy (in a review)"],

@@ -10,13 +10,14 @@ import { cycleTheme, themeLabel } from "./theme.js";
 export function mountSidebar(nav) {
   const sessions = h("ul.session-list", { "aria-label": "Sessions" });
   const reviewCount = h("span.nav-count", { hidden: true });
+  const reviewDue = h("span.visually-hidden");  // the name says what the number is, and keeps "Review 3" in it
   const reviewLink = h("a.nav-item.review-link", { href: "#/review", dataset: { route: "/review" } },
-    h("span.nav-icon", { "aria-hidden": "true" }, "↻"), "Review", reviewCount);
+    h("span.nav-icon", { "aria-hidden": "true" }, "↻"), "Review", reviewCount, reviewDue);
   const drawReview = () => {
     const n = state.reviewDue;
     reviewCount.textContent = n ? String(n) : "";
     reviewCount.hidden = !n;
-    reviewLink.setAttribute("aria-label", n ? `Review (${n} due today)` : "Review");
+    reviewDue.textContent = n ? " due today" : "";
     reviewLink.title = n ? `${n} due today` : "Nothing due today";
   };
   const themeButton = h("button.nav-item.theme-toggle", { type: "button", onclick: () => {

@@ -14,7 +14,7 @@ const HEIGHT = 200;
 export async function mountStats({ main, dock }) {
   document.body.dataset.view = "stats";
   const page = h("section.stats", { "aria-labelledby": "stats-title" });
-  const scroll = h("div.stats-scroll", page);
+  const scroll = h("div.stats-scroll", { tabindex: "0", role: "region", "aria-label": "Stats" }, page);  // keyboard-scrollable
   replace(main, scroll);
   replace(page, h("h1", { id: "stats-title" }, "Stats"), h("p.muted", "Loading…"));
   replace(dock);

@@ -59,7 +59,7 @@ export class GraphCanvas {
     this.focus = null;
     this.show = null;
     this.canvas.setAttribute("aria-label",
-      `Knowledge graph: ${model.n} propositions in ${model.clusters.length} clusters. Use the search box to find one.`);
+      `Knowledge graph: ${model.n} propositions in ${model.clusters.length} clusters. Arrow keys move between linked ideas, Enter opens one; or use the search box.`);
     this.camera.setLimits(model, this.width, this.height);
     if (!keepCamera || !this.camera.restore(model)) this.camera.fit(model, this.width, this.height);
     this.invalidate();

@@ -1,9 +1,17 @@
 // Pointer, wheel and keyboard on the graph canvas: drag pans, the wheel zooms around the
 // cursor, a click selects, Shift/Ctrl/Cmd+click adds a node to the selection (or takes it out),
-// a double click flies closer; arrows, +/-, 0 and Esc (clears the selection) from the keyboard.
+// a double click flies closer; from the keyboard arrows walk the nodes and Enter opens one
+// (keyboard.js), Shift+arrows pan, +/-, 0 and Esc (clears the selection).
+
+import { mapKeyboard } from "./keyboard.js";
 
 export function bindInput(view) {
   const canvas = view.canvas;
+  const said = document.createElement("p");
+  said.className = "visually-hidden graph-said";
+  said.setAttribute("aria-live", "polite");
+  canvas.after(said);
+  const walker = mapKeyboard(view, (line) => { said.textContent = line; });
   let drag = null;
   const point = (event) => {
     const rect = canvas.getBoundingClientRect();
@@ -55,6 +63,11 @@ export function bindInput(view) {
     view.camera.flyTo(x, y, view.camera.k * 2.2);
   };
   const key = (event) => {
+    if (walker.key(event)) {
+      event.preventDefault();
+      event.stopPropagation();  // Enter here opens a node, not whatever the page does with it
+      return;
+    }
     const step = 80;
     const actions = {
       ArrowLeft: () => view.camera.panBy(step, 0), ArrowRight: () => view.camera.panBy(-step, 0),
@@ -93,5 +106,6 @@ export function bindInput(view) {
     canvas.removeEventListener("wheel", wheel);
     canvas.removeEventListener("dblclick", dblclick);
     canvas.removeEventListener("keydown", key);
+    said.remove();
   };
 }
