@@ -19,19 +19,13 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from studyhall.core.agents.action_step import action_note, calm_line, json_step, text_history
+from studyhall.core.agents.action_step import calm_line, json_step
 from studyhall.core.agents.citations import MarkerFilter
-from studyhall.core.agents.context_budget import (
-    NOTE_TOKENS,
-    estimate_tokens,
-    fit_history,
-    reply_reserve,
-)
 from studyhall.core.agents.printed_calls import HeldText, find_printed_calls
+from studyhall.core.agents.step_request import step_request
 from studyhall.core.agents.structured import CUT_REASONS
 from studyhall.core.agents.tools import Tool, ToolContext, call_problem
 from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
-from studyhall.core.classroom.record_messages import to_provider_messages
 from studyhall.core.classroom.turn_state import mark_cut, with_cut_text
 from studyhall.core.contracts import models as provider
 from studyhall.core.contracts.chat import (
@@ -171,30 +165,10 @@ class AgentRun:
 
     def _request(self, *, tools: bool = True) -> provider.ModelRequest:
         """This step's request: the system prompt and the history, fitted to the context."""
-        system = self._system
-        specs = self._agent.tool_specs()
-        if self._json_mode:
-            system = f"{system}\n\n{action_note(specs, terse=self._capabilities.small_context)}"
-        history = fit_history([*self._history, self.message], budget=self._history_budget(system))
-        if history.dropped:
-            system = f"{system}\n\n{history.note}"
-        messages = to_provider_messages(history.messages)
-        if self._json_mode or not tools:
-            messages = text_history(messages)
-        return provider.ModelRequest(
-            role=self._agent.role,
-            messages=({"role": "system", "content": system}, *messages),
-            tools=specs if tools and not self._json_mode else (),
-        )
-
-    def _history_budget(self, system: str) -> int | None:
-        context = self._capabilities.context_tokens
-        if context is None:
-            return None
-        spent = estimate_tokens(system) + (
-            0 if self._json_mode else sum(estimate_tokens(str(t.spec.parameters)) + 40
-                                          for t in self._agent.tools))
-        return context - spent - reply_reserve(context) - NOTE_TOKENS
+        return step_request(role=self._agent.role, system=self._system, tools=self._agent.tools,
+                            history=[*self._history, self.message],
+                            capabilities=self._capabilities, json_mode=self._json_mode,
+                            with_tools=tools)
 
     async def _stream_step(self, message_id: str, step_calls: list[str],
                            request: provider.ModelRequest) -> AsyncIterator[AgentEvent]:
