@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.chat import MAX_MESSAGE_CHARS, MAX_TOPIC_CHARS
 from studyhall.core.contracts.text_patterns import NOT_BLANK  # all-whitespace text is empty
 from studyhall.core.contracts.turn_stream import TURN_STREAM
+from studyhall.core.errors import InvalidInput
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
@@ -25,6 +26,8 @@ from studyhall.server.runtime.classroom import Classroom
 
 class NewChat(BodyModel):
     topic: str | None = Field(default=None, max_length=MAX_TOPIC_CHARS)
+    # A session on a goal resumes at its next step not yet solid (the topic comes from it).
+    goal_id: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class NewMessage(BodyModel):
@@ -46,11 +49,15 @@ class ChatId(BodyModel):
 def routes(classroom: Classroom) -> list[BaseRoute]:
 
     @describe(summary="Start a session", request=NewChat, response=ChatId,
-              responses={400: "Bad topic"})
+              responses={400: "Bad topic", 404: "No such goal"})
     async def create_chat(request: Request) -> Response:
-        """Create an empty session; the prober greets on the first message."""
+        """Create an empty session; the prober greets on the first message. With
+        ``goal_id``, on that goal: no ``topic`` then, the goal gives it."""
         new = await read_model(request, NewChat)
-        record = classroom.create_chat(new.topic)
+        if new.goal_id is not None and new.topic is not None:
+            raise InvalidInput('Send "topic" or "goal_id", not both: a goal gives its topic.')
+        record = (await classroom.start_goal_session(new.goal_id) if new.goal_id is not None
+                  else classroom.create_chat(new.topic))
         return JSONResponse({"id": record.id})
 
     async def list_chats(request: Request) -> Response:

@@ -5,7 +5,8 @@ job's steer waits. The turn pipeline (``turns.py``) and the graph context
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import TYPE_CHECKING, Any
 
 from studyhall.core.contracts.chat import ChatRecord
 from studyhall.core.errors import NotFound
@@ -16,20 +17,37 @@ from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.classroom.views import chat_view
 from studyhall.server.runtime.reactions import WakeWanted
 
+if TYPE_CHECKING:  # a type only, as in graph_context.py: goals are the learner's
+    from studyhall.server.runtime.learner import Learner
+
 __all__ = ["Classroom"]
 
 
 class Classroom:
-    def __init__(self, *, turns: TurnRunner, context: GraphContext, chats: ChatStore) -> None:
+    def __init__(self, *, turns: TurnRunner, context: GraphContext, chats: ChatStore,
+                 learner: Learner) -> None:
         self._turns = turns
         self._context = context
         self._chats = chats
+        self._learner = learner  # the goals a session may continue
 
     def create_chat(self, topic: str | None = None) -> ChatRecord:
         """An empty session; its topic's nearest propositions are queued as a one-shot steer
         in the background (graph context, issue 7) while the learner types."""
         record = self._turns.create_chat(topic)
         self._context.schedule(record.id, record.topic)
+        return record
+
+    async def start_goal_session(self, goal_id: str) -> ChatRecord:
+        """A session on a goal: it resumes at the goal's next step not yet solid (the teacher
+        reads a goal steer first, then the graph's context near that step), and the plan it
+        approves flows back into the goal after each turn. ``NotFound`` for an unknown goal,
+        before any session is made."""
+        opening = await asyncio.to_thread(self._learner.goal_opening, goal_id)
+        record = self._turns.create_chat(opening.topic)
+        steer = await asyncio.to_thread(self._learner.attach_goal_session, opening, record.id)
+        self._turns.queue_steer(record.id, steer)
+        self._context.schedule(record.id, opening.step or opening.topic)
         return record
 
     def list_chats(self) -> list[dict[str, Any]]:

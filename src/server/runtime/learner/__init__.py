@@ -14,10 +14,13 @@ replays) are for worker threads; the ``async`` ones run their work off the event
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.tools import ToolContext
+from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.graph.view import GraphSnapshot
@@ -25,17 +28,20 @@ from studyhall.core.library.learner.model import LearnerModel
 from studyhall.core.ports.exports import DeckWriter, VaultWriter
 from studyhall.core.ports.storage import (
     ChatStore,
+    GoalStore,
     GraphStore,
     LearnerStore,
     SettingsStore,
     SourceStore,
 )
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.learner.goals import UNSET, GoalDesk, GoalOpening
 from studyhall.server.runtime.learner.ledgers import MAX_QUEUE, LearnerLedgers
 from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.node_finder import NodeFinder
+from studyhall.server.runtime.reactions import TurnEnded
 
 if TYPE_CHECKING:
     from studyhall.core.library.export.vault import VaultReport
@@ -48,7 +54,8 @@ Card = Mapping[str, str | None]  # a flashcard: node_id, front, back, evidence?
 
 class Learner:
     def __init__(self, *, graph: GraphReader, graph_store: GraphStore,
-                 learner_store: LearnerStore, settings_store: SettingsStore,
+                 learner_store: LearnerStore, goal_store: GoalStore,
+                 settings_store: SettingsStore,
                  chat_store: ChatStore, sources: SourceStore, questions: ReviewQuestions,
                  finder: NodeFinder, material: AskDesk, deck_writer: DeckWriter,
                  vault_writer: VaultWriter, clock: Clock, ids: Ids,
@@ -62,6 +69,8 @@ class Learner:
         self._vault_writer = vault_writer
         self._ledgers = LearnerLedgers(graph=graph, learner_store=learner_store,
                                        settings_store=settings_store, clock=clock, ids=ids)
+        self._goals = GoalDesk(store=goal_store, chats=chat_store, graph_store=graph_store,
+                               clock=clock, ids=ids)
         self._answers = LearnerToolAnswers(ledgers=self._ledgers, finder=finder,
                                            chat_store=chat_store, learner_store=learner_store,
                                            material=material)
@@ -99,8 +108,51 @@ class Learner:
         session, the next topic, a misconception to revisit, import/ask when empty."""
         from studyhall.server.runtime.learner.today import today_plan
 
-        return today_plan(self._ledgers.model(), self._chats, self._sources,
-                          has_model=self._no_model() is None).json()
+        model = self._ledgers.model()
+        goals = self._goals.goals()
+        return today_plan(model, self._chats, self._sources, has_model=self._no_model() is None,
+                          goals=list(zip(goals, self._goals.progress(goals, model),
+                                         strict=True))).json()
+
+    # --- goals across sessions (blocking, but ``goal_turn_ended``) ------------------------
+
+    def goals(self) -> list[dict[str, Any]]:
+        """Every goal with its plan and progress, newest first (``GET /api/goals``)."""
+        goals = self._goals.goals()
+        progress = self._goals.progress(goals, self._ledgers.model())
+        return [self._goals.view(g, p) for g, p in zip(goals, progress, strict=True)]
+
+    def goal(self, goal_id: str) -> dict[str, Any]:
+        goal = self._goals.goal(goal_id)
+        (progress,) = self._goals.progress([goal], self._ledgers.model())
+        return self._goals.view(goal, progress)
+
+    def create_goal(self, text: str, target: date | None,
+                    plan: Mapping[str, str] | None) -> dict[str, Any]:
+        return self.goal(self._goals.create(text, target, plan).id)
+
+    def update_goal(self, goal_id: str, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """``changes``: the fields the request set (``text``, ``target``, ``plan``; None
+        clears the target or the plan)."""
+        self._goals.update(goal_id, text=changes.get("text", UNSET),
+                           target=changes.get("target", UNSET), plan=changes.get("plan", UNSET))
+        return self.goal(goal_id)
+
+    def delete_goal(self, goal_id: str) -> None:
+        self._goals.delete(goal_id)
+
+    def goal_opening(self, goal_id: str) -> GoalOpening:
+        """Where a new session on the goal resumes (``NotFound`` for an unknown goal)."""
+        return self._goals.opening(goal_id, self._ledgers.model())
+
+    def attach_goal_session(self, opening: GoalOpening, chat_id: str) -> Message:
+        """Record the session on its goal; the goal steer its teacher reads first."""
+        self._goals.attach(opening.goal.id, chat_id)
+        return self._goals.steer(opening, chat_id)
+
+    async def goal_turn_ended(self, ended: TurnEnded) -> None:
+        """A session on a goal approved a new plan: it becomes the goal's plan."""
+        await asyncio.to_thread(self._goals.take_session_plan, ended.chat_id)
 
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
         """With a model, start writing stored questions for the shown cards that lack one, in
