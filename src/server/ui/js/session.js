@@ -373,7 +373,7 @@ export async function mountSession({ main, dock }, params, query) {
   focusMessage(query.get("m"));
   if (query.get("start") === "1" && !chat.messages.length && chat.topic) {
     history.replaceState(null, "", `#/session/${chatId}`);
-    sendMessage(`I'd like to learn about ${chat.topic}.`);
+    sendMessage(query.get("goal") ? "Let's carry on with my goal." : `I'd like to learn about ${chat.topic}.`);
   } else if (!chat.pending?.length) {
     input.focus({ preventScroll: true });
   }
