@@ -51,8 +51,10 @@ def routes(classroom: Classroom) -> list[BaseRoute]:
     @describe(summary="Start a session", request=NewChat, response=ChatId,
               responses={400: "Bad topic", 404: "No such goal"})
     async def create_chat(request: Request) -> Response:
-        """Create an empty session; the prober greets on the first message. With
-        ``goal_id``, on that goal: no ``topic`` then, the goal gives it."""
+        """Create an empty session; the prober greets on the first message.
+
+        With ``goal_id``, a session on that goal (no ``topic`` then: the goal gives it) that
+        resumes at the goal's next step not yet solid."""
         new = await read_model(request, NewChat)
         if new.goal_id is not None and new.topic is not None:
             raise InvalidInput('Send "topic" or "goal_id", not both: a goal gives its topic.')

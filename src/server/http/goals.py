@@ -106,8 +106,9 @@ def routes(learner: Learner) -> list[BaseRoute]:
     @describe(summary="Set a goal", request=NewGoal, response=GoalOut, status=201,
               responses={400: "Bad text, date or plan", 409: "Too many goals"})
     async def create_goal(request: Request) -> Response:
-        """A goal in the learner's words, an optional target day, and optionally a plan in the
-        session plans' flowchart subset (checked by the same parser)."""
+        """The learner's words, an optional target day, and optionally a plan.
+
+        The plan is in the session plans' flowchart subset, checked by the same parser."""
         body = await read_model(request, NewGoal, hint=HINT)
         plan = body.plan.model_dump() if body.plan is not None else None
         made = await asyncio.to_thread(learner.create_goal, body.text, _day(body.target), plan)
