@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from datetime import date
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -28,20 +29,24 @@ from studyhall.server.runtime.learner import Learner
 DAY = r"^\d{4}-\d{2}-\d{2}$"
 
 
+GoalText = Annotated[str, Field(min_length=1, max_length=MAX_GOAL_CHARS,
+                                json_schema_extra=NOT_BLANK)]
+
+
 class GoalPlanIn(BodyModel):
     title: str = Field(default="", max_length=MAX_GOAL_CHARS)
     mermaid: str = Field(min_length=1, max_length=50_000, json_schema_extra=NOT_BLANK)
 
 
 class NewGoal(BodyModel):
-    text: str = Field(min_length=1, max_length=MAX_GOAL_CHARS, json_schema_extra=NOT_BLANK)
+    text: GoalText
     target: str | None = Field(default=None, pattern=DAY)  # YYYY-MM-DD
     plan: GoalPlanIn | None = None
 
 
 class GoalChange(BodyModel):
-    text: str | None = Field(default=None, min_length=1, max_length=MAX_GOAL_CHARS,
-                             json_schema_extra=NOT_BLANK)
+    # Not nullable in the schema: a goal always says what it is (null is refused with a 400).
+    text: GoalText | SkipJsonSchema[None] = None
     target: str | None = Field(default=None, pattern=DAY)
     plan: GoalPlanIn | None = None
 
