@@ -79,3 +79,23 @@ def test_the_goal_block_quotes_the_goal_and_names_the_step_now() -> None:
     assert "Steps solid so far (1 of 3): Graphs." in brief
     assert "The step now: step 2, BFS (plan node B)." in brief
     assert brief.endswith("```mermaid\nflowchart TD\nA --> B --> C\n```")
+
+
+def test_the_label_match_scores_only_candidates_yet_finds_what_scoring_all_finds() -> None:
+    """The rarest-words shortcut against text_score over every node (the quiz gate's rule)."""
+    import itertools
+
+    from studyhall.core.library.graph.node_search import text_score
+
+    vocab = ["graph", "graphs", "tree", "heap", "path", "short", "sort", "min", "span", "the"]
+    nodes = [(f"n{k}", " ".join(combo)) for k, combo in
+             enumerate(itertools.chain(itertools.combinations(vocab, 2),
+                                       itertools.combinations(vocab, 3)))]
+    labels = {f"s{k}": " ".join(c) for k, c in enumerate(itertools.chain(
+        itertools.combinations(vocab, 1), itertools.combinations(vocab, 3),
+        itertools.combinations(vocab, 4)))}
+    found = label_nodes(labels, nodes)
+    for step, label in labels.items():
+        scored = [(-text_score(label, text), len(text), node) for node, text in nodes
+                  if text_score(label, text) >= 0.6]
+        assert found[step] == (min(scored)[2] if scored else None), label

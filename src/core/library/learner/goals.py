@@ -11,13 +11,15 @@ first not solid; None once every step is.
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from studyhall.core.contracts.plan import Plan
 from studyhall.core.library.extraction.nearest import words
-from studyhall.core.library.graph.node_search import text_score
 from studyhall.core.library.learner.mastery import SOLID_AT, Score
 
 LABEL_MATCH_AT = 0.6  # a step's label stands for a node this close (NodeFinder.MATCH_AT)
@@ -85,23 +87,42 @@ def goal_progress(plan: Plan | None, quizzed: Mapping[str, Sequence[str]],
 
 def label_nodes(labels: Mapping[str, str],
                 nodes: Sequence[tuple[str, str]]) -> dict[str, str | None]:
-    """For each step (id → label) the node its label names: the best literal match at ≥
+    """For each step (id → label) the node its label names: the best ``text_score`` at ≥
     ``LABEL_MATCH_AT``, among equals the shortest text (the most name-like), then the id.
-    Each node's words are read once for every label."""
+
+    Only candidates are scored, found without reading every node per label: the nodes whose
+    text holds the label whole (found in one joined text), and — since a word match scores ≥ 0.6
+    only with at least ¾ of the label's words — the nodes holding one of its rarest
+    ``n - need + 1`` words. ``tests/unit/test_goal_progress.py`` holds it to scoring all."""
     by_word: dict[str, list[int]] = {}
+    folded: list[tuple[str, set[str]]] = []  # each node's text as text_score reads it
     for k, (_, text) in enumerate(nodes):
-        for w in words(text):
+        have = words(text)
+        folded.append((" ".join(text.split()).casefold(), have))
+        for w in have:
             by_word.setdefault(w, []).append(k)
+    joined = "\n".join(f for f, _ in folded)  # no folded text holds a newline
+    starts = list(itertools.accumulate((len(f) + 1 for f, _ in folded[:-1]), initial=0))
     found: dict[str, str | None] = {}
     for step, label in labels.items():
-        candidates = {k for w in words(label) for k in by_word.get(w, ())}
+        query = " ".join(label.split()).casefold()
+        wanted_set = words(label)
+        wanted = sorted(wanted_set, key=lambda w: (len(by_word.get(w, ())), w))
+        need = math.ceil(len(wanted) * LABEL_MATCH_AT / 0.8)
+        candidates = {k for w in wanted[: len(wanted) - need + 1] for k in by_word.get(w, ())}
+        at = joined.find(query) if query else -1
+        while at != -1:
+            k = bisect.bisect_right(starts, at) - 1
+            candidates.add(k)
+            at = joined.find(query, starts[k] + len(folded[k][0]) + 1)
         best: tuple[float, int, str] | None = None
         for k in candidates:
-            node_id, text = nodes[k]
-            s = text_score(label, text)
-            if s < LABEL_MATCH_AT:
+            text, have = folded[k]
+            score = 1.0 if query in text else (
+                0.8 * len(wanted_set & have) / len(wanted_set) if wanted_set else 0.0)
+            if score < LABEL_MATCH_AT:
                 continue
-            key = (-s, len(text), node_id)
+            key = (-score, len(nodes[k][1]), nodes[k][0])
             if best is None or key < best:
                 best = key
         found[step] = None if best is None else best[2]

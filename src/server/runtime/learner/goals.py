@@ -66,6 +66,7 @@ class GoalDesk:
         self._clock = clock
         self._ids = ids
         self._lock = threading.Lock()
+        self._named: tuple[object, tuple[tuple[str, str], ...], dict[str, str | None]] | None = None
 
     # --- writes ----------------------------------------------------------------------------
 
@@ -140,7 +141,7 @@ class GoalDesk:
         plans = [_parsed(g) for g in goals]
         labels = {f"{k}:{n.id}": n.label or n.id
                   for k, p in enumerate(plans) if p is not None for n in p.nodes}
-        named = label_nodes(labels, [(n.id, n.text) for n in model.snapshot.nodes])
+        named = self._label_nodes(labels, model)
         quizzed = self._quizzed(goals, plans, model)
         out = []
         for k, (goal, plan) in enumerate(zip(goals, plans, strict=True)):
@@ -177,6 +178,18 @@ class GoalDesk:
                              data=goal_brief_data(opening.goal, opening.progress))
 
     # --- inside ----------------------------------------------------------------------------
+
+    def _label_nodes(self, labels: dict[str, str], model: LearnerModel) -> dict[str, str | None]:
+        """The label match, kept while the graph read and the labels stay the same (the app's
+        reader hands out one snapshot until the graph changes): Today and the goals screen
+        read it again and again; it costs about a second at 20,000 nodes (bench/goals.py)."""
+        key = tuple(sorted(labels.items()))
+        kept = self._named
+        if kept is not None and kept[0] is model.snapshot and kept[1] == key:
+            return kept[2]
+        named = label_nodes(labels, [(n.id, n.text) for n in model.snapshot.nodes])
+        self._named = (model.snapshot, key, named)
+        return named
 
     def _live(self) -> list[Goal]:
         return live_goals(self._store.saved().records, self._store.removed().records)
