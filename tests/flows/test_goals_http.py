@@ -81,6 +81,9 @@ async def test_a_goal_resumes_at_its_next_unsolid_step_after_a_restart(tmp_path:
         assert after["chat_ids"] == [chat_id]
         # The session's approved plan flowed back into the goal, ids kept.
         assert [n["id"] for n in after["plan"]["nodes"]] == ["A", "B", "C", "D"]
+        # Today continues the open session; the goal it is on is not offered a second time.
+        kinds = [s["kind"] for s in (await api.http.get("/api/today")).json()["steps"]]
+        assert "session" in kinds and "goal" not in kinds
     learned(first, chat_id, "basics")
 
     again = services(data, script)  # the app restarted over the same folder
