@@ -75,7 +75,7 @@ def test_the_goal_block_quotes_the_goal_and_names_the_step_now() -> None:
                 plan=GoalPlan(title="Graphs", mermaid="flowchart TD\nA --> B --> C\n"))
     got = goal_progress(CHAIN, {}, NAMED, scores(graphs=0.9))
     brief = goal_brief(goal, got)
-    assert f"quoted as they wrote it: {json.dumps(text)} (by 01 March 2027)" in brief
+    assert f"quoted as they wrote it: {json.dumps(text)} (by 1 March 2027)" in brief
     assert "Steps solid so far (1 of 3): Graphs." in brief
     assert "The step now: step 2, BFS (plan node B)." in brief
     assert brief.endswith("```mermaid\nflowchart TD\nA --> B --> C\n```")

@@ -1,15 +1,17 @@
 """The Learner façade: the learner model's use cases — today's review queue, a grade (with the
 preview of each grade's due date), mastery explained, statistics, the stored review questions,
 the study exports (Anki deck, Markdown folder), the evidence other systems hand in (Quiz me
-answers, an Anki deck's history, kept flashcards) and the answers behind the tutor's learner
-tools (``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
+answers, an Anki deck's history, kept flashcards), the learner's goals across sessions, and the
+answers behind the tutor's learner tools (``core/agents/learner_tools.py``'s
+``LearnerToolsPort``).
 
 One class, built once in ``build_runtime`` with every collaborator it needs; routes and CLI
 commands of the learner take only it (issue 26). Inside: ``LearnerLedgers`` (``ledgers.py``),
 the learner ledgers' one writer and the one read of the learner's state; ``ReviewQuestions``
 (``questions.py``); ``LearnerToolAnswers`` (``tool_answers.py``); the exports' reads
-(``study_export.py``, imported with the first export); Today's reads (``today.py``). Blocking methods (file reads, FSRS
-replays) are for worker threads; the ``async`` ones run their work off the event loop.
+(``study_export.py``, imported with the first export); Today's reads (``today.py``); the goals
+store's one writer and their progress (``GoalDesk``, ``goals.py``). Blocking methods (file
+reads, FSRS replays) are for worker threads; the ``async`` ones run their work off the event loop.
 """
 
 from __future__ import annotations
