@@ -1,7 +1,8 @@
 """The Classroom: the one object the session routes use. It creates chats (on a topic, or on a
 learner's goal), lists and reads them, runs a turn for a learner's message, an answer or a
-retry, stops a turn, and wakes one when a job's steer waits. The turn pipeline (``turns.py``) and the graph context
-(``graph_context.py``) are its inner parts, built by the composition root."""
+retry, stops a turn, and wakes one when a job's steer waits. The turn pipeline (``turns.py``)
+and the graph context (``graph_context.py``) are its inner parts, built by the composition
+root."""
 
 from __future__ import annotations
 
