@@ -150,7 +150,7 @@ class TestJsonlGoalStore(GoalStoreContract):
 
 def _killed_writer(root: Path, rng: random.Random) -> int:
     """Fork a writer that saves version after version of one goal through a slow disk (short
-    writes), kill it at a random instant; the highest version it was told was saved."""
+    writes), kill it at a random instant after a few saves; the highest version acknowledged."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child never returns into pytest
@@ -172,10 +172,15 @@ def _killed_writer(root: Path, rng: random.Random) -> int:
         finally:
             os._exit(0)
     os.close(write_end)
-    time.sleep(0.002 + rng.random() * 0.01)
+    want, buf = rng.randint(0, 3), b""
+    while buf.count(b"\n") < want:  # let it save a few versions first, then kill at random
+        chunk = os.read(read_end, 4096)
+        if not chunk:
+            break
+        buf += chunk
+    time.sleep(rng.random() * 0.003)
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
-    buf = b""
     while chunk := os.read(read_end, 65536):
         buf += chunk
     os.close(read_end)
