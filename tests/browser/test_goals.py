@@ -78,8 +78,11 @@ def test_a_goal_is_set_seen_in_today_and_stats_and_deleted(window, tmp_path):
         step = page.locator(".today-step[data-kind='goal']")
         assert f"Continue your goal “{GOAL}”" in step.inner_text()
         assert "Resume at step 2 of 3: Shortest paths (1 of 3 steps solid)." in step.inner_text()
+        assert step.locator("button").inner_text() == "See the goal"  # no key: no session
         step.scroll_into_view_if_needed()
         both_themes(window, "today-goal")
+        step.locator("button").click()
+        page.wait_for_selector(".goal-card.focused")
 
         page.goto(f"{server.url}/#/stats")
         page.wait_for_selector("body[data-stats='ready']")
@@ -134,5 +137,12 @@ def test_with_a_model_start_a_session_on_the_goal(window, tmp_path):
         summary.click()  # what the teacher was told, as the learner can read it
         page.locator(".context-card[open]").first.scroll_into_view_if_needed()
         both_themes(window, "session-goal-told")
+        # Today continues that session now; the goal it is on is not offered twice.
+        page.goto(f"{server.url}/#/today")
+        page.wait_for_selector("body[data-today='busy']")
+        today = page.evaluate("async () => (await fetch('/api/today')).json()")
+        assert [s["chat_id"] for s in today["steps"] if s["kind"] == "session"] == [chat_id]
+        assert page.locator(".today-step[data-kind='session']").count() == 1
+        assert page.locator(".today-step[data-kind='goal']").count() == 0
     finally:
         server.stop()

@@ -114,7 +114,8 @@ async def test_today_offers_the_goal_at_its_next_step(tmp_path: Path) -> None:
         assert step["goal_id"] == goal["id"] and (step["step"], step["of"]) == (2, 3)
         assert step["title"] == f"Continue your goal “{GOAL['text']}”"
         assert step["why"] == "Resume at step 2 of 3: Shortest paths (1 of 3 steps solid)."
-        assert step["action"]["goal_id"] == goal["id"]
+        assert step["action"] == {"label": "See the goal", "goal_id": goal["id"],  # no key
+                                  "href": f"#/goals?goal={goal['id']}"}
 
 
 async def test_goal_routes_change_delete_and_refuse(tmp_path: Path) -> None:

@@ -92,7 +92,7 @@ def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
     steps = [s for s in (
         _review_step(model),
         _session_step(sessions[0]) if sessions else None,
-        _goal_step(goals, sessions[0].chat_id if sessions else None),
+        _goal_step(goals, sessions[0].chat_id if sessions else None, has_model),
         _learn_step(model, scores, note_of, has_model),
         _misconception_step(model, scores, note_of, has_model),
     ) if s is not None]
@@ -139,8 +139,10 @@ def _session_step(open_session: OpenSession) -> TodayStep:
     return TodayStep("session", title, why, {"label": "Continue", "href": href}, extra)
 
 
-def _goal_step(goals: Sequence[GoalStanding], open_chat: str | None) -> TodayStep | None:
-    """The newest goal with a step left, unless the open session already continues it."""
+def _goal_step(goals: Sequence[GoalStanding], open_chat: str | None,
+               has_model: bool) -> TodayStep | None:
+    """The newest goal with a step left, unless the open session already continues it. With
+    no model the click opens the goal (a session needs one)."""
     g = next((g for g in goals if g.next_step is not None or not g.total), None)
     if g is None or (open_chat is not None and open_chat in g.chat_ids):
         return None
@@ -152,7 +154,8 @@ def _goal_step(goals: Sequence[GoalStanding], open_chat: str | None) -> TodaySte
                f"({g.solid} of {g.total} steps solid).")
     href = f"#/goals?goal={quote(g.goal_id, safe='')}"
     return TodayStep("goal", f"Continue your goal “{name}”", why,
-                     {"label": "Start a session on it", "href": href, "goal_id": g.goal_id},
+                     {"label": "Start a session on it" if has_model else "See the goal",
+                      "href": href, "goal_id": g.goal_id},
                      {"goal_id": g.goal_id, "step": g.number, "of": g.total, "solid": g.solid})
 
 
