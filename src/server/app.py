@@ -37,6 +37,7 @@ from studyhall.adapters.store import (
     JsonChatStore,
     JsonJobStore,
     JsonlArtifactStore,
+    JsonlGoalStore,
     JsonlGraphStore,
     JsonlLearnerStore,
     JsonSettingsStore,
@@ -168,6 +169,7 @@ def build_services(config: Config) -> Services:
         chat_store=JsonChatStore(data / "chats"),
         graph_store=JsonlGraphStore(data / "graph"),
         learner_store=JsonlLearnerStore(data / "learner"),
+        goal_store=JsonlGoalStore(data / "goals"),
         job_store=JsonJobStore(data / "jobs"),
         source_store=JsonSourceStore(data / "sources"),
         ask_store=JsonAskStore(data / "asks"),
@@ -251,7 +253,7 @@ def build_runtime(services: Services) -> Runtime:
     finder = NodeFinder(upkeep)
     learner = Learner(
         graph=graph, graph_store=s.graph_store, learner_store=s.learner_store,
-        settings_store=s.settings_store, chat_store=s.chat_store, sources=s.source_store,
+        goal_store=s.goal_store, settings_store=s.settings_store, chat_store=s.chat_store, sources=s.source_store,
         finder=finder, material=ask_desk, deck_writer=s.deck_writer, vault_writer=s.vault_writer,
         clock=s.clock, ids=s.ids, no_model=lambda: no_model_reason(s, "teacher"),
         questions=ReviewQuestions(
@@ -298,7 +300,7 @@ def build_runtime(services: Services) -> Runtime:
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store, clock=s.clock,
-                          study=StudyMaterials(graph=graph, index=s.search_index))
+                          study=StudyMaterials(graph=graph, index=s.search_index), learner=learner)
     activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports, setup))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=learner, clock=s.clock,
@@ -310,7 +312,8 @@ def build_runtime(services: Services) -> Runtime:
     reactions.declare({
         # Each in its own task once the turn is saved: a turn past chunk_tokens starts an
         # extraction run; the workbench flips what the turn delivered and wakes for the rest.
-        TurnEnded: (library.turn_ended, workbench.on_turn_end),
+        TurnEnded: (library.turn_ended, workbench.on_turn_end,
+                    learner.goal_turn_ended),  # a goal session's plan flows into its goal
         WakeWanted: (classroom.wake,),  # a job's steer waits and no turn will claim it
         JobChanged: (workbench.job_changed,),  # the activity streams re-read
         # Session and scope jobs alike keep what they wrote, before the delivery.

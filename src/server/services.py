@@ -20,6 +20,7 @@ from studyhall.core.ports.storage import (
     ArtifactStore,
     AskStore,
     ChatStore,
+    GoalStore,
     GraphStore,
     JobStore,
     LearnerStore,
@@ -43,6 +44,7 @@ class Services:
     chat_store: ChatStore
     graph_store: GraphStore
     learner_store: LearnerStore  # review grades, the teacher's observations
+    goal_store: GoalStore  # the learner's goals across sessions
     job_store: JobStore
     source_store: SourceStore
     ask_store: AskStore  # the Ask history (questions asked in the window, with their answers)

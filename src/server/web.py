@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # checked as the modules they are; each loads with its first 
         chats,
         demo_frames,
         exports,
+        goals,
         graph,
         graph_search,
         imports,
@@ -45,11 +46,11 @@ if TYPE_CHECKING:  # checked as the modules they are; each loads with its first 
         today,
     )
 else:
-    (activity, artifacts, ask, chats, demo_frames, exports, graph, graph_search, imports, review,
-     settings, source_quiz, sources, today) = lazy_modules(
+    (activity, artifacts, ask, chats, demo_frames, exports, goals, graph, graph_search, imports,
+     review, settings, source_quiz, sources, today) = lazy_modules(
         "studyhall.server.http", "activity", "artifacts", "ask", "chats", "demo_frames",
-        "exports", "graph", "graph_search", "imports", "review", "settings", "source_quiz",
-        "sources", "today")
+        "exports", "goals", "graph", "graph_search", "imports", "review", "settings",
+        "source_quiz", "sources", "today")
     (learner_memory,) = lazy_modules("studyhall.server.http", "learner_memory")
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
@@ -81,6 +82,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
                    lambda: review.routes(runtime.learner)),
         LazyRoutes(("/api/export",), lambda: exports.routes(runtime.learner)),
         LazyRoutes(("/api/today",), lambda: today.routes(runtime.learner)),
+        LazyRoutes(("/api/goals",), lambda: goals.routes(runtime.learner)),
     ]
 
 

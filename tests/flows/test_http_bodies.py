@@ -34,6 +34,8 @@ JSON_ROUTES = [
     ("POST", "/api/review/{node_id}"),
     ("POST", "/api/sources/{source_id}/quiz"),
     ("POST", "/api/sources/{source_id}/quiz/{quiz_id}/answers"),
+    ("POST", "/api/goals"),
+    ("PATCH", "/api/goals/{goal_id}"),
 ]
 OVER_EVERY_LIMIT = 8 * 1024 * 1024 + 1
 

@@ -8,6 +8,7 @@ from studyhall.adapters.fakes.asks import InMemoryAskStore
 from studyhall.adapters.fakes.chats import InMemoryChatStore
 from studyhall.adapters.fakes.clock import FixedClock, SequentialIds
 from studyhall.adapters.fakes.exports import InMemoryDeckWriter, InMemoryVaultWriter
+from studyhall.adapters.fakes.goals import InMemoryGoalStore
 from studyhall.adapters.fakes.graph import InMemoryGraphStore
 from studyhall.adapters.fakes.jobs import InMemoryJobStore
 from studyhall.adapters.fakes.learner import InMemoryLearnerStore
@@ -21,6 +22,7 @@ __all__ = [
     "InMemoryAskStore",
     "InMemoryChatStore",
     "InMemoryDeckWriter",
+    "InMemoryGoalStore",
     "InMemoryGraphStore",
     "InMemoryJobStore",
     "InMemoryLearnerStore",

@@ -1,11 +1,12 @@
 """File stores: chats, jobs, sources and settings as atomically replaced JSON files; the graph,
-the learner and kept artifacts as append-only JSONL ledgers read tolerantly and incrementally,
+the learner, kept artifacts and goals as append-only JSONL ledgers read tolerantly and incrementally,
 plus whole-file side stores."""
 
 from studyhall.adapters.store.artifacts import JsonlArtifactStore
 from studyhall.adapters.store.asks import JsonAskStore
 from studyhall.adapters.store.atomic import atomic_write_bytes, sweep_temp_files
 from studyhall.adapters.store.chats import JsonChatStore
+from studyhall.adapters.store.goals import JsonlGoalStore
 from studyhall.adapters.store.graph import JsonlGraphStore
 from studyhall.adapters.store.jobs import JsonJobStore
 from studyhall.adapters.store.learner import JsonlLearnerStore
@@ -20,6 +21,7 @@ __all__ = [
     "JsonSettingsStore",
     "JsonSourceStore",
     "JsonlArtifactStore",
+    "JsonlGoalStore",
     "JsonlGraphStore",
     "JsonlLearnerStore",
     "JsonlLedger",

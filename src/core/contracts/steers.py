@@ -3,8 +3,9 @@
 A steer's id is also its message id, so "was it delivered?" is a question about the transcript,
 answered the same before and after a restart: ``steer_probe_<chat_id>`` (the prober's hand-off),
 ``steer_ctx_<chat_id>`` (the graph's context), ``steer_study_<chat_id>`` (the material of the note
-a "Study this" session studies) and ``steer_<job_id>`` (a finished job; job ids start ``job_``,
-so no job steer can take another kind's id). The classroom and the workbench
+a "Study this" session studies), ``steer_goal_<chat_id>`` (the goal a session continues) and
+``steer_<job_id>`` (a finished job; job ids start ``job_``, so no job steer can take another
+kind's id). The classroom and the workbench
 both deliver steers; this is the one rule they share: a steer already in the transcript is never
 appended again (``claim_steers``), and re-saving it replaces itself.
 """
@@ -28,6 +29,10 @@ def context_steer_id(chat_id: str) -> str:
 
 def study_steer_id(chat_id: str) -> str:
     return f"steer_study_{chat_id}"
+
+
+def goal_steer_id(chat_id: str) -> str:
+    return f"steer_goal_{chat_id}"
 
 
 def job_steer_id(job_id: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any, Protocol, runtime_checkable
 from studyhall.core.contracts.artifacts import Artifact, ArtifactRemoved
 from studyhall.core.contracts.asks import AskExchange, AskThread, AskThreadSummary
 from studyhall.core.contracts.chat import ChatRecord, ChatSummary, Message
+from studyhall.core.contracts.goals import GoalRemoved, GoalSaved
 from studyhall.core.contracts.graph import (
     Cluster,
     CoverageFingerprint,
@@ -186,6 +187,18 @@ class ArtifactStore(Protocol):
     def remove(self, records: Sequence[ArtifactRemoved]) -> None: ...
     def kept(self) -> LedgerRead[Artifact]: ...
     def removed(self) -> LedgerRead[ArtifactRemoved]: ...
+
+
+class GoalStore(Protocol):
+    """The learner's goals: every version saved and the deletions, two append-only ledgers (one
+    fsync per call, a batch written whole or not at all, so a kill mid-write leaves the version
+    before it), read tolerantly (a torn or invalid line skipped and counted, a replayed id
+    ignored). The live goals are derived (``contracts.goals.live_goals``), never stored."""
+
+    def save(self, records: Sequence[GoalSaved]) -> None: ...
+    def remove(self, records: Sequence[GoalRemoved]) -> None: ...
+    def saved(self) -> LedgerRead[GoalSaved]: ...
+    def removed(self) -> LedgerRead[GoalRemoved]: ...
 
 
 class JobStore(Protocol):

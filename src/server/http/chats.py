@@ -16,6 +16,7 @@ from starlette.routing import BaseRoute, Route
 from studyhall.core.contracts.chat import MAX_MESSAGE_CHARS, MAX_TOPIC_CHARS
 from studyhall.core.contracts.text_patterns import NOT_BLANK  # all-whitespace text is empty
 from studyhall.core.contracts.turn_stream import TURN_STREAM
+from studyhall.core.errors import InvalidInput
 from studyhall.server.http.bodies import read_model
 from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.openapi import describe
@@ -27,6 +28,8 @@ class NewChat(BodyModel):
     topic: str | None = Field(default=None, max_length=MAX_TOPIC_CHARS)
     # "Study this": the note or topic (a node of GET /api/graph) the session studies.
     node_id: str | None = Field(default=None, min_length=1, max_length=200)
+    # A session on a goal resumes at its next step not yet solid (the topic comes from it).
+    goal_id: str | None = Field(default=None, min_length=1, max_length=80)
 
 
 class NewMessage(BodyModel):
@@ -48,12 +51,17 @@ class ChatId(BodyModel):
 def routes(classroom: Classroom) -> list[BaseRoute]:
 
     @describe(summary="Start a session", request=NewChat, response=ChatId,
-              responses={400: "Bad topic", 404: "No such node", 422: "Nothing to study"})
+              responses={400: "Bad topic", 404: "No such node or goal", 422: "Nothing to study"})
     async def create_chat(request: Request) -> Response:
         """Create a session; the prober greets on the first message. With ``node_id`` it
-        studies that note: its sections and passages are the session's material."""
+        studies that note: its sections and passages are the session's material. With
+        ``goal_id``, a session on that goal (no ``topic`` then: the goal gives it) that resumes
+        at the goal's next step not yet solid."""
         new = await read_model(request, NewChat)
-        record = (await classroom.study(new.node_id, new.topic) if new.node_id is not None
+        if new.goal_id is not None and (new.topic is not None or new.node_id is not None):
+            raise InvalidInput('Send "goal_id" alone: a goal gives its topic and its steps.')
+        record = (await classroom.start_goal_session(new.goal_id) if new.goal_id is not None
+                  else await classroom.study(new.node_id, new.topic) if new.node_id is not None
                   else classroom.create_chat(new.topic))
         return JSONResponse({"id": record.id})
 

@@ -27,10 +27,11 @@ class StepAction(BodyModel):
     label: str
     href: str  # a #/ route of the window
     session: StepSession | None = None  # with a model: the session one click starts
+    goal_id: str | None = None  # goal: with a model, one click starts a session on it
 
 
 class TodayStepOut(BodyModel):
-    kind: Literal["review", "session", "learn", "misconception", "import", "ask"]
+    kind: Literal["review", "session", "goal", "learn", "misconception", "import", "ask"]
     title: str
     why: str
     action: StepAction
@@ -42,6 +43,8 @@ class TodayStepOut(BodyModel):
     chat_id: str | None = None  # session
     step: int | None = None  # session: the plan step to continue at, from 1 (None: no plan)
     of: int | None = None  # session: the plan's steps
+    goal_id: str | None = None  # goal (step, of: where it resumes)
+    solid: int | None = None  # goal: its steps solid
     node_id: str | None = None  # learn, misconception
     prerequisites: list[str] | None = None  # learn: its solid prerequisites
     linked_known: int | None = None  # learn: links to topics the learner knows

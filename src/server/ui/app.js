@@ -19,6 +19,7 @@ import { mountSources } from "./js/sources.js";
 import { mountReader } from "./js/reader.js";
 import { mountArtifacts } from "./js/artifacts-view.js";
 import { mountToday, openTodayFirst } from "./js/today.js";
+import { mountGoals } from "./js/goals.js";
 
 applyTheme();
 watchSystemTheme();
@@ -48,6 +49,7 @@ async function boot() {
   route(/^\/settings$/, mountSettings);
   route(/^\/review$/, mountReview);
   route(/^\/stats$/, mountStats);
+  route(/^\/goals$/, mountGoals);
   route(/^\/ask$/, mountAskScreen);
   route(/^\/sources$/, mountSources);
   route(/^\/sources\/(?<id>[A-Za-z0-9_-]+)$/, mountReader);

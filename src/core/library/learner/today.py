@@ -1,7 +1,7 @@
 """Today: what the learner does now, as at most five steps in a fixed order — due reviews, the
-open session at its next plan step, the next topic to learn, a misconception to revisit (a
-pattern of the same wrong answer first, else a mix-up a session saw), and
-import/ask when there is nothing yet. Pure: one ``LearnerModel`` plus what the runtime read of
+open session at its next plan step, a goal at the step it resumes at, the next topic to learn,
+a misconception to revisit (a pattern of the same wrong answer first, else a mix-up a session
+saw), and import/ask when there is nothing yet. Pure: one ``LearnerModel`` plus what the runtime read of
 the sessions and the imported notes; nothing is stored (a fold over the evidence, like mastery).
 
 Each step's ``action`` is what one click does: a ``#/...`` route the window opens, and for a
@@ -28,7 +28,7 @@ MAX_STEPS = 5
 REVIEW_SECONDS, NEW_SECONDS = 20, 45
 TITLE_CHARS = 60
 
-StepKind = Literal["review", "session", "learn", "misconception", "import", "ask"]
+StepKind = Literal["review", "session", "goal", "learn", "misconception", "import", "ask"]
 TodayState = Literal["empty", "busy", "done"]
 
 
@@ -46,11 +46,24 @@ class OpenSession:
 
 
 @dataclass(frozen=True)
+class GoalStanding:
+    """A goal as its progress reads now (``core/library/learner/goals.py``)."""
+
+    goal_id: str
+    text: str
+    chat_ids: tuple[str, ...]
+    solid: int  # steps solid
+    total: int  # steps in its plan (0: no plan yet)
+    next_step: str | None  # the step a new session resumes at
+    number: int | None  # its place in the plan, from 1
+
+
+@dataclass(frozen=True)
 class TodayStep:
     kind: StepKind
     title: str
     why: str
-    action: dict[str, Any]  # {"label", "href", "session"?: {"topic", "node_id"}}
+    action: dict[str, Any]  # {"label", "href", "session"?: {"topic", "node_id"}, "goal_id"?}
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def json(self) -> dict[str, Any]:
@@ -72,17 +85,18 @@ class Today:
 def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
           note_of: Callable[[Sequence[str]], str | None], has_model: bool,
           has_sessions: bool, has_notes: bool,
-          patterns: Sequence[Misconception] = ()) -> Today:
+          patterns: Sequence[Misconception] = (), goals: Sequence[GoalStanding] = ()) -> Today:
     """Today's steps. ``sessions``: the open ones, newest first; ``note_of(sources)``: the
     imported note among a node's sources (its Quiz me), if any; ``has_sessions``: any session
     at all (an open one or not); ``patterns``: the live misconception patterns, latest first
-    (``misconceptions.py``)."""
-    if not model.snapshot.nodes and not has_sessions:
+    (``misconceptions.py``); ``goals``: the learner's, newest first."""
+    if not model.snapshot.nodes and not has_sessions and not goals:
         return Today("empty", (_import_step(), _ask_step()))
     scores = {n.id: model.score(n.id) for n in model.snapshot.nodes}
     steps = [s for s in (
         _review_step(model),
         _session_step(sessions[0]) if sessions else None,
+        _goal_step(goals, sessions[0].chat_id if sessions else None, has_model),
         _learn_step(model, scores, note_of, has_model),
         (_pattern_step(model, patterns[0], note_of, has_model) if patterns
          else _misconception_step(model, scores, note_of, has_model)),
@@ -128,6 +142,26 @@ def _session_step(open_session: OpenSession) -> TodayStep:
         title = f"Continue “{name}”"
         why = "The tutor is still finding out what you already know."
     return TodayStep("session", title, why, {"label": "Continue", "href": href}, extra)
+
+
+def _goal_step(goals: Sequence[GoalStanding], open_chat: str | None,
+               has_model: bool) -> TodayStep | None:
+    """The newest goal with a step left, unless the open session already continues it. With
+    no model the click opens the goal (a session needs one)."""
+    g = next((g for g in goals if g.next_step is not None or not g.total), None)
+    if g is None or (open_chat is not None and open_chat in g.chat_ids):
+        return None
+    name = clip(g.text, TITLE_CHARS)
+    if g.next_step is None:
+        why = "It has no plan yet: a session on it sets one out, and later ones resume there."
+    else:
+        why = (f"Resume at step {g.number} of {g.total}: {clip(g.next_step, TITLE_CHARS)} "
+               f"({g.solid} of {g.total} steps solid).")
+    href = f"#/goals?goal={quote(g.goal_id, safe='')}"
+    return TodayStep("goal", f"Continue your goal “{name}”", why,
+                     {"label": "Start a session on it" if has_model else "See the goal",
+                      "href": href, "goal_id": g.goal_id},
+                     {"goal_id": g.goal_id, "step": g.number, "of": g.total, "solid": g.solid})
 
 
 def _topic_action(model: LearnerModel, node_id: str, label: str,

@@ -1,11 +1,13 @@
-"""The Classroom: the one object the session routes use. It creates, lists and reads chats,
-runs a turn for a learner's message, an answer or a retry, stops a turn, and wakes one when a
-job's steer waits. The turn pipeline (``turns.py``) and the graph context
-(``graph_context.py``) are its inner parts, built by the composition root."""
+"""The Classroom: the one object the session routes use. It creates chats (on a topic, or on a
+learner's goal), lists and reads them, runs a turn for a learner's message, an answer or a
+retry, stops a turn, and wakes one when a job's steer waits. The turn pipeline (``turns.py``)
+and the graph context (``graph_context.py``) are its inner parts, built by the composition
+root."""
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.study_material import study_steer
 from studyhall.core.contracts.chat import MAX_TOPIC_CHARS, ChatRecord
@@ -19,17 +21,21 @@ from studyhall.server.runtime.classroom.turns import TurnRunner
 from studyhall.server.runtime.classroom.views import chat_view
 from studyhall.server.runtime.reactions import WakeWanted
 
+if TYPE_CHECKING:  # a type only, as in graph_context.py: goals are the learner's
+    from studyhall.server.runtime.learner import Learner
+
 __all__ = ["Classroom"]
 
 
 class Classroom:
     def __init__(self, *, turns: TurnRunner, context: GraphContext, chats: ChatStore,
-                 study: StudyMaterials, clock: Clock) -> None:
+                 study: StudyMaterials, clock: Clock, learner: Learner) -> None:
         self._turns = turns
         self._context = context
         self._chats = chats
         self._study = study
         self._clock = clock
+        self._learner = learner  # the goals a session may continue
 
     def create_chat(self, topic: str | None = None) -> ChatRecord:
         """An empty session; its topic's nearest propositions are queued as a one-shot steer
@@ -48,6 +54,18 @@ class Classroom:
             named, node_id=material.node_id,
             opening=lambda chat_id: [study_steer(chat_id, material, at)])
         self._context.schedule(record.id, record.topic)
+        return record
+
+    async def start_goal_session(self, goal_id: str) -> ChatRecord:
+        """A session on a goal: it resumes at the goal's next step not yet solid (the teacher
+        reads a goal steer first, then the graph's context near that step), and the plan it
+        approves flows back into the goal after each turn. ``NotFound`` for an unknown goal,
+        before any session is made."""
+        opening = await asyncio.to_thread(self._learner.goal_opening, goal_id)
+        record = self._turns.create_chat(opening.topic)
+        steer = await asyncio.to_thread(self._learner.attach_goal_session, opening, record.id)
+        self._turns.queue_steer(record.id, steer)
+        self._context.schedule(record.id, opening.step or opening.topic)
         return record
 
     def list_chats(self) -> list[dict[str, Any]]:

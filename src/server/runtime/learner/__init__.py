@@ -2,23 +2,28 @@
 preview of each grade's due date), mastery explained, statistics, the stored review questions,
 the study exports (Anki deck, Markdown folder), the evidence other systems hand in (Quiz me
 answers, an Anki deck's history, kept flashcards), the learner's own word on a topic (an
-assertion, and its undo) with the misconception patterns (``wrong_choices.py``), and the answers
-behind the tutor's learner tools (``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
+assertion, and its undo) with the misconception patterns (``wrong_choices.py``), the learner's
+goals across sessions, and the answers behind the tutor's learner tools
+(``core/agents/learner_tools.py``'s ``LearnerToolsPort``).
 
 One class, built once in ``build_runtime`` with every collaborator it needs; routes and CLI
 commands of the learner take only it (issue 26). Inside: ``LearnerLedgers`` (``ledgers.py``),
 the learner ledgers' one writer and the one read of the learner's state; ``ReviewQuestions``
 (``questions.py``); ``LearnerToolAnswers`` (``tool_answers.py``); the exports' reads
-(``study_export.py``, imported with the first export); Today's reads (``today.py``). Blocking methods (file reads, FSRS
-replays) are for worker threads; the ``async`` ones run their work off the event loop.
+(``study_export.py``, imported with the first export); Today's reads (``today.py``); the goals
+store's one writer and their progress (``GoalDesk``, ``goals.py``). Blocking methods (file
+reads, FSRS replays) are for worker threads; the ``async`` ones run their work off the event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.tools import ToolContext
+from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.graph.view import GraphSnapshot
@@ -29,19 +34,21 @@ from studyhall.core.library.learner.report import mastery_json
 from studyhall.core.ports.exports import DeckWriter, VaultWriter
 from studyhall.core.ports.storage import (
     ChatStore,
+    GoalStore,
     GraphStore,
     LearnerStore,
     SettingsStore,
     SourceStore,
 )
 from studyhall.core.ports.system import Clock, Ids
+from studyhall.server.runtime.learner.goals import UNSET, GoalDesk, GoalOpening
 from studyhall.server.runtime.learner.ledgers import MAX_QUEUE, LearnerLedgers
 from studyhall.server.runtime.learner.questions import ReviewQuestions
 from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
 from studyhall.server.runtime.learner.wrong_choices import WrongChoices
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.node_finder import NodeFinder
-from studyhall.server.runtime.reactions import QuizGraded
+from studyhall.server.runtime.reactions import QuizGraded, TurnEnded
 
 if TYPE_CHECKING:
     from studyhall.core.library.export.vault import VaultReport
@@ -54,7 +61,8 @@ Card = Mapping[str, str | None]  # a flashcard: node_id, front, back, evidence?
 
 class Learner:
     def __init__(self, *, graph: GraphReader, graph_store: GraphStore,
-                 learner_store: LearnerStore, settings_store: SettingsStore,
+                 learner_store: LearnerStore, goal_store: GoalStore,
+                 settings_store: SettingsStore,
                  chat_store: ChatStore, sources: SourceStore, questions: ReviewQuestions,
                  finder: NodeFinder, material: AskDesk, deck_writer: DeckWriter,
                  vault_writer: VaultWriter, clock: Clock, ids: Ids,
@@ -70,6 +78,8 @@ class Learner:
         self._ledgers = LearnerLedgers(graph=graph, learner_store=learner_store,
                                        settings_store=settings_store, clock=clock, ids=ids)
         self._wrong = WrongChoices(chat_store=chat_store, graph_store=graph_store)
+        self._goals = GoalDesk(store=goal_store, chats=chat_store, graph_store=graph_store,
+                               clock=clock, ids=ids)
         self._answers = LearnerToolAnswers(ledgers=self._ledgers, finder=finder,
                                            chat_store=chat_store, learner_store=learner_store,
                                            material=material)
@@ -137,8 +147,51 @@ class Learner:
         from studyhall.server.runtime.learner.today import today_plan
 
         model = self._ledgers.model()
+        goals = self._goals.goals()
         return today_plan(model, self._chats, self._sources, has_model=self._no_model() is None,
-                          patterns=self._wrong.patterns(model)).json()
+                          patterns=self._wrong.patterns(model),
+                          goals=list(zip(goals, self._goals.progress(goals, model),
+                                         strict=True))).json()
+
+    # --- goals across sessions (blocking, but ``goal_turn_ended``) ------------------------
+
+    def goals(self) -> list[dict[str, Any]]:
+        """Every goal with its plan and progress, newest first (``GET /api/goals``)."""
+        goals = self._goals.goals()
+        progress = self._goals.progress(goals, self._ledgers.model())
+        return [self._goals.view(g, p) for g, p in zip(goals, progress, strict=True)]
+
+    def goal(self, goal_id: str) -> dict[str, Any]:
+        goal = self._goals.goal(goal_id)
+        (progress,) = self._goals.progress([goal], self._ledgers.model())
+        return self._goals.view(goal, progress)
+
+    def create_goal(self, text: str, target: date | None,
+                    plan: Mapping[str, str] | None) -> dict[str, Any]:
+        return self.goal(self._goals.create(text, target, plan).id)
+
+    def update_goal(self, goal_id: str, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """``changes``: the fields the request set (``text``, ``target``, ``plan``; None
+        clears the target or the plan)."""
+        self._goals.update(goal_id, text=changes.get("text", UNSET),
+                           target=changes.get("target", UNSET), plan=changes.get("plan", UNSET))
+        return self.goal(goal_id)
+
+    def delete_goal(self, goal_id: str) -> None:
+        self._goals.delete(goal_id)
+
+    def goal_opening(self, goal_id: str) -> GoalOpening:
+        """Where a new session on the goal resumes (``NotFound`` for an unknown goal)."""
+        return self._goals.opening(goal_id, self._ledgers.model())
+
+    def attach_goal_session(self, opening: GoalOpening, chat_id: str) -> Message:
+        """Record the session on its goal; the goal steer its teacher reads first."""
+        self._goals.attach(opening.goal.id, chat_id)
+        return self._goals.steer(opening, chat_id)
+
+    async def goal_turn_ended(self, ended: TurnEnded) -> None:
+        """A session on a goal approved a new plan: it becomes the goal's plan."""
+        await asyncio.to_thread(self._goals.take_session_plan, ended.chat_id)
 
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
         """With a model, start writing stored questions for the shown cards that lack one, and

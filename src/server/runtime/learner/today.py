@@ -11,9 +11,11 @@ from studyhall.core.classroom.phases import derive_phase, tool_calls
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
 from studyhall.core.classroom.turn_state import was_rejected
 from studyhall.core.contracts.chat import ChatRecord, Message
+from studyhall.core.contracts.goals import Goal
+from studyhall.core.library.learner.goals import GoalProgress
 from studyhall.core.library.learner.misconceptions import Misconception
 from studyhall.core.library.learner.model import LearnerModel
-from studyhall.core.library.learner.today import OpenSession, Today, today
+from studyhall.core.library.learner.today import GoalStanding, OpenSession, Today, today
 from studyhall.core.ports.storage import ChatStore, SourceStore
 
 RECENT_SESSIONS = 20  # the newest sessions looked at: an older one is not "today"
@@ -21,7 +23,8 @@ _QUIZZABLE = frozenset({"imported", "unchanged"})  # a source the reader opens w
 
 
 def today_plan(model: LearnerModel, chats: ChatStore, sources: SourceStore, *,
-               has_model: bool, patterns: Sequence[Misconception] = ()) -> Today:
+               has_model: bool, patterns: Sequence[Misconception] = (),
+               goals: Sequence[tuple[Goal, GoalProgress]] = ()) -> Today:
     summaries = chats.list()
     opened: list[OpenSession] = []
     for summary in summaries[:RECENT_SESSIONS]:
@@ -32,8 +35,13 @@ def today_plan(model: LearnerModel, chats: ChatStore, sources: SourceStore, *,
         if found is not None:
             opened.append(found)
     known = {s.id for s in sources.list() if s.status in _QUIZZABLE}
+    standing = [GoalStanding(g.id, g.text, g.chat_ids, p.solid, len(p.steps),
+                             p.next.label if p.next else None,
+                             p.next_index + 1 if p.next_index is not None else None)
+                for g, p in goals]
     return today(model, opened, note_of=_first_of(known), has_model=has_model,
-                 has_sessions=bool(summaries), has_notes=bool(known), patterns=patterns)
+                 has_sessions=bool(summaries), has_notes=bool(known), patterns=patterns,
+                 goals=standing)
 
 
 def open_session(record: ChatRecord) -> OpenSession | None:

@@ -373,7 +373,7 @@ export async function mountSession({ main, dock }, params, query) {
   focusMessage(query.get("m"));
   if (query.get("start") === "1" && !chat.messages.some((m) => !isSteer(m)) && chat.topic) {  // a note's material is no line
     history.replaceState(null, "", `#/session/${chatId}`);
-    sendMessage(chat.node_id ? `I'd like to study my note “${chat.topic}”.` : `I'd like to learn about ${chat.topic}.`);
+    sendMessage(query.get("goal") ? "Let's carry on with my goal." : chat.node_id ? `I'd like to study my note “${chat.topic}”.` : `I'd like to learn about ${chat.topic}.`);
   } else if (!chat.pending?.length) {
     input.focus({ preventScroll: true });
   }

@@ -1,4 +1,4 @@
-// The sidebar: Today, Home, Review (N due today), Sources, Ask, Artifacts, Stats, the sessions (newest first), new session,
+// The sidebar: Today, Home, Review (N due today), Sources, Ask, Artifacts, Goals, Stats, the sessions (newest first), new session,
 // notes import, settings, theme.
 
 import { h, relativeTime, replace } from "./dom.js";
@@ -35,6 +35,8 @@ export function mountSidebar(nav) {
       h("span.nav-icon", { "aria-hidden": "true" }, "?"), "Ask"),
     h("a.nav-item.artifacts-link", { href: "#/artifacts", dataset: { route: "/artifacts" } },
       h("span.nav-icon", { "aria-hidden": "true" }, "✎"), "Artifacts"),
+    h("a.nav-item.goals-link", { href: "#/goals", dataset: { route: "/goals" } },
+      h("span.nav-icon", { "aria-hidden": "true" }, "◎"), "Goals"),
     h("a.nav-item", { href: "#/stats", dataset: { route: "/stats" } }, h("span.nav-icon", { "aria-hidden": "true" }, "∿"), "Stats"),
     h("button.nav-item.new-session", { type: "button", onclick: () => openNewSession(), title: "New session (n)" },
       h("span.nav-icon", { "aria-hidden": "true" }, "+"), "New session", h("kbd.nav-kbd", "n")),

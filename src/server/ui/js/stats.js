@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { h, plural, replace, stateGlyph, STATE_LABELS } from "./dom.js";
 import { openNewSession } from "./dialogs.js";
+import { goalsSummary } from "./goals.js";
 import { go } from "./router.js";
 import { bars, countTicks, frame, line, reference, xAxis, yAxis } from "./plots.js";
 import { percent, shortDate } from "./when.js";
@@ -34,7 +35,8 @@ export async function mountStats({ main, dock }) {
       h("p.lede", "Your progress shows here once there is evidence of what you know: answer the quizzes in a session, then review the cards they give you."),
       h("p.muted.small", `Your graph holds ${plural(t.nodes, "idea")}; none has been tried yet.`),
       h("div.review-links", h("button.primary", { type: "button", onclick: () => openNewSession() }, "Start a session"),
-        h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph"))));
+        h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph")),
+      goalsSummary()));
     document.body.dataset.stats = "empty";
     return { unmount() { document.body.dataset.view = ""; delete document.body.dataset.stats; } };
   }
@@ -48,7 +50,7 @@ export async function mountStats({ main, dock }) {
     h("p.lede.small", `${plural(t.tried, "idea")} tried · ${t.solid} solid · ${t.shaky} shaky`
       + (t["corrected-misconception"] ? ` · ${t["corrected-misconception"]} corrected` : "")
       + ` · ${plural(t.due_today, "card")} due today`),
-    plots.map((p) => p.el));
+    goalsSummary(), plots.map((p) => p.el));
   const draw = () => {
     for (const p of plots) p.draw();
   };

@@ -10,9 +10,9 @@ import { modelsReady, refreshChats } from "./store.js";
 import { toast } from "./toast.js";
 import { dayPhrase } from "./when.js";
 
-const ICONS = { review: "↻", session: "▸", learn: "✦", misconception: "!", import: "↥", ask: "?" };
+const ICONS = { review: "↻", session: "▸", goal: "◎", learn: "✦", misconception: "!", import: "↥", ask: "?" };
 const KIND_NAMES = {
-  review: "Reviews", session: "Your session", learn: "Learn next", misconception: "Set it straight",
+  review: "Reviews", session: "Your session", goal: "Your goal", learn: "Learn next", misconception: "Set it straight",
   import: "Get started", ask: "Get started",
 };
 
@@ -43,7 +43,8 @@ export async function mountToday({ main, dock }) {
       h("div.review-links",
         h("a.button-link", { href: "#/" }, "Explore the map"),
         h("a.button-link", { href: "#/ask" }, "Ask a question"),
-        h("a.button-link", { href: "#/stats" }, "See your progress"))));
+        h("a.button-link", { href: "#/stats" }, "See your progress"),
+        h("a.button-link", { href: "#/goals" }, "Set a goal"))));
   } else {
     const empty = data.state === "empty";
     replace(page,
@@ -53,7 +54,9 @@ export async function mountToday({ main, dock }) {
         h("p.lede", empty
           ? "There is nothing to study yet. Bring in your notes, or ask about something you want to learn."
           : stepsLine(data.steps.length))),
-      h("ol.today-steps", data.steps.map((step, i) => stepCard(step, i === 0))));
+      h("ol.today-steps", data.steps.map((step, i) => stepCard(step, i === 0))),
+      empty ? null : h("p.today-goals.small", h("a", { href: "#/goals" }, "Your goals"),
+        " — set one that spans sessions, and each session picks up where the last left off."));
   }
   document.body.dataset.today = data.state;
   return {};
@@ -78,17 +81,19 @@ function stepCard(step, first) {
       h("div.today-action", button)));
 }
 
-/** One click: start the step's session when a model can run it, else open its route. */
+/** One click: start the step's session (on its topic or goal) when a model can run it, else
+ * open its route. */
 async function run(step, button) {
-  const session = step.action.session;
-  if (!session || !modelsReady()) return go(step.action.href);
+  const { session, goal_id: goalId } = step.action;
+  if (!(session || goalId) || !modelsReady()) return go(step.action.href);
   button.disabled = true;
   try {
-    // A topic of the map is studied from its note ("Study this"): its sections are the material.
-    const { id } = await api.post("/api/chats", session.node_id
-      ? { topic: session.topic, node_id: session.node_id } : { topic: session.topic });
+    // A goal's session resumes at its next step; a topic of the map is studied from its note
+    // ("Study this"): its sections are the material.
+    const { id } = await api.post("/api/chats", goalId ? { goal_id: goalId }
+      : session.node_id ? { topic: session.topic, node_id: session.node_id } : { topic: session.topic });
     await refreshChats();
-    go(`#/session/${id}?start=1`);
+    go(`#/session/${id}?start=1${goalId ? "&goal=1" : ""}`);
   } catch (error) {
     button.disabled = false;
     toast(`The session did not start: ${error.message}`, { kind: "error" });
@@ -101,6 +106,7 @@ function renderTodayDock(dock) {
     h("ol.today-rules",
       h("li", "Cards due for review come first: a few minutes now keeps them from fading."),
       h("li", "Then the session you left open, at the step where you stopped."),
+      h("li", "Then your goal, at its first step that is not solid yet."),
       h("li", "Then one new topic whose groundwork you already have."),
       h("li", "Then something you mixed up before, to set it straight.")),
     h("p.muted.small", "Everything here is worked out from your own answers and reviews; it changes as you study.")));

@@ -105,7 +105,8 @@ function steerElement(message, steer, ctx) {
     const body = h("div.prose.small");
     renderMarkdown(body, text);
     return h("details.card.context-card", { dataset: { messageId: message.id } },
-      h("summary", h("span.card-kicker", "From your graph"), " What the teacher was told you already know"),
+      data["goal-context"] ? h("summary", h("span.card-kicker", "Your goal"), " What the teacher was told about your goal so far")
+        : h("summary", h("span.card-kicker", "From your graph"), " What the teacher was told you already know"),
       body);
   }
   return null;
