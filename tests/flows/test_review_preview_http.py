@@ -87,8 +87,8 @@ async def test_a_new_card_over_the_cap_waits_for_tomorrow() -> None:
         assert r.json()["review"]["new_cards_per_day"] == 1
         queue = (await api.http.get("/api/review")).json()
         assert [d["node_id"] for d in queue["due"]] == ["tree"]
-        local = NOON.astimezone()  # days are the machine's calendar days
-        tomorrow = local.replace(hour=0, minute=0, second=0) + timedelta(days=1)
+        local = NOON.astimezone()  # days are learner days: local time, from 4:00 (Anki's)
+        tomorrow = local.replace(hour=4, minute=0, second=0) + timedelta(days=1)
         assert datetime.fromisoformat(queue["next_due_at"]) == tomorrow
         await api.http.put("/api/settings/review", json={"new_cards_per_day": 0})
         assert (await api.http.get("/api/review")).json()["next_due_at"] is None  # none waits

@@ -10,6 +10,7 @@ from datetime import datetime
 from studyhall.core.contracts.learner import Grade
 
 DECK_SEPARATOR = "::"  # Anki's nesting: "Languages::Spanish::Verbs"
+DECK_ARTIFACT = "anki:"  # a deck's kept cards belong to the artifact "anki:<deck name>"
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ validated observations, "Quiz me" answers, kept flashcards; stored review questi
 
 Every read builds a ``LearnerModel`` (core) from the graph read and the learner ledgers at this
 moment: mastery, FSRS cards, today's queue and the statistics are derived there, never stored.
-Days are the machine's local calendar days. Methods are synchronous (file reads, replays):
+Days are learner days: local time, from the hour ``day_starts_hour``. Methods are synchronous (file reads, replays):
 callers run them off the event loop.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from studyhall.core.contracts.learner import (
@@ -33,6 +33,7 @@ from studyhall.core.library.learner.flashcards import Flashcards, flashcard_id, 
 from studyhall.core.library.learner.model import LearnerModel, require_node
 from studyhall.core.library.learner.overlay import LearnerOverlay
 from studyhall.core.library.learner.prompts import TermWeights
+from studyhall.core.library.learner.learner_day import LearnerDay, deck_rules
 from studyhall.core.library.learner.queue import Limits
 from studyhall.core.library.learner.report import (
     card_json,
@@ -210,7 +211,9 @@ class LearnerLedgers:
 
     def _limits(self) -> Limits:
         s = self._settings.load()
-        return Limits(s.new_cards_per_day, s.reviews_per_day, s.desired_retention)
+        day = LearnerDay(s.day_starts_hour, self._now().tzinfo or UTC)
+        return Limits(s.new_cards_per_day, s.reviews_per_day, s.desired_retention, day,
+                      deck_rules(s.review_decks, self._flashcards()))
 
     def _term_weights(self, snapshot: GraphSnapshot) -> TermWeights:
         # Counted once per graph: the fold hands out the same nodes tuple until a node changes.

@@ -19,7 +19,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
-from studyhall.core.contracts.anki_deck import AnkiDeckFile
+from studyhall.core.contracts.anki_deck import DECK_ARTIFACT, AnkiDeckFile
 from studyhall.core.contracts.learner import ReviewGraded
 from studyhall.core.contracts.material import SkippedFile
 from studyhall.core.library.extraction.anki_extractor import (
@@ -57,7 +57,7 @@ def is_anki_package(path: str) -> bool:
 
 def deck_artifact(deck: str) -> str:
     """The artifact an Anki deck's kept cards belong to."""
-    return f"anki:{deck}"
+    return f"{DECK_ARTIFACT}{deck}"
 
 
 class AnkiImporter:
