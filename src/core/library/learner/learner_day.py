@@ -55,13 +55,16 @@ class LearnerDay(NamedTuple):
         return last + (clock_due - clock_last)
 
 
+DEFAULT_DAY = LearnerDay()
+
+
 class FsrsRules(NamedTuple):
     """What a card is replayed under: its deck's parameters (empty: the package's defaults),
     the recall probability it is scheduled for, and the learner's day."""
 
     desired_retention: float = 0.9
     parameters: tuple[float, ...] = ()
-    day: LearnerDay = LearnerDay()
+    day: LearnerDay = DEFAULT_DAY
 
 
 def deck_rules(decks: Mapping[str, DeckReview], cards: Flashcards) -> dict[str, FsrsRules]:

@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import Literal, NamedTuple
 
 from studyhall.core.library.learner.cards import CardView, Graded, replay, retrievability
-from studyhall.core.library.learner.learner_day import FsrsRules, LearnerDay
+from studyhall.core.library.learner.learner_day import DEFAULT_DAY, FsrsRules, LearnerDay
 
 SPREAD_DAYS = 7  # an overdue backlog is spread over about a week
 SMALL_BACKLOG = 10  # a backlog this small is taken at once
@@ -33,7 +33,7 @@ class Limits(NamedTuple):
     new_per_day: int = 20
     reviews_per_day: int = 200
     desired_retention: float = 0.9
-    day: LearnerDay = LearnerDay()
+    day: LearnerDay = DEFAULT_DAY
     decks: Mapping[str, FsrsRules] = {}  # node id → its Anki deck's rules (others: the above)
 
     def rules(self, node_id: str) -> FsrsRules:
@@ -82,7 +82,7 @@ def overdue_allowance(backlog: int) -> int:
     return min(backlog, max(math.ceil(backlog / SPREAD_DAYS), SMALL_BACKLOG))
 
 
-def day_bounds(now: datetime, day: LearnerDay = LearnerDay()) -> tuple[datetime, datetime]:
+def day_bounds(now: datetime, day: LearnerDay = DEFAULT_DAY) -> tuple[datetime, datetime]:
     """Today's learner day, from its start to the next one's (``day``'s time zone is now's)."""
     return day._replace(tz=now.tzinfo or day.tz).bounds(now)
 

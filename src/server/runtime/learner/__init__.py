@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.tools import ToolContext
+from studyhall.core.contracts.anki_deck import AnkiDeckOptions
 from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.snapshot import graph_snapshot
 from studyhall.core.library.graph.view import GraphSnapshot
@@ -129,6 +130,12 @@ class Learner:
         queued = sum(self._ledgers.keep_flashcards(artifact_id, deck)
                      for artifact_id, deck in cards.items())
         return added, queued
+
+    def adopt_deck_options(self, options: Sequence[AnkiDeckOptions],
+                           day_starts_hour: int | None) -> None:
+        """An imported collection's scheduling options as review settings: each deck's FSRS
+        parameters and desired retention, and when its day starts (when it says)."""
+        self._ledgers.adopt_deck_options(options, day_starts_hour)
 
     # --- the study exports (blocking) -----------------------------------------------------
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
+from studyhall.core.contracts.anki_deck import AnkiDeckOptions
 from studyhall.core.contracts.learner import (
     GRADES,
     LEARNER_LEVELS,
@@ -26,14 +27,15 @@ from studyhall.core.contracts.learner import (
     ReviewQuestionWritten,
     SourceQuizAnswered,
 )
+from studyhall.core.contracts.settings import DeckReview
 from studyhall.core.errors import InvalidInput
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 from studyhall.core.library.learner.evidence import LearnerEvidence
 from studyhall.core.library.learner.flashcards import Flashcards, flashcard_id, retirement_id
+from studyhall.core.library.learner.learner_day import LearnerDay, deck_rules
 from studyhall.core.library.learner.model import LearnerModel, require_node
 from studyhall.core.library.learner.overlay import LearnerOverlay
 from studyhall.core.library.learner.prompts import TermWeights
-from studyhall.core.library.learner.learner_day import LearnerDay, deck_rules
 from studyhall.core.library.learner.queue import Limits
 from studyhall.core.library.learner.report import (
     card_json,
@@ -193,6 +195,18 @@ class LearnerLedgers:
             self._store.append_retirements([FlashcardsRetired(
                 id=retirement_id(artifact_id, generation), artifact_id=artifact_id,
                 generation=generation, at=self._clock.now())])
+
+    def adopt_deck_options(self, options: Sequence[AnkiDeckOptions],
+                           day_starts_hour: int | None) -> None:
+        """Each deck's FSRS options into ``review_decks`` (a deck imported again takes its
+        collection's current ones), and the collection's day start when it has one."""
+        decks = {o.deck: DeckReview(parameters=list(o.parameters),
+                                    desired_retention=o.desired_retention) for o in options}
+        if not decks and day_starts_hour is None:
+            return
+        self._settings.update(lambda s: s.model_copy(update={
+            "review_decks": {**s.review_decks, **decks},
+            "day_starts_hour": s.day_starts_hour if day_starts_hour is None else day_starts_hour}))
 
     # --- helpers ---------------------------------------------------------------------------
 
