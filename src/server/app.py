@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import threading
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -98,6 +97,7 @@ from studyhall.server.runtime.workbench.artifacts import ArtifactDesk
 from studyhall.server.runtime.workbench.job_work import JobWork
 from studyhall.server.runtime.workbench.jobs import JobRunner
 from studyhall.server.services import Services
+from studyhall.server.startup_work import StartupWork
 
 
 def build_services(config: Config) -> Services:
@@ -138,11 +138,9 @@ def build_services(config: Config) -> Services:
     # Every stored key becomes known to the log redactor as the server starts: at once for the
     # key file (cheap), in the background for the OS keyring (probing it is slow); a key read
     # earlier than that is registered by the read itself.
-    preload = (
-        _now(secret_store.preload)
-        if isinstance(secret_store.inner, FileSecretStore)
-        else _background(secret_store.preload)
-    )
+    probe = (None if isinstance(secret_store.inner, FileSecretStore)
+             else StartupWork(secret_store.preload))  # in a thread, joined on shutdown
+    preload = probe.start if probe is not None else _now(secret_store.preload)
     # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm model
     # when set.
     local = local_embedder(data / "models")
@@ -183,7 +181,7 @@ def build_services(config: Config) -> Services:
         vault_writer=MarkdownFolderWriter(),
         on_startup=(preload,),
         # A one-time model export in flight is killed, not waited for (~10 s in torch).
-        on_shutdown=(sandbox.aclose, embedder.aclose),
+        on_shutdown=(sandbox.aclose, embedder.aclose, *((probe.aclose,) if probe else ())),
     )
 
 
@@ -319,15 +317,5 @@ def _tutor_knows_the_learner(
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
     async def hook() -> None:
         work()
-
-    return hook
-
-
-def _background(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
-    """A start-up hook that starts ``work`` in a daemon thread and does not wait for it: a
-    probe that hangs (a keyring behind a dead D-Bus waits ~25 s) must not hold the exit."""
-
-    async def hook() -> None:
-        threading.Thread(target=work, name="start-up work", daemon=True).start()
 
     return hook

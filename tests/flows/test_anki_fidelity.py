@@ -79,3 +79,25 @@ async def test_a_later_day_start_is_the_learners_and_anki_agrees(tmp_path):
         await runtime.library.import_here(str(built.path), embed=False)
         found = errors(runtime.learner.model(), built)
         assert statistics.median(found) < 0.01 and max(found) < 0.03
+
+
+async def test_a_cards_fsrs_state_is_readable_without_grading(tmp_path):
+    """``GET /api/review?node=`` and the node detail show Anki's stability and difficulty, the
+    due date and the answers counted — and reading them writes no grade."""
+    built = fidelity_collection(tmp_path, cards=2)
+    statement, theirs = next(iter(built.stability.items()))
+    node = node_id_for(statement)
+    async with scripted_app(None) as (api, runtime):
+        await runtime.library.import_here(str(built.path), embed=False)
+        before = runtime.learner.model().card(node).reviews
+        card = (await api.http.get(f"/api/review?node={node}")).json()["due"][0]
+        assert card["stability"] == pytest.approx(theirs, rel=0.01)
+        assert card["difficulty"] == pytest.approx(built.difficulty[statement], rel=0.01)
+        assert card["reviews"] == before > 0 and card["due_at"]
+        detail = (await api.http.get(f"/api/graph/nodes/{node}")).json()["review"]
+        assert detail == {"stability": card["stability"], "difficulty": card["difficulty"],
+                          "due_at": card["due_at"], "reviews": before}
+        assert runtime.learner.model().card(node).reviews == before  # read-only
+        topic = (await api.http.get(
+            f"/api/graph/nodes/{node_id_for('Fidelity')}")).json()["review"]
+        assert topic == {"stability": None, "difficulty": None, "due_at": None, "reviews": 0}

@@ -87,6 +87,10 @@ class Learner:
         """Record a review grade: the node's new card and mastery (the model built once)."""
         return self._ledgers.grade(node_id, grade, prompt_kind)
 
+    def fsrs_state(self, node_id: str) -> dict[str, Any]:
+        """That node's FSRS state now, read-only (``NotFound`` for an unknown node)."""
+        return self._ledgers.fsrs_state(node_id)
+
     def mastery(self, node_id: str) -> dict[str, Any]:
         """The score, its state and every event that made it."""
         return self._ledgers.mastery(node_id)

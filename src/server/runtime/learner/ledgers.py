@@ -40,6 +40,7 @@ from studyhall.core.library.learner.queue import Limits
 from studyhall.core.library.learner.report import (
     card_json,
     due_json,
+    fsrs_json,
     mastery_json,
     queue_json,
     stats_json,
@@ -94,9 +95,14 @@ class LearnerLedgers:
         model = self.model()
         out = queue_json(model, 1)
         out["due"] = [{**due_json(model, planned_or_now(model, node_id)),
-                       "next": next_due(model, node_id)}]
+                       "next": next_due(model, node_id),
+                       **{k: v for k, v in fsrs_json(model, node_id).items() if k != "due_at"}}]
         out["next_due_at"] = after_today(model)
         return out
+
+    def fsrs_state(self, node_id: str) -> dict[str, Any]:
+        """A node's FSRS state now, read-only: stability, difficulty, due_at, reviews."""
+        return fsrs_json(self.model(), node_id)
 
     def mastery(self, node_id: str) -> dict[str, Any]:
         """``GET /api/mastery/{id}``: the score, its state and every event that made it."""
