@@ -177,7 +177,7 @@ def build_services(config: Config) -> Services:
         vault_reader=FileVaultReader(rule=files),
         sandbox=sandbox,
         # Exports write each file whole (genanki loads on the first deck written).
-        deck_writer=GenankiDeckWriter(),
+        deck_writer=GenankiDeckWriter(data / "exports" / "anki-note-times.json"),
         vault_writer=MarkdownFolderWriter(),
         on_startup=(preload,),
         # A one-time model export in flight is killed, not waited for (~10 s in torch).
