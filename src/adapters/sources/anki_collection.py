@@ -250,7 +250,7 @@ def _decks(conn: sqlite3.Connection, values: _Values, tables: set[str],
                              f"number ({key[:40]!r})") from None
         out[deck_id] = str(deck.get("name") or "Default")[:DECK_NAME_MAX]
     if out:
-        return out, loaded
+        return out, loaded or {}
     if "decks" in tables:  # schema 18: a table, names "\x1f"-separated
         # (its name column collates with Anki's own "unicase": never compare or sort on it here)
         for rowid, deck_id, kind, name_kind in conn.execute(

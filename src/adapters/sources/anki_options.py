@@ -141,9 +141,9 @@ def modern_options(conn: sqlite3.Connection, used: Mapping[int, str]
         ids = [v for v in deck.get(_CONFIG_ID, ()) if isinstance(v, int)]
         own = configs.get(ids[0] if ids else 1) or configs.get(1) or AnkiDeckOptions("")
         override = [v for v in deck.get(_DECK_RETENTION, ()) if isinstance(v, int)]
-        kept = retention(_float32(override[-1]), own.desired_retention) if override else (
+        wanted = retention(_float32(override[-1]), own.desired_retention) if override else (
             own.desired_retention)
-        out.append(AnkiDeckOptions(name, own.parameters, kept))
+        out.append(AnkiDeckOptions(name, own.parameters, wanted))
     return tuple(out)
 
 
