@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import threading
 from collections.abc import Awaitable, Callable
 from functools import partial
 
@@ -106,6 +105,7 @@ from studyhall.server.runtime.workbench.artifacts import ArtifactDesk
 from studyhall.server.runtime.workbench.job_work import JobWork
 from studyhall.server.runtime.workbench.jobs import JobRunner
 from studyhall.server.services import Services
+from studyhall.server.startup_work import StartupWork
 
 
 def build_services(config: Config) -> Services:
@@ -147,11 +147,9 @@ def build_services(config: Config) -> Services:
     # Every stored key becomes known to the log redactor as the server starts: at once for the
     # key file (cheap), in the background for the OS keyring (probing it is slow); a key read
     # earlier than that is registered by the read itself.
-    preload = (
-        _now(secret_store.preload)
-        if isinstance(secret_store.inner, FileSecretStore)
-        else _background(secret_store.preload)
-    )
+    probe = (None if isinstance(secret_store.inner, FileSecretStore)
+             else StartupWork(secret_store.preload))  # in a thread, joined on shutdown
+    preload = probe.start if probe is not None else _now(secret_store.preload)
     # The settings pick the embedder: the bundled MiniLM by default (offline), a litellm model
     # when set.
     local = local_embedder(data / "models")
@@ -189,7 +187,7 @@ def build_services(config: Config) -> Services:
         vault_reader=FileVaultReader(rule=files),
         sandbox=sandbox,
         # Exports write each file whole (genanki loads on the first deck written).
-        deck_writer=GenankiDeckWriter(),
+        deck_writer=GenankiDeckWriter(data / "exports" / "anki-note-times.json"),
         vault_writer=MarkdownFolderWriter(),
         # The ONNX export once per data folder, at the app's first start (not in the tests:
         # each test's fresh data folder would export again; they use a prepared folder).
@@ -199,7 +197,7 @@ def build_services(config: Config) -> Services:
         else (lambda: False),
         on_startup=(preload,),
         # A one-time model export in flight is killed, not waited for (~10 s in torch).
-        on_shutdown=(sandbox.aclose, embedder.aclose),
+        on_shutdown=(sandbox.aclose, embedder.aclose, *((probe.aclose,) if probe else ())),
     )
 
 
@@ -351,15 +349,5 @@ def unknown_capabilities(role: ModelRole) -> ModelCapabilities:
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
     async def hook() -> None:
         work()
-
-    return hook
-
-
-def _background(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:
-    """A start-up hook that starts ``work`` in a daemon thread and does not wait for it: a
-    probe that hangs (a keyring behind a dead D-Bus waits ~25 s) must not hold the exit."""
-
-    async def hook() -> None:
-        threading.Thread(target=work, name="start-up work", daemon=True).start()
 
     return hook

@@ -56,7 +56,8 @@ def test_a_deck_imports_with_its_history_and_again_changes_nothing(tmp_path, cap
     report = json.loads(capsys.readouterr().out)
     assert report["notes"] == 3 and report["imported"] == 3 and report["propositions"] == 5
     assert report["anki"] == {"decks": 1, "notes_in_graph": 3, "reviews": 6,
-                              "reviews_in_deck": 6, "reviews_left_out": 1, "cards_queued": 3}
+                              "reviews_in_deck": 6, "reviews_left_out": 1,
+                              "reviews_cram_left_out": 0, "cards_queued": 3}
     snapshot = graph_snapshot(JsonlGraphStore(data_dir() / "graph"))
     texts = {n.id: n.text for n in snapshot.nodes}
     spanish = node_id_for(topic_text("Languages::Spanish"))

@@ -87,8 +87,8 @@ async def test_a_new_card_over_the_cap_waits_for_tomorrow() -> None:
         assert r.json()["review"]["new_cards_per_day"] == 1
         queue = (await api.http.get("/api/review")).json()
         assert [d["node_id"] for d in queue["due"]] == ["tree"]
-        local = NOON.astimezone()  # days are the machine's calendar days
-        tomorrow = local.replace(hour=0, minute=0, second=0) + timedelta(days=1)
+        local = NOON.astimezone()  # days are learner days: local time, from 4:00 (Anki's)
+        tomorrow = local.replace(hour=4, minute=0, second=0) + timedelta(days=1)
         assert datetime.fromisoformat(queue["next_due_at"]) == tomorrow
         await api.http.put("/api/settings/review", json={"new_cards_per_day": 0})
         assert (await api.http.get("/api/review")).json()["next_due_at"] is None  # none waits
@@ -99,10 +99,11 @@ async def test_review_caps_are_validated_then_saved() -> None:
     async with scripted_app(None, services=services) as (api, _):
         view = (await api.http.get("/api/settings")).json()
         assert view["review"] == {"new_cards_per_day": 20, "reviews_per_day": 200,
-                                  "desired_retention": 0.9}
+                                  "desired_retention": 0.9, "day_starts_hour": 4, "decks": {}}
         for bad in ({"new_cards_per_day": -1}, {"reviews_per_day": 0},
                     {"desired_retention": 0.99}, {"new_cards_per_day": 2.5},
-                    {"reviews_per_day": "many"}, {"new_cards_per_day": True}):
+                    {"reviews_per_day": "many"}, {"new_cards_per_day": True},
+                    {"day_starts_hour": 24}, {"day_starts_hour": 4.5}):
             r = await api.http.put("/api/settings/review", json=bad)
             assert r.status_code == 400, bad
             assert "reviews per day from 1 to 10000" in r.json()["message"]
@@ -111,7 +112,8 @@ async def test_review_caps_are_validated_then_saved() -> None:
                                                              "desired_retention": 0.85})
         assert r.status_code == 200
         assert r.json()["review"] == {"new_cards_per_day": 20, "reviews_per_day": 50,
-                                      "desired_retention": 0.85}
+                                      "desired_retention": 0.85, "day_starts_hour": 4,
+                                      "decks": {}}
         stats = (await api.http.get("/api/stats")).json()
         assert stats["retention"]["target"] == 0.85  # the scheduler reads the saved target
 

@@ -3,8 +3,10 @@ made with ``genanki`` (imported on the first write, not at start-up).
 
 One note type (Front / Back / Source) with a fixed model id; each note's GUID is derived from
 its node id, so importing a re-export into Anki updates the learner's notes (and keeps their
-review history) instead of adding duplicates. The package is written to a temporary file
-beside the target and renamed over it: a crash or a kill never leaves a half-written deck.
+review history) instead of adding duplicates; a note unchanged since the last export keeps
+that export's modification time (``anki_note_times.py``), so Anki updates only what changed. The
+package is written to a temporary file beside the target and renamed over it: a crash or a kill
+never leaves a half-written deck.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from studyhall.adapters.export.anki_note_times import NoteTimes
 from studyhall.adapters.export.partial_files import replace_with, sweep_partials
 from studyhall.core.library.export.anki_notes import AnkiNote
 
@@ -74,33 +77,55 @@ def build_package(notes: Sequence[AnkiNote], deck_name: str) -> Any:
     return genanki.Package(deck)
 
 
-def write_apkg(notes: Sequence[AnkiNote], deck_name: str, target: Path) -> int:
+def write_apkg(notes: Sequence[AnkiNote], deck_name: str, target: Path,
+               times: NoteTimes | None = None) -> int:
     """Write the package to ``target`` atomically; the number of notes written."""
     package = build_package(notes, deck_name)
+    times = times or NoteTimes(None)
     target = target.expanduser()
     # Only this target's partials, left by a run that was killed mid-write: the folder may be
     # the learner's Downloads, and nothing else in it is touched.
     sweep_partials(target.parent, lambda name: name == target.name)
-    replace_with(target, lambda partial: _write_zip(package, partial))
+    import time
+
+    kept = times.stamps([(note_guid(n.key), n) for n in notes], int(time.time()))
+    replace_with(target, lambda partial: _write_zip(_KeptTimes(package, kept), partial))
     return len(notes)
 
 
 class GenankiDeckWriter:
-    """The ``DeckWriter`` port on disk."""
+    """The ``DeckWriter`` port on disk. ``note_times``: where the notes' last export times are
+    kept (None: every note is stamped at each export)."""
+
+    def __init__(self, note_times: Path | None = None) -> None:
+        self._times = NoteTimes(note_times)
 
     def write(self, notes: Sequence[AnkiNote], deck_name: str, target: str) -> int:
-        return write_apkg(notes, deck_name, Path(target))
+        return write_apkg(notes, deck_name, Path(target), self._times)
 
     def package(self, notes: Sequence[AnkiNote], deck_name: str) -> bytes:
-        return apkg_bytes(notes, deck_name)
+        return apkg_bytes(notes, deck_name, self._times)
 
 
-def apkg_bytes(notes: Sequence[AnkiNote], deck_name: str) -> bytes:
+def apkg_bytes(notes: Sequence[AnkiNote], deck_name: str, times: NoteTimes | None = None) -> bytes:
     """The package as bytes (the HTTP download), written through the same temporary file."""
     with tempfile.TemporaryDirectory(prefix="studyhall-apkg-") as tmp:
         target = Path(tmp) / "deck.apkg"
-        write_apkg(notes, deck_name, target)
+        write_apkg(notes, deck_name, target, times)
         return target.read_bytes()
+
+
+class _KeptTimes:
+    """The package, with each note's modification time the kept one (``anki_note_times.py``)."""
+
+    def __init__(self, package: Any, mods: dict[str, int]) -> None:
+        self._package = package
+        self._mods = mods
+
+    def write_to_db(self, cursor: Any, now: float, ids: Any) -> None:
+        self._package.write_to_db(cursor, now, ids)
+        cursor.executemany("update notes set mod = ? where guid = ?",
+                           [(mod, guid) for guid, mod in self._mods.items()])
 
 
 def _write_zip(package: Any, out: Path) -> None:

@@ -22,6 +22,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from studyhall.adapters.sources.anki_fields import FIELD_MAX, RAW_FIELD_MAX, note_of
+from studyhall.adapters.sources.anki_options import (
+    legacy_options,
+    modern_options,
+    modern_rollover,
+    rollover,
+)
 from studyhall.core.contracts.anki_deck import DECK_SEPARATOR, AnkiDeckFile, AnkiNote, AnkiReview
 from studyhall.core.contracts.learner import Grade
 from studyhall.core.errors import InvalidInput
@@ -38,6 +44,7 @@ _PIECE = 1 << 20  # bytes read from a blob handle at a time
 GRADES: dict[int, Grade] = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 V1_LEARNING: dict[int, Grade] = {1: "again", 2: "good", 3: "easy"}  # three buttons
 MANUAL_TYPES = (4, 5)  # revlog types: 4 manual / reset, 5 rescheduled ("set due date")
+CRAM = 3  # revlog type of an answer in a filtered deck: factor 0 when it does not reschedule
 OLDER_VERSIONS = ('Export it again from Anki with "Support older Anki versions" ticked '
                   "(File → Export, Anki Deck Package).")
 CHECK_DATABASE = "In Anki, run Tools → Check Database, then export the deck again."
@@ -160,10 +167,13 @@ def read_collection(conn: sqlite3.Connection, path: str) -> AnkiDeckFile:
         raise InvalidInput(f"{name} is missing Anki's tables "
                            f"({', '.join(sorted(missing))}). {OLDER_VERSIONS}")
     values = _Values(conn)
-    decks = _decks(conn, values, tables, name)
-    v1 = _scheduler(conn, values, tables) == 1
+    decks, legacy = _decks(conn, values, tables, name)
+    conf, _ = _json_column(conn, values, "conf")  # unreadable: the usual v2 scheduler
+    conf = conf if isinstance(conf, dict) else {}
+    v1 = _scheduler(conn, conf, tables) == 1
     cards = _cards(conn, name)
-    answers, left_out = _reviews(conn, tables, v1)
+    answers, left_out, cram = _reviews(conn, tables, v1)
+    used: dict[int, str] = {}
     notes: list[AnkiNote] = []
     skipped: list[tuple[str, str]] = []
     cut: list[tuple[str, str]] = []
@@ -180,6 +190,8 @@ def read_collection(conn: sqlite3.Connection, path: str) -> AnkiDeckFile:
         fields = values.fields(rowid, flds_kind)
         tags = values.head("notes", "tags", rowid, tags_kind, TAGS_MAX)[0]
         made = note_of(guid, fields.values, tags, decks.get(own[0].deck_id, "Default"))
+        if made is not None:
+            used.setdefault(own[0].deck_id, made.deck)
         if made is None:
             skipped.append((guid, "the note's first two fields are empty"))
             continue
@@ -189,7 +201,15 @@ def read_collection(conn: sqlite3.Connection, path: str) -> AnkiDeckFile:
         # would replay the same fact twice).
         history = max((answers.get(c.id, []) for c in own), key=len)
         notes.append(replace(made, reviews=tuple(sorted(history, key=lambda r: r.at))))
-    return AnkiDeckFile(path, tuple(notes), tuple(skipped), left_out, tuple(cut))
+    if legacy:
+        options = legacy_options(legacy, _json_column(conn, values, "dconf")[0], used)
+    else:
+        options = modern_options(conn, used) if "deck_config" in tables else ()
+    day = rollover(conf.get("rollover"))
+    if day is None and "config" in tables:
+        day = modern_rollover(conn)
+    return AnkiDeckFile(path, tuple(notes), tuple(skipped), left_out, tuple(cut), cram, day,
+                        options)
 
 
 def _json_column(conn: sqlite3.Connection, values: _Values, column: str) -> tuple[Any, bool]:
@@ -209,7 +229,8 @@ def _json_column(conn: sqlite3.Connection, values: _Values, column: str) -> tupl
 
 
 def _decks(conn: sqlite3.Connection, values: _Values, tables: set[str],
-           name: str) -> dict[int, str]:
+           name: str) -> tuple[dict[int, str], dict[str, Any]]:
+    """Deck id → name, and schema 11's deck list as JSON (empty for schema 18)."""
     loaded, parsed = _json_column(conn, values, "decks")
     if not parsed:
         raise _malformed(name, "its deck list (col.decks) is not readable JSON (or is over "
@@ -228,7 +249,9 @@ def _decks(conn: sqlite3.Connection, values: _Values, tables: set[str],
             raise _malformed(name, "its deck list (col.decks) has a deck id that is not a "
                              f"number ({key[:40]!r})") from None
         out[deck_id] = str(deck.get("name") or "Default")[:DECK_NAME_MAX]
-    if not out and "decks" in tables:  # schema 18: a table, names "\x1f"-separated
+    if out:
+        return out, loaded or {}
+    if "decks" in tables:  # schema 18: a table, names "\x1f"-separated
         # (its name column collates with Anki's own "unicase": never compare or sort on it here)
         for rowid, deck_id, kind, name_kind in conn.execute(
                 f"select rowid, {_int('id')}, typeof(name) from decks"):
@@ -237,12 +260,11 @@ def _decks(conn: sqlite3.Connection, values: _Values, tables: set[str],
                                  f"{_KINDS.get(kind, kind)}, not a number")
             text = values.head("decks", "name", rowid, name_kind, DECK_NAME_MAX)[0]
             out[deck_id] = text.replace("\x1f", DECK_SEPARATOR) or "Default"
-    return out
+    return out, {}
 
 
-def _scheduler(conn: sqlite3.Connection, values: _Values, tables: set[str]) -> int:
-    conf, _ = _json_column(conn, values, "conf")  # unreadable: the usual v2 scheduler
-    version = conf.get("schedVer") if isinstance(conf, dict) else None
+def _scheduler(conn: sqlite3.Connection, conf: dict[str, Any], tables: set[str]) -> int:
+    version = conf.get("schedVer")
     if version is None and "config" in tables:  # a WITHOUT ROWID table: no blob handle
         row = conn.execute("select substr(val, 1, 64) from config "
                            "where key = 'schedVer'").fetchone()
@@ -278,17 +300,23 @@ def _wrong_card(row: tuple[Any, ...]) -> str:
 
 
 def _reviews(conn: sqlite3.Connection, tables: set[str],
-             v1: bool) -> tuple[dict[int, list[AnkiReview]], int]:
+             v1: bool) -> tuple[dict[int, list[AnkiReview]], int, int]:
+    """Answers by card id, the rows that are not answers, and the cram answers Anki's FSRS
+    skips (a filtered deck with rescheduling off writes them with factor 0)."""
     if "revlog" not in tables:
-        return {}, 0
+        return {}, 0, 0
     out: dict[int, list[AnkiReview]] = {}
-    left_out = 0
-    for rid, _, cid, _, ease, _, kind, _ in conn.execute(
-            f"select {_int('id')}, {_int('cid')}, {_int('ease')}, {_int('type')} from revlog"):
+    left_out = cram = 0
+    for rid, _, cid, _, ease, _, kind, _, factor, _ in conn.execute(
+            f"select {_int('id')}, {_int('cid')}, {_int('ease')}, {_int('type')}, "
+            f"{_int('factor')} from revlog"):
         grades = V1_LEARNING if v1 and kind in (0, 2) else GRADES
         grade = grades.get(ease) if ease is not None else None
         if kind in MANUAL_TYPES or grade is None or rid is None or rid <= 0 or cid is None:
             left_out += 1
+            continue
+        if kind == CRAM and factor == 0:
+            cram += 1
             continue
         try:
             at = datetime.fromtimestamp(rid / 1000, UTC)
@@ -296,4 +324,4 @@ def _reviews(conn: sqlite3.Connection, tables: set[str],
             left_out += 1
             continue
         out.setdefault(cid, []).append(AnkiReview(f"{rid}-{cid}", at, grade))
-    return out, left_out
+    return out, left_out, cram

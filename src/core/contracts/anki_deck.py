@@ -10,11 +10,13 @@ from datetime import datetime
 from studyhall.core.contracts.learner import Grade
 
 DECK_SEPARATOR = "::"  # Anki's nesting: "Languages::Spanish::Verbs"
+DECK_ARTIFACT = "anki:"  # a deck's kept cards belong to the artifact "anki:<deck name>"
 
 
 @dataclass(frozen=True)
 class AnkiReview:
-    """One answer in the note's review log (manual reschedules are not answers: left out)."""
+    """One answer in the note's review log (what Anki's FSRS skips is left out: manual and
+    "set due date" rows, and cram answers in a filtered deck that does not reschedule)."""
 
     id: str  # "<revlog id>-<card id>": stable across exports of the same collection
     at: datetime  # UTC, from the revlog id (milliseconds since the epoch)
@@ -34,6 +36,15 @@ class AnkiNote:
 
 
 @dataclass(frozen=True)
+class AnkiDeckOptions:
+    """A deck's FSRS options as its collection holds them."""
+
+    deck: str
+    parameters: tuple[float, ...] = ()  # its optimised FSRS-6 weights (empty: the defaults)
+    desired_retention: float = 0.9
+
+
+@dataclass(frozen=True)
 class AnkiDeckFile:
     """What one ``.apkg`` holds."""
 
@@ -42,6 +53,9 @@ class AnkiDeckFile:
     skipped: tuple[tuple[str, str], ...] = ()  # (note guid, why): e.g. every field empty
     reviews_left_out: int = 0  # revlog rows that were not answers (reschedules, manual)
     cut: tuple[tuple[str, str], ...] = ()  # (note guid, what was cut): imported, shortened
+    cram_left_out: int = 0  # answers in a filtered deck with rescheduling off (FSRS skips them)
+    day_starts_hour: int | None = None  # the collection's "next day starts at" (when it says)
+    options: tuple[AnkiDeckOptions, ...] = ()  # the FSRS options of each deck holding notes
 
 
 def deck_levels(deck: str) -> list[str]:

@@ -90,6 +90,14 @@ class Timeouts(Record):
     local_s: float = Field(default=900, ge=1, le=7200)
 
 
+class DeckReview(Record):
+    """An Anki deck's FSRS options, read from its collection on import: its optimised
+    parameters (empty: the package's defaults) and the recall probability it schedules for."""
+
+    parameters: list[float] = Field(default_factory=list, max_length=21)
+    desired_retention: float = Field(default=0.9, ge=0.7, le=0.99)
+
+
 class Settings(Record):
     models: dict[ModelRole, RoleModel] = Field(default_factory=default_models)
     chunk_tokens: int = Field(default=2000, ge=100, le=200_000)
@@ -102,6 +110,10 @@ class Settings(Record):
     new_cards_per_day: int = Field(default=20, ge=0, le=1000)
     reviews_per_day: int = Field(default=200, ge=1, le=10_000)
     desired_retention: float = Field(default=0.9, ge=0.7, le=0.97)
+    # The learner's day starts at this hour, local time (Anki's "next day starts at"): FSRS
+    # counts the days between answers, and the caps the reviews of a day, from it.
+    day_starts_hour: int = Field(default=4, ge=0, le=23)
+    review_decks: dict[str, DeckReview] = Field(default_factory=dict)  # Anki deck → its options
     privacy: Privacy = Field(default_factory=Privacy)
     timeouts: Timeouts = Field(default_factory=Timeouts)
     # Why transcription is off (the chosen provider has no speech-to-text model); None: the

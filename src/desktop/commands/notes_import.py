@@ -270,7 +270,8 @@ def _print(report: dict[str, Any], as_json: bool) -> None:
         print(
             f"  anki: {anki['decks']} deck(s); {anki['reviews']} reviews imported "
             f"({anki['reviews_in_deck']} in the deck, {anki['reviews_left_out']} reschedules "
-            f"left out); {anki['cards_queued']} cards joined the review queue"
+            f"and {anki.get('reviews_cram_left_out', 0)} cram answers left out); "
+            f"{anki['cards_queued']} cards joined the review queue"
         )
     else:
         print(

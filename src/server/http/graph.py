@@ -146,7 +146,7 @@ def routes(library: Library) -> list[BaseRoute]:
         Route("/api/graph/map", _map_route(library.graph), methods=["GET"],
               name="get_graph_map"),
         Route("/api/graph/nodes/{node_id:path}",
-              detail_route(library.graph, library.sessions),
+              detail_route(library.graph, library.sessions, library.fsrs_state),
               methods=["GET"], name="get_graph_node"),
         Route("/api/chats/{chat_id}/extract", post_extract, methods=["POST"],
               name="post_extract"),

@@ -108,10 +108,11 @@ def _rollup(m: TopicMastery) -> dict[str, Any]:
             "solid": m.solid, "shaky": m.shaky}
 
 
-def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Mapping[str, str]]
+def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Mapping[str, str]],
+                 review: Callable[[str], dict[str, Any]] | None = None,
                  ) -> Callable[[Request], Awaitable[Response]]:
     """The handler of ``GET /api/graph/nodes/{node_id}``; ``sessions`` maps chat ids to their
-    titles."""
+    titles; ``review`` gives a node's FSRS state (read-only), shown as ``review``."""
     edges = EdgeIndex()
     lock = threading.Lock()
 
@@ -119,7 +120,10 @@ def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Mappi
         snapshot = read()
         chats = sessions()
         with lock:
-            return JSONResponse(node_detail(snapshot, node_id, edges, chats))
+            out = node_detail(snapshot, node_id, edges, chats)
+        if review is not None:
+            out["review"] = review(node_id)
+        return JSONResponse(out)
 
     @describe(summary="One node in full", responses={404: "No such node"})
     async def get_node(request: Request) -> Response:

@@ -49,6 +49,10 @@ class DueCard(BodyModel):
     overdue: bool
     mastery: float | None
     next: dict[GradeName, str]  # the due date each grade would give, graded now
+    # ?node= only: the card's FSRS state, read-only (none before its first grade)
+    stability: float | None = None
+    difficulty: float | None = None
+    reviews: int | None = None
 
 
 class DueCounts(BodyModel):
@@ -136,7 +140,8 @@ def routes(learner: Learner) -> list[BaseRoute]:
     async def get_review(request: Request) -> Response:
         """Cards due today, in order (prerequisites first), within the daily caps, each with a
         prompt built from the node's content, the answer to reveal and the due date each grade
-        would give. ``?node=ID``: that node's card alone, due or not ("Review now")."""
+        would give. ``?node=ID``: that node's card alone, due or not ("Review now"), with its FSRS
+        state (``stability``, ``difficulty``, ``due_at``, ``reviews``), read-only."""
         given = query(request, "limit", "node")
         node_id = given.get("node")
         if node_id:

@@ -9,8 +9,9 @@ provider (``settings_provider``); ``PUT /api/settings/models`` changes roles;
 makes one tiny model call for that role and says plainly whether it worked;
 ``PUT /api/settings/privacy`` ``{"scrub_local"}`` says whether prompts to a model on this machine
 are scrubbed of personal data too (hosted providers always are);
-``PUT /api/settings/review`` ``{"new_cards_per_day"?, "reviews_per_day"?, "desired_retention"?}``
-sets the spaced-review caps; ``PUT /api/settings/timeouts`` ``{"hosted_s"?, "local_s"?}`` how
+``PUT /api/settings/review`` ``{"new_cards_per_day"?, "reviews_per_day"?, "desired_retention"?,
+"day_starts_hour"?}`` sets the spaced-review caps and the hour the learner's day starts (each
+imported Anki deck's FSRS options come back under ``review.decks``, read-only); ``PUT /api/settings/timeouts`` ``{"hosted_s"?, "local_s"?}`` how
 long a model call waits for bytes (a model on this computer may need minutes to load).
 A key is named by its provider (``openai``) or by a server's address (``http://host:1234/v1``,
 kept in its normal form, ``core.contracts.servers``).
@@ -128,6 +129,7 @@ class ReviewIn(BodyModel):
     new_cards_per_day: int | None = Field(default=None, ge=0, le=1000, strict=True)
     reviews_per_day: int | None = Field(default=None, ge=1, le=10_000, strict=True)
     desired_retention: float | None = Field(default=None, ge=0.7, le=0.97)
+    day_starts_hour: int | None = Field(default=None, ge=0, le=23, strict=True)
 
 
 def mask(value: str) -> str:
@@ -210,7 +212,10 @@ def routes(settings_store: SettingsStore, secrets: SecretStore, chat_model: Chat
             },
             "review": {"new_cards_per_day": settings.new_cards_per_day,
                        "reviews_per_day": settings.reviews_per_day,
-                       "desired_retention": settings.desired_retention},
+                       "desired_retention": settings.desired_retention,
+                       "day_starts_hour": settings.day_starts_hour,
+                       "decks": {name: deck.model_dump() for name, deck
+                                 in sorted(settings.review_decks.items())}},
             **provider_view(settings),  # the provider step: the choices, the one in use
         }
 
@@ -289,7 +294,8 @@ def routes(settings_store: SettingsStore, secrets: SecretStore, chat_model: Chat
         body: ReviewIn = await read_model(
             request, ReviewIn, refused=NOT_SAVED,
             hint="New cards per day is a whole number from 0 to 1000, reviews per day from 1 "
-                 "to 10000, desired retention from 0.70 to 0.97.")
+                 "to 10000, desired retention from 0.70 to 0.97, the day's start an hour from "
+                 "0 to 23.")
         caps = body.model_dump(exclude_none=True)
         return await _changed(lambda current: current.model_copy(update=caps))
 

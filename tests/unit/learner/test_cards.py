@@ -8,8 +8,10 @@ from datetime import UTC, datetime, timedelta, timezone
 import fsrs
 import pytest
 from studyhall.core.library.learner.cards import Graded, replay, retrievability
+from studyhall.core.library.learner.learner_day import LearnerDay
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)
+DAY = LearnerDay()  # the learner's day: from 4:00 (here UTC)
 RATING = {"again": fsrs.Rating.Again, "hard": fsrs.Rating.Hard, "good": fsrs.Rating.Good,
           "easy": fsrs.Rating.Easy}
 
@@ -26,8 +28,9 @@ def by_the_package(history: list[tuple[float, str]],
                    retention: float = 0.9) -> fsrs.Card:
     scheduler = fsrs.Scheduler(desired_retention=retention, enable_fuzzing=False)
     card = fsrs.Card(card_id=1, due=T0)
-    for hours, grade in history:
-        card, _ = scheduler.review_card(card, RATING[grade], T0 + timedelta(hours=hours))
+    for k, (hours, grade) in enumerate(history):  # each answer on its learner day (Anki's)
+        card, _ = scheduler.review_card(card, RATING[grade],
+                                        DAY.on_day_clock(T0 + timedelta(hours=hours), k))
     return card
 
 
@@ -45,8 +48,8 @@ def test_the_replayed_card_equals_the_packages(history, retention):
     assert view.reviews == len(history)
     now = T0 + timedelta(days=400)
     scheduler = fsrs.Scheduler(desired_retention=retention, enable_fuzzing=False)
-    assert retrievability(view, now, retention) == scheduler.get_card_retrievability(expected,
-                                                                                     now)
+    assert retrievability(view, now, retention) == scheduler.get_card_retrievability(
+        expected, DAY.on_day_clock(now, len(history)))
 
 
 def test_times_in_any_zone_replay_as_utc():

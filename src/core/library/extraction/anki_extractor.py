@@ -5,7 +5,8 @@ under "Languages", a ``supports`` edge between them), quoted from a view holding
 name; each note is a proposition — its statement (a basic card's "front — back", a cloze filled
 in) — with its front and back quoted from the note's own view, and a ``supports`` edge to its
 deck's topic. A view's message id comes from the note's Anki GUID, so a re-import of the same
-deck is covered and extracts nothing; an edited note is a new view, and a new statement.
+deck is covered and extracts nothing; an edited note is a new view, and a new statement. A
+note with any non-empty field is kept, however short ("あ" → "a": quoted as its whole view).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from datetime import datetime
 from studyhall.core.contracts.anki_deck import DECK_SEPARATOR, AnkiDeckFile, AnkiNote, deck_levels
 from studyhall.core.library.extraction.batching import Batch, batches_of
 from studyhall.core.library.extraction.coverage import View, make_view
+from studyhall.core.library.extraction.evidence import MIN_QUOTE_CHARS, normalize_ws
 from studyhall.core.library.extraction.findings import (
     EdgeFinding,
     EvidenceClaim,
@@ -130,8 +132,11 @@ def extract_deck(deck: DeckViews, views: Sequence[View]) -> ExtractorOutput:
         note = deck.notes.get(view.message_id)
         if note is None:
             continue
-        quotes = [q for q in (_first(note.front), _first(note.back)) if q]
-        key = node(note.statement, view.message_id, quotes)
+        quotes = [q for q in (_first(note.front), _first(note.back))
+                  if q and len(normalize_ws(q)) >= MIN_QUOTE_CHARS]
+        # A short note ("あ" → "a") is quoted whole: its view's lines together (at least "x y").
+        key = node(note.statement, view.message_id,
+                   quotes or [normalize_ws(" ".join(view.lines))])
         edges.setdefault((key, own_topic))
     return ExtractorOutput(
         propositions=tuple(PropositionFinding(key=k, text=t, evidence=tuple(claims[k]))

@@ -93,7 +93,8 @@ def standing(model: LearnerModel, node_id: str) -> dict[str, Any]:
     g = gate(node_id, {node_id: mine}, {p: model.score(p).value for p in mine})
     # This card alone (the whole day plan would replay every card): due by FSRS once the node
     # is studied; today's queue may still hold it back under the daily caps.
-    view = replay(model.learner.graded(node_id), model.now, model.limits.desired_retention)
+    view = replay(model.learner.graded(node_id), model.now,
+                  rules=model.limits.rules(node_id))
     studied = bool(s.signals)
     return {
         **brief(model, node_id),

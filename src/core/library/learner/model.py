@@ -87,7 +87,8 @@ class LearnerModel:
         if known is not None:
             return known
         self.node(node_id)
-        return replay(self.learner.graded(node_id), self.now, self.limits.desired_retention)
+        return replay(self.learner.graded(node_id), self.now,
+                      rules=self.limits.rules(node_id))
 
     def prompt(self, node_id: str) -> Prompt:
         """The learner's kept flashcard when the node has one (several take turns), else its

@@ -6,7 +6,8 @@ A backlog does not come back as a wall: of the cards overdue at the start of the
 ``ceil(backlog / SPREAD_DAYS)`` (at least ``SMALL_BACKLOG``) are taken today — the rest wait for
 the following days, most at risk first. Order: lowest retrievability first (in bands of 0.05),
 then importance (evidence and links), and a card's prerequisites (``follows`` edges) always
-before it when both are in the queue. Days are calendar days in the time zone of ``now``.
+before it when both are in the queue. Days are learner days (``learner_day.py``: starting at
+the rollover hour, 4:00 by default) in the time zone of ``now``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from datetime import date, datetime, timedelta
 from typing import Literal, NamedTuple
 
 from studyhall.core.library.learner.cards import CardView, Graded, replay, retrievability
+from studyhall.core.library.learner.learner_day import DEFAULT_DAY, FsrsRules, LearnerDay
 
 SPREAD_DAYS = 7  # an overdue backlog is spread over about a week
 SMALL_BACKLOG = 10  # a backlog this small is taken at once
@@ -31,6 +33,15 @@ class Limits(NamedTuple):
     new_per_day: int = 20
     reviews_per_day: int = 200
     desired_retention: float = 0.9
+    day: LearnerDay = DEFAULT_DAY
+    decks: Mapping[str, FsrsRules] = {}  # node id → its Anki deck's rules (others: the above)
+
+    def rules(self, node_id: str) -> FsrsRules:
+        """What the node's card is replayed under (its deck's rules on the learner's day)."""
+        own = self.decks.get(node_id)
+        if own is None:
+            return FsrsRules(self.desired_retention, (), self.day)
+        return own._replace(day=self.day)
 
 
 class Reviewable(NamedTuple):
@@ -71,16 +82,16 @@ def overdue_allowance(backlog: int) -> int:
     return min(backlog, max(math.ceil(backlog / SPREAD_DAYS), SMALL_BACKLOG))
 
 
-def day_bounds(now: datetime) -> tuple[datetime, datetime]:
-    dawn = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    return dawn, dawn + timedelta(days=1)
+def day_bounds(now: datetime, day: LearnerDay = DEFAULT_DAY) -> tuple[datetime, datetime]:
+    """Today's learner day, from its start to the next one's (``day``'s time zone is now's)."""
+    return day._replace(tz=now.tzinfo or day.tz).bounds(now)
 
 
 def plan_day(items: Iterable[Reviewable], now: datetime, limits: Limits,
              ancestors: Callable[[str], Sequence[str]] = lambda _: ()) -> DayPlan:
     """Today's queue. ``ancestors(node)``: its prerequisites, nearest first."""
-    dawn, dusk = day_bounds(now)
-    retention = limits.desired_retention
+    limits = limits._replace(day=limits.day._replace(tz=now.tzinfo or limits.day.tz))
+    dawn, dusk = limits.day.bounds(now)
     cards: dict[str, CardView] = {}
     new: list[Reviewable] = []
     reviews: list[Due] = []
@@ -89,14 +100,15 @@ def plan_day(items: Iterable[Reviewable], now: datetime, limits: Limits,
     importance: dict[str, float] = {}
     for item in items:
         importance[item.node_id] = item.importance
-        view = cards[item.node_id] = replay(item.grades, item.since, retention)
+        rules = limits.rules(item.node_id)
+        view = cards[item.node_id] = replay(item.grades, item.since, rules=rules)
         earlier = tuple(g for g in item.grades if g.at < dawn)
         graded_today = len(earlier) < len(item.grades)
-        r = retrievability(view, now, retention)
+        r = retrievability(view, now)
         if graded_today:
             if earlier:
                 reviews_done += 1
-                overdue_done += replay(earlier, item.since, retention).due < dawn
+                overdue_done += replay(earlier, item.since, rules=rules).due < dawn
             else:
                 new_done += 1
             if view.due < dusk:
@@ -128,9 +140,9 @@ def plan_day(items: Iterable[Reviewable], now: datetime, limits: Limits,
     later = [d for d in stepping if d.view.due > now]
     in_queue = {d.node_id for d in (*taken, *stepping)}
     upcoming = Counter(
-        v.due.astimezone(now.tzinfo).date() for node_id, v in cards.items()
+        limits.day.date_of(v.due) for node_id, v in cards.items()
         if v.reviews and node_id not in in_queue and v.due >= dusk)
-    return DayPlan(today=dawn.date(), due=(*ready, *taken, *fresh, *later), cards=cards,
+    return DayPlan(today=limits.day.date_of(now), due=(*ready, *taken, *fresh, *later), cards=cards,
                    new_done=new_done, reviews_done=reviews_done,
                    overdue=overdue_now, deferred=deferred, upcoming=dict(upcoming))
 

@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from studyhall.core.library.graph.view import GraphSnapshot
-from studyhall.core.library.learner.cards import retrievability
+from studyhall.core.library.learner.cards import replay, retrievability
 from studyhall.core.library.learner.evidence import first_quote
 from studyhall.core.library.learner.mastery import Score, topic_score
 from studyhall.core.library.learner.memory import assertion_json
@@ -52,6 +52,15 @@ def due_json(model: LearnerModel, item: Due) -> dict[str, Any]:
         "overdue": item.overdue,
         "mastery": mastery.value,
     }
+
+
+def fsrs_json(model: LearnerModel, node_id: str) -> dict[str, Any]:
+    """A node's FSRS state, read-only: its grades replayed now, this card alone (a node never
+    graded has no stability, difficulty or due date yet)."""
+    model.node(node_id)
+    view = replay(model.learner.graded(node_id), model.now, rules=model.limits.rules(node_id))
+    return {"stability": view.card.stability, "difficulty": view.card.difficulty,
+            "due_at": view.due.isoformat() if view.reviews else None, "reviews": view.reviews}
 
 
 def card_json(model: LearnerModel, node_id: str) -> dict[str, Any]:

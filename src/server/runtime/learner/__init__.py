@@ -23,6 +23,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from studyhall.core.agents.tools import ToolContext
+from studyhall.core.contracts.anki_deck import AnkiDeckOptions
 from studyhall.core.contracts.chat import Message
 from studyhall.core.contracts.learner import PromptKind, ReviewGraded, SourceQuizAnswered
 from studyhall.core.library.graph.snapshot import graph_snapshot
@@ -103,6 +104,10 @@ class Learner:
               prompt_kind: PromptKind | None = None) -> dict[str, Any]:
         """Record a review grade: the node's new card and mastery (the model built once)."""
         return self._ledgers.grade(node_id, grade, prompt_kind)
+
+    def fsrs_state(self, node_id: str) -> dict[str, Any]:
+        """That node's FSRS state now, read-only (``NotFound`` for an unknown node)."""
+        return self._ledgers.fsrs_state(node_id)
 
     def mastery(self, node_id: str) -> dict[str, Any]:
         """The score, its state, every event that made it, what the learner said of it and
@@ -229,6 +234,12 @@ class Learner:
         queued = sum(self._ledgers.keep_flashcards(artifact_id, deck)
                      for artifact_id, deck in cards.items())
         return added, queued
+
+    def adopt_deck_options(self, options: Sequence[AnkiDeckOptions],
+                           day_starts_hour: int | None) -> None:
+        """An imported collection's scheduling options as review settings: each deck's FSRS
+        parameters and desired retention, and when its day starts (when it says)."""
+        self._ledgers.adopt_deck_options(options, day_starts_hour)
 
     # --- the study exports (blocking) -----------------------------------------------------
 

@@ -4,7 +4,7 @@ validated observations, "Quiz me" answers, kept flashcards; stored review questi
 
 Every read builds a ``LearnerModel`` (core) from the graph read and the learner ledgers at this
 moment: mastery, FSRS cards, today's queue and the statistics are derived there, never stored.
-Days are the machine's local calendar days. Methods are synchronous (file reads, replays):
+Days are learner days: local time, from the hour ``day_starts_hour``. Methods are synchronous (file reads, replays):
 callers run them off the event loop.
 """
 
@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
+from studyhall.core.contracts.anki_deck import AnkiDeckOptions
 from studyhall.core.contracts.learner import (
     ASSERTION_KINDS,
     GRADES,
@@ -29,11 +30,13 @@ from studyhall.core.contracts.learner import (
     ReviewQuestionWritten,
     SourceQuizAnswered,
 )
+from studyhall.core.contracts.settings import DeckReview
 from studyhall.core.errors import InvalidInput, NotFound
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotNode
 from studyhall.core.library.learner.deck import Deck
 from studyhall.core.library.learner.evidence import LearnerEvidence
 from studyhall.core.library.learner.flashcards import Flashcards, flashcard_id, retirement_id
+from studyhall.core.library.learner.learner_day import LearnerDay, deck_rules
 from studyhall.core.library.learner.memory import plain_note
 from studyhall.core.library.learner.model import LearnerModel, require_node
 from studyhall.core.library.learner.overlay import LearnerOverlay
@@ -42,6 +45,7 @@ from studyhall.core.library.learner.queue import Limits
 from studyhall.core.library.learner.report import (
     card_json,
     due_json,
+    fsrs_json,
     mastery_json,
     queue_json,
     stats_json,
@@ -102,9 +106,14 @@ class LearnerLedgers:
         model = self.model()
         out = queue_json(model, 1)
         out["due"] = [{**due_json(model, planned_or_now(model, node_id)),
-                       "next": next_due(model, node_id)}]
+                       "next": next_due(model, node_id),
+                       **{k: v for k, v in fsrs_json(model, node_id).items() if k != "due_at"}}]
         out["next_due_at"] = after_today(model)
         return out
+
+    def fsrs_state(self, node_id: str) -> dict[str, Any]:
+        """A node's FSRS state now, read-only: stability, difficulty, due_at, reviews."""
+        return fsrs_json(self.model(), node_id)
 
     def mastery(self, node_id: str) -> dict[str, Any]:
         """``GET /api/mastery/{id}``: the score, its state and every event that made it."""
@@ -242,6 +251,18 @@ class LearnerLedgers:
                 id=retirement_id(artifact_id, generation), artifact_id=artifact_id,
                 generation=generation, at=self._clock.now())])
 
+    def adopt_deck_options(self, options: Sequence[AnkiDeckOptions],
+                           day_starts_hour: int | None) -> None:
+        """Each deck's FSRS options into ``review_decks`` (a deck imported again takes its
+        collection's current ones), and the collection's day start when it has one."""
+        decks = {o.deck: DeckReview(parameters=list(o.parameters),
+                                    desired_retention=o.desired_retention) for o in options}
+        if not decks and day_starts_hour is None:
+            return
+        self._settings.update(lambda s: s.model_copy(update={
+            "review_decks": {**s.review_decks, **decks},
+            "day_starts_hour": s.day_starts_hour if day_starts_hour is None else day_starts_hour}))
+
     # --- helpers ---------------------------------------------------------------------------
 
     def _evidence(self, snapshot: GraphSnapshot) -> LearnerEvidence:
@@ -261,7 +282,9 @@ class LearnerLedgers:
 
     def _limits(self) -> Limits:
         s = self._settings.load()
-        return Limits(s.new_cards_per_day, s.reviews_per_day, s.desired_retention)
+        day = LearnerDay(s.day_starts_hour, self._now().tzinfo or UTC)
+        return Limits(s.new_cards_per_day, s.reviews_per_day, s.desired_retention, day,
+                      deck_rules(s.review_decks, self._flashcards()))
 
     def _term_weights(self, snapshot: GraphSnapshot) -> TermWeights:
         # Counted once per graph: the fold hands out the same nodes tuple until a node changes.

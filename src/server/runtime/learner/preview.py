@@ -27,8 +27,8 @@ def next_due(model: LearnerModel, node_id: str) -> dict[str, str]:
     replayed through the ``fsrs`` package with that grade appended, as ``POST`` would."""
     grades = model.learner.graded(node_id)
     since = _since(model, node_id)
-    retention = model.limits.desired_retention
-    return {grade: replay((*grades, Graded(model.now, grade)), since, retention).due.isoformat()
+    rules = model.limits.rules(node_id)
+    return {grade: replay((*grades, Graded(model.now, grade)), since, rules=rules).due.isoformat()
             for grade in GRADES}
 
 
@@ -38,7 +38,7 @@ def after_today(model: LearnerModel) -> str | None:
     there is no other card."""
     plan = model.plan
     queued = {d.node_id for d in plan.due}
-    _, dusk = day_bounds(model.now)
+    _, dusk = day_bounds(model.now, model.limits.day)
     later: list[datetime] = []
     for node_id, view in plan.cards.items():
         if node_id in queued or (view.reviews == 0 and model.limits.new_per_day == 0):

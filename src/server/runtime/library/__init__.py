@@ -12,6 +12,7 @@ then: start-up loads no route group's runtime before its first request
 
 from __future__ import annotations
 
+import asyncio
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
     from studyhall.server.runtime.library.source_quiz import SourceQuizzes
 
 
+FOLD_SAVE_WAIT_S = 60.0  # the longest shutdown waits for a fold-cache save (100k nodes: ~2 s)
+
+
 class Library:
     def __init__(self, *, sources: SourceStore, index: SearchIndex, reader: MaterialReader,
                  notes: VaultReader, embedder: Embedder, upkeep: GraphUpkeep,
@@ -65,6 +69,11 @@ class Library:
         self._chats = chats
         self._settings = settings
         self._setup = setup
+
+    async def shutdown(self) -> None:
+        """A graph fold-cache save in flight ends before the process may exit: its thread is a
+        daemon, and one torn down at exit inside native code aborts the process."""
+        await asyncio.to_thread(self._upkeep.reader.settle, FOLD_SAVE_WAIT_S)
 
     @cached_property
     def _shelf(self) -> SourceLibrary:
@@ -157,6 +166,11 @@ class Library:
         """The graph with the learner's evidence in its nodes' states (blocking: a cold read
         folds)."""
         return self._learner.graph_with_evidence()
+
+    def fsrs_state(self, node_id: str) -> dict[str, Any]:
+        """A node's FSRS state for its detail (blocking): stability, difficulty, due_at,
+        reviews."""
+        return self._learner.fsrs_state(node_id)
 
     def stored_graph(self) -> GraphSnapshot:
         """The graph as the ledgers hold it, without the learner's evidence (blocking)."""

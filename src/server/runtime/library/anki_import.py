@@ -19,7 +19,7 @@ import os
 import time
 from typing import TYPE_CHECKING
 
-from studyhall.core.contracts.anki_deck import AnkiDeckFile
+from studyhall.core.contracts.anki_deck import DECK_ARTIFACT, AnkiDeckFile
 from studyhall.core.contracts.learner import ReviewGraded
 from studyhall.core.contracts.material import SkippedFile
 from studyhall.core.library.extraction.anki_extractor import (
@@ -57,7 +57,7 @@ def is_anki_package(path: str) -> bool:
 
 def deck_artifact(deck: str) -> str:
     """The artifact an Anki deck's kept cards belong to."""
-    return f"anki:{deck}"
+    return f"{DECK_ARTIFACT}{deck}"
 
 
 class AnkiImporter:
@@ -137,6 +137,8 @@ class AnkiImporter:
         added, cards = self._learner.record_deck(grades, {deck_artifact(deck.deck): [
             {"node_id": note_node(note), "front": note.front, "back": note.back}
             for note in deck.notes.values()] for deck in decks})
+        self._learner.adopt_deck_options(package.options, package.day_starts_hour)
         return {"decks": len(decks), "notes_in_graph": placed, "reviews": added,
                 "reviews_in_deck": sum(len(n.reviews) for n in package.notes),
-                "reviews_left_out": package.reviews_left_out, "cards_queued": cards}
+                "reviews_left_out": package.reviews_left_out,
+                "reviews_cram_left_out": package.cram_left_out, "cards_queued": cards}

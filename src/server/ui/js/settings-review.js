@@ -1,5 +1,6 @@
-// Settings → Review: the daily caps (new cards, reviews) and the recall FSRS aims for, saved with
-// PUT /api/settings/review (the server checks the ranges and says what is allowed).
+// Settings → Review: the daily caps (new cards, reviews), the recall FSRS aims for and the hour a
+// day starts, saved with PUT /api/settings/review (the server checks the ranges and says what is
+// allowed); below, each imported Anki deck's own options (read from the deck, not edited here).
 
 import { api } from "./api.js";
 import { h } from "./dom.js";
@@ -21,6 +22,8 @@ export function reviewSection(s, redraw) {
       "1 – 10000 · cards coming back; the rest wait for the next days"),
     field("review-retention", "Desired recall (%)", Math.round(r.desired_retention * 100),
       { min: 70, max: 97, step: 1 }, "70 – 97 · higher means more reviews"),
+    field("review-day", "Day starts at (hour)", r.day_starts_hour ?? 4, { min: 0, max: 23, step: 1 },
+      "0 – 23 · as in Anki: answers before this hour count for the day before"),
     h("button.primary", { type: "submit" }, "Save review limits"));
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -30,6 +33,7 @@ export function reviewSection(s, redraw) {
       new_cards_per_day: number("review-new"),
       reviews_per_day: number("review-max"),
       desired_retention: Math.round(number("review-retention")) / 100,
+      day_starts_hour: number("review-day"),
     };
     try {
       state.settings = await api.put("/api/settings/review", body);
@@ -44,5 +48,24 @@ export function reviewSection(s, redraw) {
   return h("section.settings-section", { "aria-labelledby": "review-settings-title" },
     h("h2", { id: "review-settings-title" }, "Review"),
     h("p.muted.small", "Each day's reviews are capped so a busy week never comes back as a wall: overdue cards are spread over the next days, the ones you are most likely to forget first."),
-    form, error);
+    form, error, ankiDecks(r.decks || {}));
+}
+
+// The options each imported Anki deck brought: its desired recall and whether Anki had tuned its
+// scheduling to the learner's answers (its own FSRS parameters) or used the defaults.
+function ankiDecks(decks) {
+  const names = Object.keys(decks);
+  if (!names.length) return null;
+  return h("div.anki-decks",
+    h("h3", "Decks from Anki"),
+    h("p.muted.small", "Cards of these decks keep the options they had in Anki. To change them, change them in Anki and import the deck again."),
+    h("table.anki-deck-table",
+      h("thead", h("tr", h("th", "Deck"), h("th", "Desired recall"), h("th", "Scheduling"))),
+      h("tbody", ...names.map((name) => {
+        const d = decks[name];
+        return h("tr",
+          h("td", name.split("::").join(" › ")),
+          h("td", `${Math.round(d.desired_retention * 100)} %`),
+          h("td", d.parameters.length ? "Tuned to your answers in Anki" : "Anki's defaults"));
+      }))));
 }
