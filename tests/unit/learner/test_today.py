@@ -134,3 +134,21 @@ def test_all_done_when_nothing_is_due_open_or_left_to_learn():
     out = plan(model(ledgers, grades, minute=20), sessions=()).json()
     assert (out["state"], out["steps"]) == ("done", [])
     assert out["next_review"] > at(20).date().isoformat()  # basics comes back on a later day
+
+
+def test_learn_next_puts_what_a_goal_names_first():
+    """Issue 29 item 1: learn next is ranked by the learner's goals too. "Adjacency lists" is
+    only linked to what is known and would come after "Shortest paths"; a goal whose next step
+    names lists brings it forward, and the why says so."""
+    from studyhall.core.library.learner.today import GoalStanding
+
+    goal = GoalStanding("goal_1", "learn graph algorithms by March", ("chat_1",), 1, 4,
+                        "Represent a graph as adjacency lists", 2)
+    m = model(history(), GRADED)
+    learn = next(s for s in today(m, [SESSION], note_of=lambda sources: NOTE, has_model=True,
+                                  has_sessions=True, has_notes=True, goals=[goal]).steps
+                 if s.kind == "learn")
+    assert learn.extra["node_id"] == "lists"
+    assert learn.why.startswith("On the way to your goal “learn graph algorithms by March”.")
+    without = next(s for s in plan(m).steps if s.kind == "learn")
+    assert without.extra["node_id"] == "paths"

@@ -11,6 +11,7 @@ topic with a model at hand, the session to start on it (``session``).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -97,7 +98,7 @@ def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
         _review_step(model),
         _session_step(sessions[0]) if sessions else None,
         _goal_step(goals, sessions[0].chat_id if sessions else None, has_model),
-        _learn_step(model, scores, note_of, has_model),
+        _learn_step(model, scores, note_of, has_model, goals),
         (_pattern_step(model, patterns[0], note_of, has_model) if patterns
          else _misconception_step(model, scores, note_of, has_model)),
     ) if s is not None]
@@ -180,11 +181,36 @@ def _topic_action(model: LearnerModel, node_id: str, label: str,
     return {"label": "Show it on the map", "href": f"#/?node={quote(node_id, safe='')}"}
 
 
+_WORD = re.compile(r"[^\W\d_]{4,}")
+# A goal's own framing words name no topic ("learn graph algorithms by March").
+_GOAL_WORDS = frozenset("""learn learning understand know study master practice revise review
+about with from into before after until then them this that what basic basics more much
+january february march april june july august september october november december week month
+year""".split())
+
+
+def _stems(text: str) -> set[str]:
+    """Words of four letters or more, a plural's ``s`` dropped: "Graph algorithms" -> graph,
+    algorithm (the goal and the topic are worded by the learner and the note alike)."""
+    return {w[:-1] if w.endswith("s") and not w.endswith("ss") else w
+            for w in (m.lower() for m in _WORD.findall(text)) if w not in _GOAL_WORDS}
+
+
+def _goal_for(text: str, goals: Sequence[GoalStanding]) -> GoalStanding | None:
+    """The first goal (newest first) whose next step, or whose own words, name this topic."""
+    mine = _stems(text)
+    for goal in goals:
+        if mine & _stems(f"{goal.next_step or ''} {goal.text}"):
+            return goal
+    return None
+
+
 def _learn_step(model: LearnerModel, scores: Mapping[str, Score],
                 note_of: Callable[[Sequence[str]], str | None],
-                has_model: bool) -> TodayStep | None:
-    """The untried topic whose prerequisites pass the gate, most linked to what the learner
-    knows (then the one with the most prerequisites met, then the most linked overall)."""
+                has_model: bool, goals: Sequence[GoalStanding] = ()) -> TodayStep | None:
+    """The untried topic whose prerequisites pass the gate: one a goal names first, then the
+    most linked to what the learner knows (then the one with the most prerequisites met, then
+    the most linked overall)."""
     snapshot = model.snapshot
     follows = [(e.source, e.target) for e in snapshot.edges if e.kind == "follows"]
     before = prerequisites(follows)
@@ -197,14 +223,16 @@ def _learn_step(model: LearnerModel, scores: Mapping[str, Score],
             degree[a] = degree.get(a, 0) + 1
             if b in known:
                 links.setdefault(a, set()).add(b)
-    best: tuple[tuple[int, int, int, int], str] | None = None
+    best: tuple[tuple[int, int, int, int, int], str] | None = None
     for k, node in enumerate(snapshot.nodes):
         if scores[node.id].value is not None or node.id in model.plan.cards:
             continue  # tried or queued for review: the review step has it
         mine = [p for p in before.get(node.id, ()) if p in scores and p != node.id]
         if not gate(node.id, {node.id: mine}, values).ready:
             continue
-        key = (-len(links.get(node.id, ())), -len(mine), -degree.get(node.id, 0), k)
+        named = goals and _goal_for(node.text, goals) is not None
+        key = (0 if named else 1, -len(links.get(node.id, ())), -len(mine),
+               -degree.get(node.id, 0), k)
         if best is None or key < best[0]:
             best = (key, node.id)
     if best is None:
@@ -213,7 +241,12 @@ def _learn_step(model: LearnerModel, scores: Mapping[str, Score],
     label = clip(model.node(node_id).text, TITLE_CHARS).rstrip(".")
     mine = sorted(p for p in before.get(node_id, ()) if p in known)
     near = sorted(links.get(node_id, ()))
-    if mine:
+    goal = _goal_for(model.node(node_id).text, goals) if goals else None
+    if goal is not None:
+        why = f"On the way to your goal “{clip(goal.text, TITLE_CHARS)}”."
+        if mine:
+            why += " Its prerequisites are solid: " + _names(model, mine) + "."
+    elif mine:
         why = "Its prerequisites are solid: " + _names(model, mine) + "."
     elif near:
         why = "Linked to what you already know: " + _names(model, near) + "."
