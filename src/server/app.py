@@ -21,6 +21,7 @@ from studyhall.adapters.embed.select import SettingsEmbedder, local_embedder
 from studyhall.adapters.export.genanki_deck import GenankiDeckWriter
 from studyhall.adapters.export.markdown_folder import MarkdownFolderWriter
 from studyhall.adapters.llm.audit import JsonlAuditLog
+from studyhall.adapters.llm.capability_probe import HttpCapabilityProbe
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.llm.transcriber import LitellmTranscriber
@@ -89,6 +90,7 @@ from studyhall.server.runtime.reactions import (
     TurnEnded,
     WakeWanted,
 )
+from studyhall.server.runtime.role_capabilities import RoleCapabilities
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench
@@ -165,6 +167,9 @@ def build_services(config: Config) -> Services:
         ask_store=JsonAskStore(data / "asks"),
         artifact_store=JsonlArtifactStore(data / "artifacts"),
         chat_model=chat_model,
+        capability_probe=HttpCapabilityProbe(data / "model_capabilities.json", secret_store,
+                                             allow_network=not config.testing,
+                                             scripted=script is not None),
         embedder=embedder,
         search_index=FileSearchIndex(data / "index"),
         # Audio/video without captions: transcribed once per content hash, cached as WebVTT.
@@ -204,6 +209,8 @@ def build_runtime(services: Services) -> Runtime:
     # The bus first: every producer gets it in its constructor; who reacts to what is the one
     # table below, declared once the parts exist.
     reactions = Reactions(supervisor)
+    # What each role's model can do: ``capabilities.for_role(role)`` is the agents' sync lookup.
+    capabilities = RoleCapabilities(s.settings_store, s.capability_probe, supervisor)
     board = TurnBoard(chat_store=s.chat_store, clock=s.clock)
     graph = GraphReader(s.graph_store)
     upkeep = GraphUpkeep(graph_store=s.graph_store, reader=graph, embedder=s.embedder,
@@ -300,6 +307,7 @@ def build_runtime(services: Services) -> Runtime:
         library=library,
         workbench=workbench,
         learner=learner, ask=ask_desk,
+        capabilities=capabilities,
     )
 
 

@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # checked as the modules they are; each loads with its first 
         imports,
         review,
         settings,
+        settings_capabilities,
         source_quiz,
         sources,
         today,
@@ -49,6 +50,7 @@ else:
         "studyhall.server.http", "activity", "artifacts", "ask", "chats", "demo_frames",
         "exports", "graph", "graph_search", "imports", "review", "settings", "source_quiz",
         "sources", "today")
+    (settings_capabilities,) = lazy_modules("studyhall.server.http", "settings_capabilities")
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
 
@@ -70,6 +72,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
         LazyRoutes(("/api/settings",), lambda: settings.routes(
             services.settings_store, services.secret_store, services.chat_model, services.config)),
+        LazyRoutes(("/api/settings/capabilities",),
+                   lambda: settings_capabilities.routes(runtime.capabilities)),
         LazyRoutes(("/api/frames",), lambda: demo_frames.routes(runtime.workbench)),
         LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(runtime.workbench)),
         LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.workbench)),
