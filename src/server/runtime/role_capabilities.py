@@ -14,7 +14,8 @@ import asyncio
 from typing import Any
 
 from studyhall.core.contracts.model_capabilities import UNKNOWN, ModelCapabilities
-from studyhall.core.contracts.settings import MODEL_ROLES, ModelRole
+from studyhall.core.contracts.servers import is_near_model
+from studyhall.core.contracts.settings import MODEL_ROLES, ModelRole, RoleModel
 from studyhall.core.ports.models import CapabilityProbe
 from studyhall.core.ports.storage import SettingsStore
 from studyhall.server.runtime.supervisor import Supervisor
@@ -79,7 +80,9 @@ class RoleCapabilities:
         await self._probe.forget_all_but(set(roles))
         self._known = {p: c for p, c in self._known.items() if p in roles}
         found = await asyncio.gather(*(self._ask(pair, check=check) for pair in roles))
-        return [{"model": pair[0], "api_base": pair[1], "roles": list(on), **_shown(caps)}
+        return [{"model": pair[0], "api_base": pair[1], "roles": list(on),
+                 "near": is_near_model(RoleModel(model=pair[0], api_base=pair[1])),
+                 **_shown(caps)}
                 for (pair, on), caps in zip(roles.items(), found, strict=True)]
 
 
