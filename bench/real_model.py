@@ -45,7 +45,7 @@ async def walk(runs: int, server: object, root: Path) -> None:
             phases.append(("session + extraction", time.monotonic() - started))
             if run == 0:
                 for name, step in (("Ask", ask_walk(api, runtime, tally, root)),
-                                   ("Quiz me", quiz_me_walk(api, runtime, tally)),
+                                   ("Quiz me", quiz_me_walk(api, runtime, tally, root)),
                                    ("artifact", artifact_walk(api, runtime, tally))):
                     started = time.monotonic()
                     await step

@@ -55,7 +55,7 @@ async def test_ask_artifact_and_quiz_me_over_imported_passages(llama: LlamaServe
     services = timed(real_services(llama), tally)  # type: ignore[arg-type]
     async with real_app(llama, services) as (api, runtime, _):  # type: ignore[arg-type]
         await ask_walk(api, runtime, tally, tmp_path)
-        await quiz_me_walk(api, runtime, tally)
+        await quiz_me_walk(api, runtime, tally, tmp_path)
         await artifact_walk(api, runtime, tally)
     assert tally.problems == [], "\n".join(tally.lines() + tally.problems)
     assert tally.asks == tally.asks_cited_only_listed == 2  # no invented citation survived

@@ -33,7 +33,7 @@ CONTEXT_TOKENS = 8192
 BUILD_JOBS = 2
 # Tokens a reply may run to when the request sets no max_tokens: a looping tiny model then stops
 # in seconds, so the real_model set stays bounded in time (~65 tokens/s here).
-MAX_REPLY_TOKENS = 192
+MAX_REPLY_TOKENS = 128
 
 
 class Unavailable(RuntimeError):

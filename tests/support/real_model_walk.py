@@ -28,6 +28,7 @@ from tests.support.course import vtt
 from tests.support.jobs import settle
 from tests.support.runs import finished
 from tests.support.session_api import Api, Sse, parse_sse
+from tests.support.shelf import make_shelf
 
 MESSAGES = ("I want to learn breadth-first search.", "I know what a queue is.",
             "Quiz me on BFS, please.")
@@ -121,6 +122,8 @@ def _answer_for(pending: dict[str, Any]) -> dict[str, Any]:
 
 
 async def session_walk(api: Api, runtime: Runtime, tally: Tally) -> str:
+    # Three model steps a turn at most: the walk stays within minutes on a busy 2-core box.
+    runtime.services.settings_store.update(lambda s: s.model_copy(update={"max_steps_per_turn": 3}))
     chat_id = await api.new_chat("breadth-first search")
     for n, text in enumerate(MESSAGES, 1):
         turn = await _while_healthy(api, tally, api.say(chat_id, text))
@@ -146,6 +149,9 @@ def course(root: Path) -> Path:
         (0, 6, "Mark and sweep marks every object reachable from the roots."),
         (7, 13, "The sweep phase frees every unmarked object."),
         (14, 20, "A generational collector scans young objects more often than old ones."),
+        (21, 27, "Reference counting frees an object the moment its last reference goes."),
+        (28, 34, "Cycles of references defeat plain reference counting."),
+        (35, 41, "A copying collector moves live objects into a fresh space."),
     ]))
     return folder
 
@@ -183,13 +189,14 @@ async def artifact_walk(api: Api, runtime: Runtime, tally: Tally) -> None:
             tally.problems.append("artifact job failed without a reason")
 
 
-async def quiz_me_walk(api: Api, runtime: Runtime, tally: Tally) -> None:
+async def quiz_me_walk(api: Api, runtime: Runtime, tally: Tally, root: Path) -> None:
+    await runtime.library.index_material(str(make_shelf(root / "Course")))  # a long lecture
     sources = (await api.http.get("/api/sources")).json()
-    lecture = next((s for s in sources if s["path"].endswith("gc.vtt")), None)
+    lecture = next((s for s in sources if s["path"].endswith("Respiration.vtt")), None)
     if lecture is None:
         tally.problems.append("the lecture was not imported")
         return
-    r = await api.http.post(f"/api/sources/{lecture['id']}/quiz", json={"t": 10})
+    r = await api.http.post(f"/api/sources/{lecture['id']}/quiz", json={"t": 754})
     if r.status_code != 200:
         tally.problems.append(f"Quiz me answered {r.status_code}: {r.text[:160]}")
         return
