@@ -4,7 +4,8 @@
 // first byte, keeps the plain "Waiting for the model… N s". The timeouts stay as set in
 // Settings → Timeouts; this only names the wait.
 
-import { refreshSettings, state } from "./store.js";
+import { api } from "./api.js";
+import { state } from "./store.js";
 
 const BYTES = new Set(["text-delta", "tool-call", "tool-result"]);
 
@@ -19,7 +20,8 @@ export function modelWait(status, isStreaming) {
   let anyByte = false;
   let ticker = 0;
   let local = onThisComputer(state.settings);
-  if (!state.settings) refreshSettings().then((s) => { local = onThisComputer(s); });
+  // Read quietly (no "settings" event: listeners would redraw the screen mid-turn).
+  if (!state.settings) api.get("/api/settings").then((s) => { local = onThisComputer(s); }, () => {});
 
   function tick() {
     const now = Date.now();
@@ -39,7 +41,7 @@ export function modelWait(status, isStreaming) {
       clearInterval(ticker);
       started = heard = Date.now();
       anyByte = false;
-      local = onThisComputer(state.settings);
+      if (state.settings) local = onThisComputer(state.settings);
       ticker = setInterval(tick, 1000);
     },
     stop() {
