@@ -74,6 +74,9 @@ case "$mode" in
     "$VENV/bin/ruff" check src tests bench
     # Strict on studyhall.core, default checks elsewhere (pyproject.toml [tool.mypy]).
     "$VENV/bin/mypy"
+    # The real_model tests' llama.cpp server: built once per machine (10-20 min on 2 cores),
+    # cached outside the repo; says why they will skip when cmake or a compiler is missing.
+    "$VENV/bin/python" -m tests.support.llama_server
     exec "$VENV/bin/python" -m pytest "$@"
     ;;
   *)

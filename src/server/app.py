@@ -20,6 +20,7 @@ from studyhall.adapters.embed.select import SettingsEmbedder, local_embedder
 from studyhall.adapters.export.genanki_deck import GenankiDeckWriter
 from studyhall.adapters.export.markdown_folder import MarkdownFolderWriter
 from studyhall.adapters.llm.audit import JsonlAuditLog
+from studyhall.adapters.llm.capability_probe import HttpCapabilityProbe
 from studyhall.adapters.llm.litellm_model import LitellmChatModel
 from studyhall.adapters.llm.script import ChatScript
 from studyhall.adapters.llm.transcriber import LitellmTranscriber
@@ -53,8 +54,6 @@ from studyhall.core.agents.roster import ToolWrap
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.writers import ROLES as WRITER_ROLES
 from studyhall.core.contracts.chat import AgentRole
-from studyhall.core.contracts.model_capabilities import UNKNOWN, ModelCapabilities
-from studyhall.core.contracts.settings import ModelRole
 from studyhall.core.guardrails.chat_model import GuardedChatModel, SettingsScrubPolicy
 from studyhall.core.guardrails.repetition import RepetitionGuard
 from studyhall.core.library.imports.lectures import LectureTopics
@@ -96,6 +95,7 @@ from studyhall.server.runtime.reactions import (
     TurnEnded,
     WakeWanted,
 )
+from studyhall.server.runtime.role_capabilities import RoleCapabilities
 from studyhall.server.runtime.runtime import Runtime
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench
@@ -173,6 +173,9 @@ def build_services(config: Config) -> Services:
         ask_store=JsonAskStore(data / "asks"),
         artifact_store=JsonlArtifactStore(data / "artifacts"),
         chat_model=chat_model,
+        capability_probe=HttpCapabilityProbe(data / "model_capabilities.json", secret_store,
+                                             allow_network=not config.testing,
+                                             scripted=script is not None),
         embedder=embedder,
         search_index=FileSearchIndex(data / "index"),
         # Audio/video without captions: transcribed once per content hash, cached as WebVTT.
@@ -218,6 +221,8 @@ def build_runtime(services: Services) -> Runtime:
     # The bus first: every producer gets it in its constructor; who reacts to what is the one
     # table below, declared once the parts exist.
     reactions = Reactions(supervisor)
+    # What each role's model can do: ``capabilities.for_role(role)`` is the agents' sync lookup.
+    capabilities = RoleCapabilities(s.settings_store, s.capability_probe, supervisor)
     board = TurnBoard(chat_store=s.chat_store, clock=s.clock)
     graph = GraphReader(s.graph_store)
     upkeep = GraphUpkeep(graph_store=s.graph_store, reader=graph, embedder=s.embedder,
@@ -294,7 +299,9 @@ def build_runtime(services: Services) -> Runtime:
                               "prober": learner_tools_for["prober"]},
                        wrap={"quiz": quiz_gate},
                        no_key=partial(no_key_for_turn, s),  # no lambda: app.py stays out of a turn
-                       capabilities=unknown_capabilities)  # issue 31: the probe's answer at merge
+                       # What the probe learned of each role's model (UNKNOWN until it has):
+                       # a model that cannot call tools answers each step as JSON.
+                       capabilities=capabilities.for_role)
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store, clock=s.clock,
@@ -324,6 +331,7 @@ def build_runtime(services: Services) -> Runtime:
         library=library,
         workbench=workbench,
         learner=learner, ask=ask_desk,
+        capabilities=capabilities,
     )
 
 
@@ -338,12 +346,6 @@ def _tutor_knows_the_learner(
         "teacher": tuple(learner_tools(learner)),
         "prober": tuple(learner_tools(learner, READ_TOOLS))}
     return tools, lambda tool: gated(tool, gate)
-
-
-def unknown_capabilities(role: ModelRole) -> ModelCapabilities:
-    """What a role's model can do before anything was probed: unknown, so the richest path is
-    tried first and the model's answers decide."""
-    return UNKNOWN
 
 
 def _now(work: Callable[[], object]) -> Callable[[], Awaitable[None]]:

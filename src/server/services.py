@@ -12,7 +12,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from studyhall.core.ports.exports import DeckWriter, VaultWriter
-from studyhall.core.ports.models import ChatModel, Embedder, Reranker, Transcriber
+from studyhall.core.ports.models import (
+    CapabilityProbe,
+    ChatModel,
+    Embedder,
+    Reranker,
+    Transcriber,
+)
 from studyhall.core.ports.sandbox import Sandbox
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.sources import MaterialReader, VaultReader
@@ -50,6 +56,7 @@ class Services:
     ask_store: AskStore  # the Ask history (questions asked in the window, with their answers)
     artifact_store: ArtifactStore  # kept study artifacts (notes, flashcards, guides...)
     chat_model: ChatModel  # one adapter serves every model role
+    capability_probe: CapabilityProbe  # what each role's server can do (tools, JSON, context)
     embedder: Embedder  # node and passage vectors (the settings pick the model)
     # Grounded Ask: the retrieval index, course-material readers, and the local passage scorer
     # (late interaction over the bundled MiniLM; no model call).

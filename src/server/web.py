@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # checked as the modules they are; each loads with its first 
         learner_memory,
         review,
         settings,
+        settings_capabilities,
         source_quiz,
         sources,
         today,
@@ -52,6 +53,7 @@ else:
         "exports", "goals", "graph", "graph_search", "imports", "review", "settings",
         "source_quiz", "sources", "today")
     (learner_memory,) = lazy_modules("studyhall.server.http", "learner_memory")
+    (settings_capabilities,) = lazy_modules("studyhall.server.http", "settings_capabilities")
 
 UI_DIR = Path(__file__).resolve().parent / "ui"
 
@@ -75,6 +77,8 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
         LazyRoutes(("/api/settings",), lambda: settings.routes(
             services.settings_store, services.secret_store, services.chat_model, services.config)),
+        LazyRoutes(("/api/settings/capabilities",),
+                   lambda: settings_capabilities.routes(runtime.capabilities)),
         LazyRoutes(("/api/frames",), lambda: demo_frames.routes(runtime.workbench)),
         LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(runtime.workbench)),
         LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.workbench)),

@@ -50,13 +50,14 @@ class Seen:
 
 class ScriptedModelServer:
     def __init__(self, *, refuse_formats: Iterable[str] = (), require_key: str | None = None,
-                 style: str = "openai") -> None:
+                 style: str = "openai", models: Iterable[str] = ()) -> None:
         self._replies: dict[str, deque[Reply]] = {}
         self._lock = threading.Lock()
         self.requests: list[Seen] = []
         self.refuse_formats = set(refuse_formats)
         self.require_key = require_key
         self.style = style  # "openai" or "ollama": what api_base points at
+        self.models = tuple(models)  # what /v1/models and /api/tags list
         self._http = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._http.daemon_threads = True
         self._thread = threading.Thread(target=self._http.serve_forever, daemon=True)
@@ -125,7 +126,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.rstrip("/").endswith(("/models", "/api/tags")):
-            self._json(200, {"object": "list", "data": [], "models": []})
+            self._json(200, {"object": "list", "data": [{"id": m} for m in self.owner.models],
+                             "models": [{"name": m} for m in self.owner.models]})
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 

@@ -16,6 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from studyhall.adapters.llm.litellm_errors import CallTarget
+from studyhall.adapters.llm.server_models import called_model
 from studyhall.adapters.llm.structured_modes import TEXT, with_schema_prompt
 from studyhall.core.contracts.models import ModelRequest
 from studyhall.core.contracts.settings import LOCAL_PROVIDERS, RoleModel, Timeouts
@@ -130,7 +131,7 @@ def build_kwargs(
     if request.response_schema is not None and schema_mode == TEXT:
         messages = with_schema_prompt(messages, request.response_schema)
     kwargs: dict[str, Any] = {
-        "model": role_model.model,
+        "model": called_model(role_model.model),
         "messages": messages,
         "stream": True,
         "stream_options": {"include_usage": True},

@@ -44,6 +44,7 @@ from studyhall.adapters.llm.litellm_errors import (
     to_model_error,
 )
 from studyhall.adapters.llm.script import ChatScript, mock_response_for
+from studyhall.adapters.llm.server_models import naming_what_it_serves
 from studyhall.adapters.llm.stream_assembly import StreamAssembler
 from studyhall.adapters.llm.structured_modes import StructuredModes
 from studyhall.core.contracts.api_keys import key_names, needs_key
@@ -189,6 +190,8 @@ class LitellmChatModel:
                                      target.where, mode, following)
                             mode, tries = following, tries - 1
                             continue
+                    if isinstance(exc, litellm.NotFoundError) and target.near:
+                        err = await naming_what_it_serves(err, target.model, target.api_base, key)
                     if yielded or not is_retryable(err) or tries >= self._max_attempts:
                         raise err from exc
                     await self._sleep(self.backoff(tries, exc))

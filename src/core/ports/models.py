@@ -56,7 +56,15 @@ class Transcriber(Protocol):
 
 
 class CapabilityProbe(Protocol):
-    async def capabilities(self, model_id: str, api_base: str | None) -> ModelCapabilities:
+    async def capabilities(
+        self, model_id: str, api_base: str | None, *, check: bool = False
+    ) -> ModelCapabilities:
         """What ``model_id`` at ``api_base`` can do: asked of the server once, then cached per
-        address and model; ``UNKNOWN`` fields where the server does not say."""
+        address and model; ``UNKNOWN`` fields where the server does not say. ``check`` asks
+        the server again now, with one tiny test call where its description does not say
+        whether the model calls tools (Settings asks; a turn's lookup never does)."""
+        ...
+
+    async def forget_all_but(self, keep: set[tuple[str, str | None]]) -> None:
+        """Drop the cached answers for every ``(model_id, api_base)`` not in ``keep``."""
         ...

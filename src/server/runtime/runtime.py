@@ -21,6 +21,7 @@ from studyhall.server.runtime.classroom import Classroom
 from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.library import Library
 from studyhall.server.runtime.reactions import Reactions
+from studyhall.server.runtime.role_capabilities import RoleCapabilities
 from studyhall.server.runtime.supervisor import Supervisor
 from studyhall.server.runtime.workbench import Workbench
 from studyhall.server.services import Services
@@ -54,6 +55,7 @@ class Runtime:
     workbench: Workbench
     learner: Learner  # Learner: review queue, grades, mastery, stats, exports, tutor's tools
     ask: AskDesk  # Ask: grounded questions over imported material, its history, its retriever
+    capabilities: RoleCapabilities  # what each role's model can do (probed, cached)
     # Set once shutdown has begun: ``stop`` runs once, whoever calls it first.
     stopping: asyncio.Event = field(default_factory=asyncio.Event, compare=False, repr=False)
 

@@ -97,6 +97,8 @@ class SourceQuizzes:
         try:
             questions = await write_quiz(self._model, [(c.link, c.text) for c in recent], COUNT)
         except ModelError:  # no model set up, or it failed: the passages still make a quiz
+            questions = []
+        if not questions:  # nor when it wrote none that hold (a small model's runaway JSON)
             written_by, recent = "passages", asked
             questions = cloze_quiz([c.text for c in asked], [c.text for c in chunks], quiz_id, COUNT)
         if not questions:

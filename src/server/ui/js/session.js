@@ -10,6 +10,7 @@ import { QuestionDock } from "./questions.js";
 import { coverageText, renderSessionDock, setCoverage } from "./plantree.js";
 import { errorBlock, fillAssistant, isSteer, messageElement, renderTranscript } from "./transcript.js";
 import { TurnStream } from "./turn.js";
+import { modelWait } from "./model-wait.js";
 import { openNewSession } from "./dialogs.js";
 import { toast } from "./toast.js";
 import { followExtraction, watchActivity } from "./activity.js";
@@ -135,26 +136,13 @@ export async function mountSession({ main, dock }, params, query) {
     return null;
   }
 
-  // While a turn runs, say how long the model has been silent: a model on this computer may
-  // need minutes to load, and that is waiting, not a failure.
-  let heard = 0;
-  let ticker = 0;
-  function heardFromModel() {
-    heard = Date.now();
-    if (streaming) status.textContent = "The teacher is writing…";
-  }
-  function tick() {
-    const silent = Math.round((Date.now() - heard) / 1000);
-    if (silent < 4) return;
-    status.textContent = `Waiting for the model… ${silent} s` +
-      (silent >= 20 ? " (a model on this computer may take a few minutes to load the first time)" : "");
-  }
+  // While a turn runs, say how long the model has been silent (model-wait.js).
+  const wait = modelWait(status, () => streaming);
 
   function setStreaming(on_) {
     streaming = on_;
-    clearInterval(ticker);
-    ticker = on_ ? setInterval(tick, 1000) : 0;
-    heard = Date.now();
+    if (on_) wait.start();
+    else wait.stop();
     stopButton.hidden = !on_;
     send.disabled = on_;
     list.setAttribute("aria-busy", on_ ? "true" : "false");
@@ -189,7 +177,7 @@ export async function mountSession({ main, dock }, params, query) {
     list.querySelector(".owed")?.remove();
     let failed = null;
     const stream = new TurnStream(chat.messages, {
-      onChange: (id, structural) => { heardFromModel(); ctx.streamingId = stream.streamingId; changed(id, structural); },
+      onChange: (id, structural, event) => { wait.heard(event); ctx.streamingId = stream.streamingId; changed(id, structural); },
       onQuestion: () => {},
       onResult: (data) => {
         if (data.name === "quiz" && data.output) questions.showResult(data.output);
@@ -386,7 +374,7 @@ export async function mountSession({ main, dock }, params, query) {
     },
     unmount() {
       disposed = true;
-      clearInterval(ticker);
+      wait.stop();
       activityOff();
       keepPinned.disconnect();
       cancelAnimationFrame(frame);

@@ -8,6 +8,7 @@ import { refreshSettings, state } from "./store.js";
 import { toast } from "./toast.js";
 import { reviewSection } from "./settings-review.js";
 import { providerSection } from "./settings-provider.js";
+import { capabilitiesSection } from "./settings-capabilities.js";
 
 const ROLE_NAMES = {
   prober: "Prober — finds your level", teacher: "Teacher", researcher: "Researcher",
@@ -37,7 +38,7 @@ export async function mountSettings({ main, dock }, params, query) {
       query.get("first") ? h("p.lede.small", "Choose where your models run and paste its key (one is enough), then start a session.") : null,
       s.scripted ? h("p.note.small", "Scripted models are on (STUDYHALL_SCRIPT): every role answers from the script, no key is used.") : null,
       // "Provider + key, done" first: choose the provider (its key in the same step), test it.
-      providerSection(s, draw), keysSection(s, draw), testSection(s),
+      providerSection(s, draw), keysSection(s, draw), testSection(s), capabilitiesSection(),
       h("details.settings-advanced", { open: query.get("advanced") ? true : null },
         h("summary", "Advanced: a model or server per role, timeouts"),
         modelsSection(s, draw), timeoutsSection(s, draw)),

@@ -25,7 +25,7 @@ export class TurnStream {
             created_at: new Date().toISOString() });
         }
         this.streamingId = data.message_id;
-        h.onChange(data.message_id, true);
+        h.onChange(data.message_id, true, name);
         break;
       }
       case "text-delta": {
@@ -34,7 +34,7 @@ export class TurnStream {
         const last = message.parts[message.parts.length - 1];
         if (last && last.type === "text") last.text += data.text;
         else message.parts.push({ type: "text", text: data.text });
-        h.onChange(data.message_id, false);
+        h.onChange(data.message_id, false, name);
         break;
       }
       case "tool-call":
@@ -46,7 +46,7 @@ export class TurnStream {
           const merged = { type: "tool-call", ...(i >= 0 ? message.parts[i] : {}), ...part };
           if (i >= 0) message.parts[i] = merged;
           else message.parts.push(merged);
-          h.onChange(data.message_id, name === "tool-call");
+          h.onChange(data.message_id, name === "tool-call", name);
         }
         if (name === "tool-call" && data.state === "input-available") h.onQuestion({ ...part, message_id: data.message_id });
         if (name === "tool-result") h.onResult(data);
@@ -58,7 +58,7 @@ export class TurnStream {
           if (data.text) parts.push({ type: "text", text: data.text });
           for (const [key, value] of Object.entries(data.data || {})) parts.push({ type: "data", name: key, data: value });
           this.messages.push({ id: data.message_id, role: "user", agent: null, parts, created_at: new Date().toISOString() });
-          h.onChange(data.message_id, true);
+          h.onChange(data.message_id, true, name);
         }
         break;
       }
