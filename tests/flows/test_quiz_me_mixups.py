@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.flows.test_source_quiz_http import imported, ready
+from tests.support.shelf_client import imported, ready
 
 
 def test_the_same_wrong_blank_twice_is_a_pattern(tmp_path: Path):

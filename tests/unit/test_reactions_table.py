@@ -29,7 +29,7 @@ def runtime(tmp_path: Path) -> Runtime:
 def test_every_event_has_the_reactions_the_table_names(runtime: Runtime) -> None:
     r = runtime
     assert dict(r.reactions.table) == {
-        TurnEnded: (r.library.turn_ended, r.workbench.on_turn_end),
+        TurnEnded: (r.library.turn_ended, r.workbench.on_turn_end, r.learner.goal_turn_ended),
         WakeWanted: (r.classroom.wake,),
         JobChanged: (r.workbench.job_changed,),
         JobFinished: (r.workbench.job_finished,),

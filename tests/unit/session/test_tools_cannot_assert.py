@@ -10,7 +10,7 @@ from studyhall.core.contracts.learner import ASSERTION_KINDS, LEARNER_LEVELS
 from studyhall.server.runtime.learner import Learner
 from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
 
-from tests.unit.session.test_learner_tools import FakeToolAnswers
+from tests.support.tool_answers import FakeToolAnswers
 
 WRITES = {"assert_about", "take_back"}  # the façade's assertion writers (the HTTP routes')
 

@@ -183,10 +183,7 @@ def _topic_action(model: LearnerModel, node_id: str, label: str,
 
 _WORD = re.compile(r"[^\W\d_]{4,}")
 # A goal's own framing words name no topic ("learn graph algorithms by March").
-_GOAL_WORDS = frozenset("""learn learning understand know study master practice revise review
-about with from into before after until then them this that what basic basics more much
-january february march april june july august september october november december week month
-year""".split())
+_GOAL_WORDS = frozenset(["learn", "learning", "understand", "know", "study", "master", "practice", "revise", "review", "about", "with", "from", "into", "before", "after", "until", "then", "them", "this", "that", "what", "basic", "basics", "more", "much", "january", "february", "march", "april", "june", "july", "august", "september", "october", "november", "december", "week", "month", "year"])
 
 
 def _stems(text: str) -> set[str]:
