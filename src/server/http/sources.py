@@ -118,7 +118,7 @@ def routes(library: Library) -> list[BaseRoute]:
 
     @describe(summary="A picture a note shows, from inside the note's own folder",
               media="application/octet-stream",
-              query=[Query("path", {"type": "string"}, required=True,
+              query=[Query("path", {"type": "string", "minLength": 1, "maxLength": 4096}, required=True,
                            description="The picture's path inside the folder the note came from")],
               responses={400: "No path given", 404: "Not a picture inside that folder"})
     async def get_image(request: Request) -> Response:
