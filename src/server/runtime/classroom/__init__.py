@@ -62,9 +62,11 @@ class Classroom:
         approves flows back into the goal after each turn. ``NotFound`` for an unknown goal,
         before any session is made."""
         opening = await asyncio.to_thread(self._learner.goal_opening, goal_id)
-        record = self._turns.create_chat(opening.topic)
-        steer = await asyncio.to_thread(self._learner.attach_goal_session, opening, record.id)
-        self._turns.queue_steer(record.id, steer)
+        # The goal steer is saved with the record in one write (like a studied note's
+        # material), so a restart before the first message loses nothing.
+        record = self._turns.create_chat(
+            opening.topic, opening=lambda chat_id: [self._learner.goal_steer(opening, chat_id)])
+        await asyncio.to_thread(self._learner.attach_goal, opening, record.id)
         self._context.schedule(record.id, opening.step or opening.topic)
         return record
 

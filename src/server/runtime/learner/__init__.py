@@ -189,10 +189,14 @@ class Learner:
         """Where a new session on the goal resumes (``NotFound`` for an unknown goal)."""
         return self._goals.opening(goal_id, self._ledgers.model())
 
-    def attach_goal_session(self, opening: GoalOpening, chat_id: str) -> Message:
-        """Record the session on its goal; the goal steer its teacher reads first."""
-        self._goals.attach(opening.goal.id, chat_id)
+    def goal_steer(self, opening: GoalOpening, chat_id: str) -> Message:
+        """The goal steer a goal session's teacher reads first (pure: it is saved with the
+        session's record, so a restart before the first message keeps it)."""
         return self._goals.steer(opening, chat_id)
+
+    def attach_goal(self, opening: GoalOpening, chat_id: str) -> None:
+        """Record the session on its goal (its approved plans flow back into the goal)."""
+        self._goals.attach(opening.goal.id, chat_id)
 
     async def goal_turn_ended(self, ended: TurnEnded) -> None:
         """A session on a goal approved a new plan: it becomes the goal's plan."""
