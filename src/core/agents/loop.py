@@ -122,6 +122,8 @@ class AgentRun:
         self._gave_up = False  # its JSON repairs ran out: plain text for the rest of the run
         self._repair = False  # the step's call was wrong or cut: ask again as JSON
         self._wanted: str | None = None  # the tool a rejected printed call was for
+        self._called = False  # any tool call in this run
+        self._insisted = False  # a small model's prober was asked once for its quiz as JSON
 
     async def events(self) -> AsyncIterator[AgentEvent]:
         message_id = self.message.id  # every snapshot keeps the id the turn announced
@@ -158,10 +160,24 @@ class AgentRun:
             if ends_agent:
                 yield Stopped("handoff")
                 return
+            self._called = self._called or bool(step_calls)
             if not step_calls and not self._repair:
+                if self._insist_on_a_quiz():
+                    continue  # one more step, as JSON: the quiz this prober did not ask
                 yield Stopped("stop")
                 return
         yield Stopped("step-limit")
+
+    def _insist_on_a_quiz(self) -> bool:
+        """A small local model's prober that answered with text alone (its template takes
+        tools, the model calls none: SmolLM2 on llama.cpp) is asked once more, as a JSON step,
+        for the quiz that finds the learner's level."""
+        if (self._insisted or self._called or self._json_mode or self._gave_up
+                or self._agent.role != "prober" or not self._capabilities.small_context
+                or self._agent.tool("quiz") is None):
+            return False
+        self._insisted = self._json_mode = True
+        return True
 
     def _request(self, *, tools: bool = True) -> provider.ModelRequest:
         """This step's request: the system prompt and the history, fitted to the context."""

@@ -190,3 +190,27 @@ async def test_a_json_example_in_a_lesson_is_shown_not_taken_for_a_call() -> Non
     events = await _drain(run)
     assert events[-1] == Stopped("stop")
     assert _shown(events) == lesson and len(model.requests) == 1
+
+
+async def test_a_small_models_prober_that_only_talks_is_asked_once_for_its_quiz_as_json() -> None:
+    """Its template takes tools but the model calls none (SmolLM2 on llama.cpp): the prober's
+    turn goes on with one JSON step, and the quiz reaches the learner in its first turn."""
+    template_tools = ModelCapabilities(tools=True, json_schema=True, context_tokens=8192)
+    model = ScriptedChatModel({"prober": [
+        {"text": "Hello! Let's see what you know about graphs."},
+        {"json": {"say": "A quick check.", "action": {"name": "quiz", "arguments": QUIZ}}},
+    ]})
+    run = _run(model, template_tools)
+    events = await _drain(run)
+    assert events[-1] == Stopped("awaiting-answer")
+    assert len(_quizzes(run.message)) == 1
+    first, second = model.requests
+    assert first.tools and first.response_schema is None  # tools offered first, as the template says
+    assert second.tools == () and second.response_schema is not None
+
+
+async def test_a_prober_on_a_large_context_or_a_teacher_is_not_pressed_for_a_quiz() -> None:
+    hosted = ModelCapabilities(tools=True, json_schema=True, context_tokens=128_000)
+    model = ScriptedChatModel({"prober": [{"text": "Hello! What would you like to learn?"}]})
+    run = _run(model, hosted)
+    assert (await _drain(run))[-1] == Stopped("stop") and len(model.requests) == 1
