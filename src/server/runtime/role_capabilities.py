@@ -53,6 +53,15 @@ class RoleCapabilities:
             self._supervisor.spawn(f"capabilities {pair[0]}", self._learn(pair))
         return UNKNOWN
 
+    async def startup(self) -> None:
+        """The app starts: each chat role's local server is asked now, in the background, so
+        the first turn already knows (a prober on a model that calls no tools quizzes as JSON
+        from its first step). Describing a server is one cheap GET; nothing is called."""
+        settings = await asyncio.to_thread(self._settings.load)
+        for role in MODEL_ROLES:
+            if role not in _NOT_CHAT and is_near_model(settings.model_for(role)):
+                self.for_role(role)
+
     async def of_role(self, role: ModelRole, *, check: bool = False) -> ModelCapabilities:
         return await self._ask(self._pair(role), check=check)
 
