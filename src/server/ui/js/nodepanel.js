@@ -67,7 +67,7 @@ export function renderDockHint(dock, data) {
         Object.keys(STATE_LABELS).map((s) => h("li", stateGlyph(s, 12), h("span", STATE_LABELS[s]),
           h("span.count", String(counts[s] || 0))))) : null,
       data && data.nodes.length ? h("p.muted.small",
-        `${plural(data.nodes.length, "topic")} · ${plural(data.edgeCount ?? data.edges.length, "link")} · ${plural(data.clusters.length, "cluster")}`) : null,
+        `${plural(data.nodes.length, "topic")} · ${plural(data.edgeCount ?? data.edges.length, "link")} · ${plural(new Set(data.clusters.map((c) => c.region || c.id)).size, "region")}`) : null,
       h("p.muted.small", "Drag to pan, scroll to zoom, ", h("kbd", "/"), " to search, ", h("kbd", "0"), " to see it all."),
       data && data.nodes.length ? h("p.muted.small", h("kbd", "Shift"), "+click several (or ",
         h("kbd", "Shift"), "+", h("kbd", "Enter"), " in search) to make study material from them.") : null,

@@ -59,7 +59,7 @@ export class GraphCanvas {
     this.focus = null;
     this.show = null;
     this.canvas.setAttribute("aria-label",
-      `Knowledge graph: ${model.n} propositions in ${model.clusters.length} clusters. Arrow keys move between linked ideas, Enter opens one; or use the search box.`);
+      `Your map: ${model.n === 1 ? "1 topic or idea" : `${model.n} topics and ideas`} in ${model.regions.length === 1 ? "1 region" : `${model.regions.length} regions`}. Arrow keys move between linked topics, Enter opens one; or use the search box.`);
     this.camera.setLimits(model, this.width, this.height);
     if (!keepCamera || !this.camera.restore(model)) this.camera.fit(model, this.width, this.height);
     this.invalidate();
