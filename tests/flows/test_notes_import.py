@@ -167,3 +167,14 @@ async def test_embeddings_clusters_and_layout_follow_an_import(tmp_path: Path):
     assert again.upkeep is not None
     assert again.upkeep.cache_misses == 0 and again.upkeep.hit_rate == 1.0
     assert [(c.id, c.label) for c in graph.clusters()] == [(c.id, c.label) for c in clusters]
+
+
+async def test_a_small_vault_gets_five_regions_named_apart(tmp_path: Path):
+    vault = make_vault(tmp_path / "Vault", notes=7)
+    data = tmp_path / "data"
+    await importer(data, embedder=HashEmbedder()).run(str(vault))
+    clusters = JsonlGraphStore(data / "graph").clusters()
+    regions = {c.region for c in clusters}
+    names = [c.label for c in clusters if c.id in regions]
+    assert len(regions) >= 5  # issue 28: 5–40 regions at whole-graph zoom
+    assert all(names) and len({n.casefold() for n in names}) == len(names)

@@ -125,7 +125,9 @@ async def test_cluster_labels_come_from_the_labeler_when_a_model_answers(tmp_pat
     for i in range(3):
         # Topics are named by their note: similar titles make one cluster.
         write(root, f"Mitochondria make ATP {i}.md", f"The cell number {i} needs energy.\n")
-    model = scripted(labeler=["Cell energy", "Other"])
+    # Three notes are three regions now (at least five regions, or one per topic: issue 28),
+    # so the labeler names each one.
+    model = scripted(labeler=["Cell energy", "Other", "Third"])
     report = await importer(tmp_path / "data", embedder=HashEmbedder(), chat_model=model).run(
         str(root), mode="structural"
     )

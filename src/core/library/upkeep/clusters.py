@@ -126,6 +126,56 @@ def cluster_vectors(
     return sorted(groups, key=lambda g: (-len(g), g))
 
 
+MIN_GROUPS = 5  # the whole-graph zoom names 5–40 regions (issue 28): a small vault gets five too
+
+
+def at_least(groups: Sequence[tuple[str, ...]], vectors: Mapping[str, VectorLike],
+             minimum: int = MIN_GROUPS) -> list[tuple[str, ...]]:
+    """``groups`` with more made when there are fewer than ``minimum`` (a small or very uniform
+    vault, whose notes are too alike, or too unalike, for the threshold to part them): the nodes
+    no group holds are grouped first, by average linkage cut into as many groups as are missing;
+    then the largest group is halved the same way, until there are ``minimum`` or every group
+    is one node. Here a group of one is allowed: in a vault of three notes each note is its own
+    region. Deterministic; the order is ``cluster_vectors``'s."""
+    if len(groups) >= minimum:
+        return list(groups)
+    ids = sorted(vectors)
+    index = {node: i for i, node in enumerate(ids)}
+    x = _unit(np.asarray([vectors[i] for i in ids], dtype=np.float32)) if ids else None
+    out = [tuple(g) for g in groups]
+    held = {node for g in groups for node in g}
+    rest = [i for i, node in enumerate(ids) if node not in held][:MAX_COMPONENT]
+    if x is not None and rest:
+        for part in _cut(x[rest], min(minimum - len(out), len(rest))):  # may be fewer (ties)
+            out.append(tuple(sorted(ids[rest[k]] for k in part)))
+    while x is not None and len(out) < minimum:
+        for group in sorted(out, key=lambda g: (-len(g), g)):
+            if not 2 <= len(group) <= MAX_COMPONENT:
+                continue
+            halves = _cut(x[[index[node] for node in group]], 2)
+            if len(halves) < 2:  # all at one distance (identical notes): halve by id order
+                halves = [list(range(len(group) // 2)), list(range(len(group) // 2, len(group)))]
+            out.remove(group)
+            out.extend(tuple(sorted(group[k] for k in half)) for half in halves)
+            break
+        else:
+            break  # every group is one node
+    return sorted(out, key=lambda g: (-len(g), g))
+
+
+def _cut(x: Matrix, k: int) -> list[list[int]]:
+    """Rows of ``x`` in at most ``k`` groups: average linkage cut at ``k`` clusters."""
+    from scipy.cluster.hierarchy import fcluster, linkage
+
+    if x.shape[0] < 2 or k < 2:
+        return [list(range(x.shape[0]))]
+    labels = fcluster(linkage(_cosine_distances(x), method="average"), t=k, criterion="maxclust")
+    groups: dict[int, list[int]] = {}
+    for i, label in enumerate(labels.tolist()):
+        groups.setdefault(label, []).append(i)
+    return sorted(groups.values(), key=lambda g: g[0])
+
+
 def cluster_id(members: Sequence[str]) -> str:
     digest = hashlib.sha256("\x1f".join(sorted(members)).encode("utf-8")).hexdigest()
     return f"c_{digest[:12]}"

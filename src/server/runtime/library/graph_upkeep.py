@@ -188,6 +188,7 @@ class GraphUpkeep:
         # Imported here: clustering and layout pull in numpy, which the app's start-up skips.
         from studyhall.core.library.upkeep.cluster_names import central_name, unique_names
         from studyhall.core.library.upkeep.clusters import (
+            at_least,
             carry_labels,
             cluster_vectors,
             needs_label,
@@ -197,6 +198,7 @@ class GraphUpkeep:
         # Every step over the whole graph in a worker (a term label ranks its cluster's
         # members over every edge; 20k nodes held the loop for a second).
         groups = await asyncio.to_thread(cluster_vectors, vectors)
+        groups = await asyncio.to_thread(at_least, groups, vectors)  # 5 regions at least
         previous = await asyncio.to_thread(self._store.clusters)
         clusters = await asyncio.to_thread(carry_labels, groups, previous)
         texts = {n.id: n.text for n in snapshot.nodes}

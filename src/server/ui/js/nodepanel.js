@@ -67,7 +67,7 @@ export function renderDockHint(dock, data) {
         Object.keys(STATE_LABELS).map((s) => h("li", stateGlyph(s, 12), h("span", STATE_LABELS[s]),
           h("span.count", String(counts[s] || 0))))) : null,
       data && data.nodes.length ? h("p.muted.small",
-        `${plural(data.nodes.length, "topic")} · ${plural(data.edgeCount ?? data.edges.length, "link")} · ${plural(new Set(data.clusters.map((c) => c.region || c.id)).size, "region")}`) : null,
+        overviewLine(data)) : null,
       h("p.muted.small", "Drag to pan, scroll to zoom, ", h("kbd", "/"), " to search, ", h("kbd", "0"), " to see it all."),
       data && data.nodes.length ? h("p.muted.small", h("kbd", "Shift"), "+click several (or ",
         h("kbd", "Shift"), "+", h("kbd", "Enter"), " in search) to make study material from them.") : null,
@@ -105,6 +105,14 @@ function fromSession(session) {
   if (!session) return null;
   return h("p.muted.small.node-origin", "From your session ",
     h("a", { href: `#/session/${encodeURIComponent(session.id)}` }, `«${session.title}»`));
+}
+
+/** "36 topics · 141 links · 10 regions"; regions once the upkeep has drawn them (not mid-import). */
+function overviewLine(data) {
+  const regions = new Set(data.clusters.map((c) => c.region || c.id)).size;
+  const parts = [plural(data.nodes.length, "topic"), plural(data.edgeCount ?? data.edges.length, "link")];
+  if (regions) parts.push(plural(regions, "region"));
+  return parts.join(" · ");
 }
 
 /** A topic's ideas, as its rolled-up state counts them (docs/learner.md). */
