@@ -54,7 +54,7 @@ async def main(nodes: int) -> None:
     print(f"{nodes} nodes; cold graph read {time.perf_counter() - started:.2f} s")
     graph = GraphReader(services.graph_store)
     finder = NodeFinder(GraphUpkeep(
-        graph_store=services.graph_store, reader=graph, embedder=services.embedder,
+        graph_store=services.graph_store, source_store=services.source_store, reader=graph, embedder=services.embedder,
         chat_model=None, prompt=str, supervisor=runtime.supervisor))
     # The Learner's tool answers, built here to drop their short-lived model read per call.
     ledgers = LearnerLedgers(graph=graph, learner_store=services.learner_store,

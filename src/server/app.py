@@ -225,8 +225,9 @@ def build_runtime(services: Services) -> Runtime:
     capabilities = RoleCapabilities(s.settings_store, s.capability_probe, supervisor)
     board = TurnBoard(chat_store=s.chat_store, clock=s.clock)
     graph = GraphReader(s.graph_store)
-    upkeep = GraphUpkeep(graph_store=s.graph_store, reader=graph, embedder=s.embedder,
-                         chat_model=s.chat_model, prompt=load_prompt, supervisor=supervisor,
+    upkeep = GraphUpkeep(graph_store=s.graph_store, source_store=s.source_store, reader=graph,
+                         embedder=s.embedder, chat_model=s.chat_model, prompt=load_prompt,
+                         supervisor=supervisor,
                          model_usable=lambda: no_model_reason(s, "labeler") is None)
     extraction = ExtractionScheduler(
         chat_store=s.chat_store, graph_store=s.graph_store, settings_store=s.settings_store,

@@ -8,7 +8,7 @@ import asyncio
 from dataclasses import replace
 from pathlib import Path
 
-from studyhall.adapters.fakes import InMemoryGraphStore
+from studyhall.adapters.fakes import InMemoryGraphStore, InMemorySourceStore
 from studyhall.core.library.upkeep.vector_cache import VectorCache
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
@@ -60,11 +60,13 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
         graph = (await api.http.get("/api/graph")).json()
         assert {n["text"] for n in graph["nodes"]} == {FIRST, SECOND, "Trees"}
         assert all(n["position"] is not None for n in graph["nodes"])  # placed by the server
-        [cluster] = graph["clusters"]
-        assert cluster["label"] == "Counting tree edges"  # named by the (scripted) labeler
         # Clusters are by vectors: the two findings; the session topic's title is not like them
-        # (its ideas reach it by their edges).
+        # (its ideas reach it by their edges), so it is a region of its own (at least five
+        # regions, or one per note the threshold left alone: issue 28).
+        cluster, alone = graph["clusters"]
+        assert cluster["label"] == "Counting tree edges"  # named by the (scripted) labeler
         assert set(cluster["node_ids"]) == {n["id"] for n in graph["nodes"] if n["text"] != "Trees"}
+        assert [n["text"] for n in graph["nodes"] if n["id"] in alone["node_ids"]] == ["Trees"]
         # The vectors were saved: a cache that reads the store again has both.
         cache = VectorCache(services.embedder, services.graph_store)
         assert all(cache.get(t) is not None for t in (FIRST, SECOND))
@@ -80,7 +82,7 @@ async def test_a_merged_extraction_embeds_clusters_and_places_its_nodes(tmp_path
 async def test_a_merge_during_a_running_refresh_gets_a_refresh_of_its_own() -> None:
     store = InMemoryGraphStore()
     supervisor = Supervisor()
-    upkeep = GraphUpkeep(graph_store=store, reader=GraphReader(store), embedder=None,
+    upkeep = GraphUpkeep(graph_store=store, source_store=InMemorySourceStore(), reader=GraphReader(store), embedder=None,
                          chat_model=None, prompt=str, supervisor=supervisor)
     first = upkeep.schedule()
     assert upkeep.schedule() is first  # still waiting to start: requests coalesce

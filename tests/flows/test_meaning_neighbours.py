@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from studyhall.adapters.fakes import InMemoryGraphStore
+from studyhall.adapters.fakes import InMemoryGraphStore, InMemorySourceStore
 from studyhall.core.contracts.graph import Evidence, PropositionCreated, RunCheckpoint
 from studyhall.core.library.extraction.merger import node_id_for
 from studyhall.server.runtime.library.graph_reader import GraphReader
@@ -32,7 +32,7 @@ def graph_of_topics() -> InMemoryGraphStore:
 
 
 def upkeep_of(store: InMemoryGraphStore, embedder) -> GraphUpkeep:
-    return GraphUpkeep(graph_store=store, reader=GraphReader(store), embedder=embedder,
+    return GraphUpkeep(graph_store=store, source_store=InMemorySourceStore(), reader=GraphReader(store), embedder=embedder,
                        chat_model=None, prompt=str, supervisor=Supervisor())
 
 

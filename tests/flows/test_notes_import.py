@@ -170,7 +170,8 @@ async def test_embeddings_clusters_and_layout_follow_an_import(tmp_path: Path):
 
 
 async def test_a_small_vault_gets_five_regions_named_apart(tmp_path: Path):
-    vault = make_vault(tmp_path / "Vault", notes=7)
+    # Ten notes the test embedder finds alike: one cluster by the threshold alone.
+    vault = make_vault(tmp_path / "Vault", notes=10)
     data = tmp_path / "data"
     await importer(data, embedder=HashEmbedder()).run(str(vault))
     clusters = JsonlGraphStore(data / "graph").clusters()
@@ -178,3 +179,16 @@ async def test_a_small_vault_gets_five_regions_named_apart(tmp_path: Path):
     names = [c.label for c in clusters if c.id in regions]
     assert len(regions) >= 5  # issue 28: 5–40 regions at whole-graph zoom
     assert all(names) and len({n.casefold() for n in names}) == len(names)
+
+
+async def test_regions_are_named_by_the_folders_the_notes_live_in(tmp_path: Path):
+    vault = tmp_path / "Vault"
+    for folder, topic in (("Physics", "lenses bend light"), ("History", "rome fell"),
+                          ("src", "a parser reads tokens")):
+        for i in range(3):
+            write(vault, f"{folder}/{folder} note {i}.md", f"# {folder} note {i}\n\n{topic} {i}.\n")
+    data = tmp_path / "data"
+    await importer(data, embedder=HashEmbedder()).run(str(vault))
+    labels = {c.label for c in JsonlGraphStore(data / "graph").clusters()}
+    assert {"Physics", "History"} <= labels
+    assert "Src" not in labels and "src" not in labels  # a folder of code names no region

@@ -105,6 +105,7 @@ def importer(
     graph = JsonlGraphStore(data / "graph")
     upkeep = GraphUpkeep(
         graph_store=graph,
+        source_store=JsonSourceStore(data / "sources"),
         reader=GraphReader(graph),
         embedder=embedder,
         chat_model=chat_model,

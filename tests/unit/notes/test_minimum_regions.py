@@ -11,18 +11,18 @@ from studyhall.core.library.upkeep.regions import region_heads
 def _alike(count: int, seed: int = 0) -> dict[str, list[float]]:
     """``count`` near-identical vectors: the threshold puts them all in one cluster."""
     rng = np.random.default_rng(seed)
-    base = rng.normal(size=16)
-    return {f"n{i}": (base + 0.01 * rng.normal(size=16)).tolist() for i in range(count)}
+    base = rng.normal(size=32)
+    return {f"n{i}": (base + 0.01 * rng.normal(size=32)).tolist() for i in range(count)}
 
 
 def _apart(count: int, seed: int = 1) -> dict[str, list[float]]:
     """``count`` unrelated vectors: the threshold clusters none of them."""
     rng = np.random.default_rng(seed)
-    return {f"m{i}": rng.normal(size=64).tolist() for i in range(count)}
+    return {f"m{i}": rng.normal(size=32).tolist() for i in range(count)}
 
 
-def test_eight_notes_in_one_clump_become_five_groups():
-    vectors = _alike(8)
+def test_ten_notes_in_one_clump_become_five_groups():
+    vectors = _alike(10)
     groups = cluster_vectors(vectors)
     assert len(groups) == 1  # what the threshold alone gives: one region for the whole vault
     more = at_least(groups, vectors)
@@ -42,6 +42,12 @@ def test_three_notes_are_three_regions_and_none_is_made_up():
     vectors = _apart(3)
     assert sorted(at_least(cluster_vectors(vectors), vectors)) == [("m0",), ("m1",), ("m2",)]
     assert at_least([], {}) == []
+
+
+def test_a_pair_of_alike_notes_is_never_split_to_make_up_the_count():
+    vectors = {**_alike(2), **_apart(1)}
+    groups = at_least(cluster_vectors(vectors), vectors)
+    assert sorted(groups) == [("m0",), ("n0", "n1")]
 
 
 def test_enough_groups_are_left_alone_and_the_result_is_deterministic():

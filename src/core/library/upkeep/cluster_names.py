@@ -7,6 +7,8 @@ alone when its note is not in the cluster too. Two clusters with the same name g
 their headings belong to, or their next most central member, added ("Settings — Plugins"),
 and a number when that is not enough. A name that reads as code (``readable_names.py``) is
 never used: the next most central member, else the note a heading belongs to, else the folder.
+Where the topics of a cluster mostly live in one folder that names no other cluster better,
+the folder names it (``folder_names``): the learner's own name for that area.
 """
 
 from __future__ import annotations
@@ -53,6 +55,50 @@ def central_name(members: Sequence[str], texts: Mapping[str, str],
     names = (member_name(m, members, texts) for m in ranked)
     notes = (_short(texts[m].partition(": ")[0]) for m in ranked if ": " in texts[m])
     return next((n for n in (*names, *notes, folder) if readable(n)), None) or "Untitled region"
+
+
+FOLDER_SHARE = 0.6  # of a cluster's topics that live in a folder, at least this many in one
+# Folders that hold files by kind, not by subject: never a region's name.
+NOT_A_SUBJECT = frozenset([
+    "archive", "assets", "attachments", "bin", "build", "dist", "files", "images", "img",
+    "inbox", "lib", "media", "out", "resources", "src", "static", "temp", "tmp", "vendor",
+])
+
+
+def _names_a_subject(folder: str) -> bool:
+    if folder.startswith(("_", ".")) or folder.casefold() in NOT_A_SUBJECT:
+        return False  # __init__, .trash, src
+    return readable(folder_label(folder))
+
+
+def folder_label(folder: str) -> str:
+    """A folder as a region's name: "machine-learning" -> "Machine learning", "Physics" kept."""
+    words = folder.replace("-", " ").replace("_", " ").split()
+    text = " ".join(words)
+    return _short(text[:1].upper() + text[1:] if text.islower() else text)
+
+
+def folder_names(clusters: Sequence[Cluster], folder_of: Mapping[str, str]) -> dict[str, str]:
+    """Cluster id -> its folder's name, for the clusters a folder names: an Obsidian learner's
+    folders are the names they gave their areas, so where one is distinctive it wins over the
+    most central title. A cluster is named by folder F when F holds at least ``FOLDER_SHARE``
+    of its topics that have a folder, and no other cluster holds more of F's topics (ties: the
+    larger cluster, then the id); F must name a subject (never ``src``, ``__init__``, "attachments")
+    and read as words (``readable_names.py``: never "notes"). Topics at the vault's root, sessions and decks have no folder."""
+    best: dict[str, tuple[int, int, str]] = {}  # folder -> (-held, -size, cluster id), least wins
+    chosen: dict[str, str] = {}
+    for cluster in clusters:
+        counts = Counter(folder_of[n] for n in cluster.node_ids if n in folder_of)
+        if not counts:
+            continue
+        folder, held = min(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        if held < FOLDER_SHARE * sum(counts.values()) or not _names_a_subject(folder):
+            continue
+        rank = (-held, -len(cluster.node_ids), cluster.id)
+        if folder not in best or rank < best[folder]:
+            best[folder] = rank
+            chosen[folder] = cluster.id
+    return {cluster_id: folder_label(folder) for folder, cluster_id in chosen.items()}
 
 
 def unique_names(clusters: Sequence[Cluster], texts: Mapping[str, str],

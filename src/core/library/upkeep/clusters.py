@@ -134,9 +134,9 @@ def at_least(groups: Sequence[tuple[str, ...]], vectors: Mapping[str, VectorLike
     """``groups`` with more made when there are fewer than ``minimum`` (a small or very uniform
     vault, whose notes are too alike, or too unalike, for the threshold to part them): the nodes
     no group holds are grouped first, by average linkage cut into as many groups as are missing;
-    then the largest group is halved the same way, until there are ``minimum`` or every group
-    is one node. Here a group of one is allowed: in a vault of three notes each note is its own
-    region. Deterministic; the order is ``cluster_vectors``'s."""
+    then the largest group of three or more is halved the same way, until there are
+    ``minimum`` or only pairs and single notes are left (a pair of alike notes stays one area).
+    A group of one is allowed here: in a vault of three unlike notes each is its own region. Deterministic; the order is ``cluster_vectors``'s."""
     if len(groups) >= minimum:
         return list(groups)
     ids = sorted(vectors)
@@ -150,8 +150,8 @@ def at_least(groups: Sequence[tuple[str, ...]], vectors: Mapping[str, VectorLike
             out.append(tuple(sorted(ids[rest[k]] for k in part)))
     while x is not None and len(out) < minimum:
         for group in sorted(out, key=lambda g: (-len(g), g)):
-            if not 2 <= len(group) <= MAX_COMPONENT:
-                continue
+            if not 3 <= len(group) <= MAX_COMPONENT:
+                continue  # a pair stays a pair: two alike notes are one area
             halves = _cut(x[[index[node] for node in group]], 2)
             if len(halves) < 2:  # all at one distance (identical notes): halve by id order
                 halves = [list(range(len(group) // 2)), list(range(len(group) // 2, len(group)))]
@@ -159,7 +159,7 @@ def at_least(groups: Sequence[tuple[str, ...]], vectors: Mapping[str, VectorLike
             out.extend(tuple(sorted(group[k] for k in half)) for half in halves)
             break
         else:
-            break  # every group is one node
+            break  # only pairs and single notes are left
     return sorted(out, key=lambda g: (-len(g), g))
 
 

@@ -13,6 +13,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import PurePosixPath
 from typing import Any
 
 from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
@@ -25,7 +26,7 @@ from studyhall.core.library.imports.report import ImportProgress, ProgressFn, qu
 from studyhall.core.library.upkeep.report import UpkeepReport
 from studyhall.core.library.upkeep.vector_cache import Vector, VectorCache
 from studyhall.core.ports.models import ChatModel, Embedder
-from studyhall.core.ports.storage import GraphStore
+from studyhall.core.ports.storage import GraphStore, SourceStore
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.reactions import GraphMerged
 from studyhall.server.runtime.supervisor import Supervisor
@@ -40,6 +41,7 @@ class GraphUpkeep:
         self,
         *,
         graph_store: GraphStore,
+        source_store: SourceStore,
         reader: GraphReader,
         embedder: Embedder | None,
         chat_model: ChatModel | None,
@@ -48,6 +50,7 @@ class GraphUpkeep:
         model_usable: Callable[[], bool] = lambda: True,
     ) -> None:
         self._store = graph_store
+        self._sources = source_store  # where each note lives: its folder may name its region
         self.reader = reader
         self.embedder = embedder
         self._model = chat_model
@@ -186,7 +189,11 @@ class GraphUpkeep:
         self, snapshot: GraphSnapshot, vectors: dict[str, Vector], report: UpkeepReport
     ) -> list[Cluster]:
         # Imported here: clustering and layout pull in numpy, which the app's start-up skips.
-        from studyhall.core.library.upkeep.cluster_names import central_name, unique_names
+        from studyhall.core.library.upkeep.cluster_names import (
+            central_name,
+            folder_names,
+            unique_names,
+        )
         from studyhall.core.library.upkeep.clusters import (
             at_least,
             carry_labels,
@@ -203,6 +210,7 @@ class GraphUpkeep:
         clusters = await asyncio.to_thread(carry_labels, groups, previous)
         texts = {n.id: n.text for n in snapshot.nodes}
         edges = [(e.source, e.target) for e in snapshot.edges]
+        by_folder = folder_names(clusters, await asyncio.to_thread(self._folders, snapshot))
         use_model = self._model is not None and self._model_usable()
         calls = 0
         named: list[Cluster] = []
@@ -237,7 +245,7 @@ class GraphUpkeep:
                 named.append(
                     cluster.model_copy(
                         update={
-                            "label": await asyncio.to_thread(
+                            "label": by_folder.get(cluster.id) or await asyncio.to_thread(
                                 central_name, cluster.node_ids, texts, edges),
                             "label_source": "terms",
                             "core": cluster.node_ids,
@@ -249,6 +257,17 @@ class GraphUpkeep:
         # Named first, so a region is named by its head cluster's (unique) label.
         unique = await asyncio.to_thread(unique_names, named, texts, edges)
         return await asyncio.to_thread(with_regions, unique, edges)
+
+    def _folders(self, snapshot: GraphSnapshot) -> dict[str, str]:
+        """Node id -> the folder its first source lives in, inside the imported root (its last
+        part: "Physics" for Physics/Optics/Lenses.md would be "Optics"); none at the root."""
+        parents = {s.id: PurePosixPath(s.path).parent for s in self._sources.list()}
+        out: dict[str, str] = {}
+        for node in snapshot.nodes:
+            parent = parents.get(node.sources[0]) if node.sources else None
+            if parent is not None and parent.name:
+                out[node.id] = parent.name
+        return out
 
     async def settle(
         self, snapshot: GraphSnapshot | None = None, pinned: dict[str, Any] | None = None
