@@ -100,3 +100,15 @@ async def test_a_topic_keyed_by_its_text_in_a_landed_data_folder_stays_the_sessi
     # Another session of that title was never among the old topic's sources: its own topic.
     other = standing_session(Session("chat_b", TITLE, (TITLE,)), graph_snapshot(store).node)
     assert other.topic_id == session_topic_id("chat_b")
+
+
+async def test_a_model_finding_that_takes_the_topics_key_is_not_made_the_session_topic(tmp_path):
+    store = JsonlGraphStore(tmp_path)
+    hostile = {"propositions": [{"key": "session-topic", "text": "Whales sing underwater.",
+                                 "evidence": [{"message_id": "m_2",
+                                               "quote": "A derivative measures"}]}], "edges": []}
+    await pipeline(store).run_batch(
+        batch("chat_a"), kind(hostile, "session-topic", Session("chat_a", TITLE)), run_id="r1")
+    snap = graph_snapshot(store)
+    assert snap.node(session_topic_id("chat_a")) is None
+    assert snap.node(node_id_for("Whales sing underwater.")) is not None

@@ -190,9 +190,11 @@ class ExtractionPipeline:
         if kind.session is not None:
             best = await best_topics(findings, await self._candidates(findings, neighbours, kind),
                                      kind.likeness)
+            # A model finding that took the topic's key is not the topic: keyed by its text.
+            ours = all(p.key != SESSION_TOPIC_KEY for p in findings.propositions)
             findings, verdicts = place_findings(findings, verdicts, best, kind.session)
             return Judged(findings, verdicts, add_usage(extraction.usage, audit.usage),
-                          {SESSION_TOPIC_KEY: kind.session.topic_id})
+                          {SESSION_TOPIC_KEY: kind.session.topic_id} if ours else {})
         if kind.anchored:
             findings = anchor_floating(findings, verdicts, neighbours)
         return Judged(findings, verdicts, add_usage(extraction.usage, audit.usage))
