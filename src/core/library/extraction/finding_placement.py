@@ -6,19 +6,22 @@ members are most like, only when that likeness reaches a calibrated minimum: emb
 when the embedder answers (``MIN_EMBEDDING_COSINE``), else a content-word score (at least
 ``MIN_SHARED_WORDS`` shared stems and their set cosine at least ``MIN_WORD_COSINE``), so a shared
 stop word or one shared common word ties nothing. A group below it hangs under the session
-topic: one per session, named for it, created on demand (the same text on every batch, so a
-later batch of the session lands on the same node; the scheduler keeps the name it was first
-given when a title arrives later). Thresholds were chosen on the labelled pairs
+topic: one per session, named for it, created on demand. Its node id is the session's
+(``session_topic_id``), never its text: two sessions with one title get two topics, and a later
+batch of the session lands on the same node whatever the session is called by then (the node
+keeps the name it was first given). A topic made before that, keyed by its text, stays the
+session's topic (``Session.legacy_topic``). Thresholds were chosen on the labelled pairs
 of ``tests/unit/library/test_finding_placement_calibration.py``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from studyhall.core.errors import StudyhallError
@@ -30,6 +33,7 @@ from studyhall.core.library.extraction.findings import (
     PropositionFinding,
     Verdict,
 )
+from studyhall.core.library.extraction.merger import node_id_for
 from studyhall.core.library.extraction.nearest import words
 from studyhall.core.library.extraction.topic_anchoring import new_groups, supports
 from studyhall.core.ports.models import Embedder
@@ -55,6 +59,41 @@ class Session:
     title: str
     names: tuple[str, ...] = ()
     node_id: str | None = None  # the note a "Study this" session studies: its topic already
+    legacy_topic: str | None = None  # its topic's node, made when topics were keyed by text
+
+    @property
+    def topic_id(self) -> str:
+        """The node the session's own topic is (or will be)."""
+        return self.legacy_topic or session_topic_id(self.id)
+
+
+def session_topic_id(session_id: str) -> str:
+    """A session topic's node id, from the session alone: its title may be any other
+    session's, or change. A different digest input than a text's, so it never meets one."""
+    digest = hashlib.sha256(f"session-topic\x1f{session_id}".encode()).hexdigest()
+    return f"n_{digest[:16]}"
+
+
+class TopicNode(Protocol):
+    @property
+    def text(self) -> str: ...
+    @property
+    def sources(self) -> Collection[str]: ...
+
+
+def standing_session(session: Session, node: Callable[[str], TopicNode | None]) -> Session:
+    """``session`` as its topic already stands in the graph (``node``: a node by id): called
+    what the node was first called (a later title or rename makes no second topic), or, when
+    topics were keyed by their text, that node kept as its topic (the session among its
+    sources), so findings already under it stay and new ones join them."""
+    own = node(session.topic_id)
+    if own is not None:
+        return replace(session, title=own.text)
+    for name in session.names:
+        legacy = node(node_id_for(name))
+        if legacy is not None and session.id in legacy.sources:
+            return replace(session, title=legacy.text, legacy_topic=node_id_for(name))
+    return session
 
 
 def stems(text: str) -> set[str]:

@@ -12,7 +12,7 @@ appends nothing new.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -85,8 +85,10 @@ def node_id_for(text: str) -> str:
 
 
 class _Planner:
-    def __init__(self, batch: Batch, known: KnownGraph, run_id: str, at: datetime) -> None:
+    def __init__(self, batch: Batch, known: KnownGraph, run_id: str, at: datetime,
+                 node_ids: Mapping[str, str]) -> None:
         self.batch, self.known, self.run_id, self.at = batch, known, run_id, at
+        self.node_ids = node_ids  # finding key -> its node id, for findings not keyed by text
         self.source_id = batch.source_id
         self.index = ViewIndex(batch.views)
         self.quizzes: dict[str, QuizResult] = {q.ref: q for v in batch.views for q in v.quizzes}
@@ -117,7 +119,8 @@ class _Planner:
             self.dropped_keys.add(key)
             self.drop("proposition", key, reason)
             return
-        node_id = verdict.link_to if verdict and verdict.link_to else node_id_for(text)
+        node_id = (verdict.link_to if verdict and verdict.link_to
+                   else self.node_ids.get(key) or node_id_for(text))
         self.key_nodes[key] = node_id
         if node_id in self.known.node_ids or node_id in self.new_nodes:
             self.plan.identities.append(IdentityLinked(
@@ -221,9 +224,12 @@ def plan_merge(
     started_at: datetime,
     at: datetime,
     usage: Usage | None = None,
+    node_ids: Mapping[str, str] | None = None,
 ) -> MergePlan:
-    """Everything a merge would append, and every drop — a pure function of its inputs."""
-    planner = _Planner(batch, known, run_id, at)
+    """Everything a merge would append, and every drop — a pure function of its inputs.
+    ``node_ids``: the node a finding key is, when its identity is not its text (a session's
+    topic is its session)."""
+    planner = _Planner(batch, known, run_id, at, node_ids or {})
     verdicts: dict[str, Verdict] = {}
     for verdict in audit.verdicts:
         verdicts.setdefault(verdict.key, verdict)

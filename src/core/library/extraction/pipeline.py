@@ -17,7 +17,7 @@ task drives a pipeline, so nothing else moves the base meanwhile.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
@@ -25,6 +25,7 @@ from studyhall.core.contracts.chat import Usage, add_usage
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import View
 from studyhall.core.library.extraction.finding_placement import (
+    SESSION_TOPIC_KEY,
     Likeness,
     Session,
     best_topics,
@@ -77,6 +78,7 @@ class Judged:
     findings: ExtractorOutput
     audit: AuditorOutput
     usage: Usage | None
+    node_ids: Mapping[str, str] = field(default_factory=dict)  # keys whose node is not their text
 
 
 def without_known_edges(
@@ -188,8 +190,12 @@ class ExtractionPipeline:
         if kind.session is not None:
             best = await best_topics(findings, await self._candidates(findings, neighbours, kind),
                                      kind.likeness)
+            # A model finding that took the topic's key is not the topic: keyed by its text.
+            ours = all(p.key != SESSION_TOPIC_KEY for p in findings.propositions)
             findings, verdicts = place_findings(findings, verdicts, best, kind.session)
-        elif kind.anchored:
+            return Judged(findings, verdicts, add_usage(extraction.usage, audit.usage),
+                          {SESSION_TOPIC_KEY: kind.session.topic_id} if ours else {})
+        if kind.anchored:
             findings = anchor_floating(findings, verdicts, neighbours)
         return Judged(findings, verdicts, add_usage(extraction.usage, audit.usage))
 
@@ -214,7 +220,7 @@ class ExtractionPipeline:
         if unique_keys:
             findings, audit = rekey(findings, audit, batch.source_id)
         return plan_merge(batch, findings, audit, known, run_id=run_id, started_at=started,
-                          at=self._clock.now(), usage=judged.usage)
+                          at=self._clock.now(), usage=judged.usage, node_ids=judged.node_ids)
 
     # --- the group run -------------------------------------------------------------------------
 

@@ -31,9 +31,9 @@ from studyhall.core.contracts.chat import ChatRecord, Usage, add_usage, session_
 from studyhall.core.errors import NotFound, StudyhallError
 from studyhall.core.library.extraction.coverage import View, chat_views
 from studyhall.core.library.extraction.coverage import uncovered_tokens as count_uncovered
-from studyhall.core.library.extraction.finding_placement import Session
+from studyhall.core.library.extraction.finding_placement import Session, standing_session
 from studyhall.core.library.extraction.merge_base import SharedGraph
-from studyhall.core.library.extraction.merger import MergePlan, node_id_for
+from studyhall.core.library.extraction.merger import MergePlan
 from studyhall.core.library.extraction.nearest import NeighbourFinder
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline, SourceKind, Stage
 from studyhall.core.library.extraction.source_kinds import chat_transcript
@@ -242,17 +242,11 @@ class ExtractionScheduler:
                 self._reactions.notify(GraphMerged(run.id, run.source_id))
 
     def _named(self, kind: SourceKind) -> SourceKind:
-        """The session's topic keeps the name it was first given: a title that arrived after an
-        earlier extraction makes no second topic for the session."""
-        session = kind.session
-        if session is None:
+        """The session's topic as it stands: its first name, or the topic made when topics were
+        keyed by their text (``standing_session``)."""
+        if kind.session is None:
             return kind
-        snapshot = self.reader.snapshot()
-        for name in session.names:
-            node = snapshot.node(node_id_for(name))
-            if node is not None and session.id in node.sources:
-                return replace(kind, session=replace(session, title=name))
-        return kind
+        return replace(kind, session=standing_session(kind.session, self.reader.snapshot().node))
 
     def _settle(self, run: ExtractionRun) -> None:
         """Close a run's books. Also runs from the task's done callback, because a task
