@@ -16,8 +16,13 @@ def test_the_same_wrong_blank_twice_is_a_pattern(tmp_path: Path):
         picked: str | None = None
         recorded: set[str] = set()
         for _ in range(2):
-            quiz = client.post(f"/api/sources/{note}/quiz", json={"at": "energy-yield"}).json()
-            first = quiz["questions"][0]
+            # Each quiz draws its distractors by its own id (source_quiz_cloze.py): ask again,
+            # a bounded number of times, until the wrong blank picked before is offered.
+            for _attempt in range(12):
+                quiz = client.post(f"/api/sources/{note}/quiz", json={"at": "energy-yield"}).json()
+                first = quiz["questions"][0]
+                if picked is None or picked in first["choices"]:
+                    break
             if picked is None:  # a wrong choice: any but the one the first answer shows right
                 probe = client.post(f"/api/sources/{note}/quiz", json={"at": "energy-yield"})
                 answer = client.post(f"/api/sources/{note}/quiz/{probe.json()['quiz_id']}"
