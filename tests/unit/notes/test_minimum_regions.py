@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import numpy as np
+from studyhall.core.contracts.graph import Cluster
 from studyhall.core.library.upkeep.clusters import MIN_GROUPS, at_least, cluster_vectors
 from studyhall.core.library.upkeep.regions import region_heads
 
@@ -61,7 +62,6 @@ def test_enough_groups_are_left_alone_and_the_result_is_deterministic():
 
 def test_five_groups_stay_five_regions():
     vectors = _alike(10)
-    from studyhall.core.contracts.graph import Cluster
     groups = at_least(cluster_vectors(vectors), vectors)
     clusters = [Cluster(id=f"c{i}", node_ids=g) for i, g in enumerate(groups)]
     heads = region_heads(clusters, [("n0", "n1")])

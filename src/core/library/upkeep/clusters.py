@@ -137,18 +137,18 @@ def at_least(groups: Sequence[tuple[str, ...]], vectors: Mapping[str, VectorLike
     then the largest group of three or more is halved the same way, until there are
     ``minimum`` or only pairs and single notes are left (a pair of alike notes stays one area).
     A group of one is allowed here: in a vault of three unlike notes each is its own region. Deterministic; the order is ``cluster_vectors``'s."""
-    if len(groups) >= minimum:
+    if len(groups) >= minimum or not vectors:
         return list(groups)
     ids = sorted(vectors)
     index = {node: i for i, node in enumerate(ids)}
-    x = _unit(np.asarray([vectors[i] for i in ids], dtype=np.float32)) if ids else None
+    x = _unit(np.asarray([vectors[i] for i in ids], dtype=np.float32))
     out = [tuple(g) for g in groups]
     held = {node for g in groups for node in g}
     rest = [i for i, node in enumerate(ids) if node not in held][:MAX_COMPONENT]
-    if x is not None and rest:
+    if rest:
         for part in _cut(x[rest], min(minimum - len(out), len(rest))):  # may be fewer (ties)
             out.append(tuple(sorted(ids[rest[k]] for k in part)))
-    while x is not None and len(out) < minimum:
+    while len(out) < minimum:
         for group in sorted(out, key=lambda g: (-len(g), g)):
             if not 3 <= len(group) <= MAX_COMPONENT:
                 continue  # a pair stays a pair: two alike notes are one area
