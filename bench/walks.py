@@ -119,6 +119,13 @@ async def _routes_built(api: Any) -> None:
     for thread in threading.enumerate():
         if thread.name == "start-up work":
             await asyncio.to_thread(thread.join, 30)
+    # Nor is the local encoder's one-time set-up in a fresh data folder (the activity strip's
+    # "Preparing local search"): wait until the strip shows nothing running.
+    for _ in range(1200):
+        r = await api.http.get("/api/activity")
+        if not r.json()["running"]:
+            break
+        await asyncio.sleep(0.1)
 
 
 async def _message(tmp: Path, profiled: Callable[[], Any]) -> None:

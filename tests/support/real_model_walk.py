@@ -47,6 +47,7 @@ class Tally:
     asks_cited_only_listed: int = 0
     health_worst_s: float = 0.0
     problems: list[str] = field(default_factory=list)
+    pending: list[str] = field(default_factory=list)  # the questions the walk answered
 
     def lines(self) -> list[str]:
         median = statistics.median(self.first_byte_s) if self.first_byte_s else float("nan")
@@ -57,6 +58,7 @@ class Tally:
             "extraction runs: " + ", ".join(self.extraction),
             f"Ask answers citing only listed passages: {self.asks_cited_only_listed}/{self.asks}",
             f"slowest /api/health during a turn: {self.health_worst_s * 1000:.0f} ms",
+            *self.pending,
         ]
 
 
@@ -95,6 +97,9 @@ async def _while_healthy(api: Api, tally: Tally, work: Any) -> Any:
 
 def _judge(turn: Sse, tally: Tally, what: str) -> None:
     tally.turns += 1
+    if not turn.events:  # refused before any stream: say how, or the failure cannot be read
+        tally.problems.append(f"{what}: refused with {turn.status}: {str(turn.body)[:200]}")
+        return
     names = turn.names()
     calls = [c.get("name") for c in turn.of("tool-call")]
     if any(name in ASKED for name in calls):
@@ -112,13 +117,21 @@ def _judge(turn: Sse, tally: Tally, what: str) -> None:
 
 def _answer_for(pending: dict[str, Any]) -> dict[str, Any]:
     presented = pending.get("presented") or {}
-    if isinstance(presented.get("questions"), list):
-        return {"choices": [[0] for _ in presented["questions"]]}
+    if isinstance(presented.get("questions"), list):  # each question as its kind asks
+        return {"responses": [_response_to(q) for q in presented["questions"]]}
     if pending.get("name") == "plan_init" or "mermaid" in presented:
         return {"approve": True}
     if presented.get("options"):
         return {"option": 0}
     return {"text": "Yes, go on."}
+
+
+def _response_to(question: dict[str, Any]) -> dict[str, Any]:
+    if question.get("choices"):
+        return {"choices": [0]}
+    if question.get("input") == "number":
+        return {"number": 1}
+    return {"text": "A queue of the nodes to visit next."}
 
 
 async def session_walk(api: Api, runtime: Runtime, tally: Tally) -> str:
@@ -129,6 +142,8 @@ async def session_walk(api: Api, runtime: Runtime, tally: Tally) -> str:
         turn = await _while_healthy(api, tally, api.say(chat_id, text))
         _judge(turn, tally, f"message {n}")
         for pending in (await api.chat(chat_id)).get("pending", [])[:1]:
+            tally.pending.append(f"answer after message {n}: {pending.get('name')} "
+                                 f"{str(pending.get('presented'))[:200]}")
             answered = await _while_healthy(
                 api, tally, api.answer(chat_id, pending["tool_call_id"], _answer_for(pending)))
             _judge(answered, tally, f"answer after message {n}")

@@ -22,14 +22,14 @@ from typing import Literal
 from studyhall.core.agents.action_step import calm_line, json_step
 from studyhall.core.agents.citations import MarkerFilter
 from studyhall.core.agents.printed_calls import HeldText, find_printed_calls
+from studyhall.core.agents.roster import AgentSpec
 from studyhall.core.agents.step_request import step_request
 from studyhall.core.agents.structured import CUT_REASONS
-from studyhall.core.agents.tools import Tool, ToolContext, call_problem
+from studyhall.core.agents.tools import ToolContext, call_problem
 from studyhall.core.agents.turn_events import ToolCall, ToolResult, TurnTextDelta, UsageReport
 from studyhall.core.classroom.turn_state import mark_cut, with_cut_text
 from studyhall.core.contracts import models as provider
 from studyhall.core.contracts.chat import (
-    AgentRole,
     DataPart,
     Message,
     Part,
@@ -40,28 +40,6 @@ from studyhall.core.contracts.chat import (
 )
 from studyhall.core.contracts.model_capabilities import UNKNOWN, ModelCapabilities
 from studyhall.core.ports.models import ChatModel
-
-# (topic, transcript) -> the session-specific notes appended to the base prompt.
-NotesFn = Callable[[str | None, Sequence[Message]], str]
-
-
-@dataclass(frozen=True)
-class AgentSpec:
-    role: AgentRole
-    prompt_name: str  # a file in core/agents/prompts/, loaded by the runtime (core does no I/O)
-    tools: tuple[Tool, ...]
-    notes: NotesFn
-
-    def tool(self, name: str) -> Tool | None:
-        return next((t for t in self.tools if t.name == name), None)
-
-    def tool_specs(self) -> tuple[provider.ToolSpec, ...]:
-        return tuple(t.spec for t in self.tools)
-
-    def system_prompt(self, base: str, topic: str | None, messages: Sequence[Message]) -> str:
-        notes = self.notes(topic, messages).strip()
-        return f"{base.strip()}\n\n## This session\n{notes}" if notes else base.strip()
-
 
 StopReason = Literal["stop", "awaiting-answer", "handoff", "step-limit"]
 # Streamed text is checkpointed (saved, marked incomplete) each time this much more arrived.

@@ -15,11 +15,10 @@ the record too (``pending_handoff``), so it is delivered exactly once across res
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from types import MappingProxyType
 
-from studyhall.core.agents.loop import AgentSpec
 from studyhall.core.agents.tools import (
     ASK_TOOL,
     ASSESSMENT_FIELDS,
@@ -29,11 +28,37 @@ from studyhall.core.agents.tools import (
     quiz_tool,
 )
 from studyhall.core.classroom.plan_status import current_plan, derive_plan_statuses
+from studyhall.core.contracts import models as provider
 from studyhall.core.contracts.chat import AgentRole, Message, SteerPart, TextPart, ToolCallPart
 from studyhall.core.contracts.steers import is_delivered, probe_steer_id, steer_message
 from studyhall.core.guardrails.intent import route
 
 ToolWrap = Callable[[Tool], Tool]
+
+# (topic, transcript) -> the session-specific notes appended to the base prompt.
+NotesFn = Callable[[str | None, Sequence[Message]], str]
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """An agent: its model role, its prompt file, its tools, its session notes."""
+
+    role: AgentRole
+    prompt_name: str  # a file in core/agents/prompts/, loaded by the runtime (core does no I/O)
+    tools: tuple[Tool, ...]
+    notes: NotesFn
+
+    def tool(self, name: str) -> Tool | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def tool_specs(self) -> tuple[provider.ToolSpec, ...]:
+        return tuple(t.spec for t in self.tools)
+
+    def system_prompt(self, base: str, topic: str | None, messages: Sequence[Message]) -> str:
+        notes = self.notes(topic, messages).strip()
+        return f"{base.strip()}\n\n## This session\n{notes}" if notes else base.strip()
+
+
 
 # --- the prober: finds the learner's floor and ceiling by quiz, asks their goal, files it ------
 

@@ -18,8 +18,8 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from studyhall.core.agents.loop import AgentRun, AgentSpec, Saved, Stopped
-from studyhall.core.agents.roster import AgentRoster
+from studyhall.core.agents.loop import AgentRun, Saved, Stopped
+from studyhall.core.agents.roster import AgentRoster, AgentSpec
 from studyhall.core.agents.study_material import citable_passages
 from studyhall.core.agents.turn_events import (
     Finish,
