@@ -306,7 +306,8 @@ def build_runtime(services: Services) -> Runtime:
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store, clock=s.clock,
-                          study=StudyMaterials(graph=graph, index=s.search_index), learner=learner)
+                          study=StudyMaterials(graph=graph, index=s.search_index,
+                                               sources=s.source_store), learner=learner)
     activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports, setup))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=learner, clock=s.clock,

@@ -23,6 +23,7 @@ class NoteOutcome:
     size: int | None = None
     links: tuple[str, ...] = ()
     broken_links: tuple[str, ...] = ()
+    sections: tuple[str, ...] | None = None  # the note's section anchors (``Source.sections``)
 
 
 def under(path: str, target: str) -> bool:
@@ -54,6 +55,7 @@ def source_records(
             size=o.size,
             links=o.links,
             broken_links=o.broken_links,
+            sections=o.sections,
             imported_at=now,
         )
         for o in outcomes
