@@ -1,6 +1,6 @@
 """A note's outline follows the note (issue 28): the learner renames one heading and drops
 another, imports again, and the dock's outline (``GET /api/graph/nodes/{id}`` ``sections``)
-lists exactly the headings the note has now — while the evidence quoting the dropped heading,
+and the text its node is embedded by hold exactly the headings the note has now — while the evidence quoting the dropped heading,
 and the learner's quiz answers on it, stay. Over real HTTP (ASGI) with a real import."""
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def test_the_outline_lists_the_headings_the_note_has_after_an_edit(tmp_path: Pat
     (vault / ".obsidian").mkdir(parents=True)
     write(vault, "Cells.md", BEFORE)
     write(vault, "Atoms.md", "# Atoms\n\nAtoms are made of protons, neutrons and electrons.\n")
-    services = replace(build_services(make_config()), embedder=HashEmbedder())
+    embedder = HashEmbedder()
+    services = replace(build_services(make_config()), embedder=embedder)
     with api_client(services) as client:
         note = imported(client, vault)["Cells.md"]
         assert note["sections"] == ["", "Cells", "Cells#Membrane", "Cells#Nucleus",
@@ -61,7 +62,9 @@ def test_the_outline_lists_the_headings_the_note_has_after_an_edit(tmp_path: Pat
                                json={"dont_know": True}).json()
         assert [r["node_id"] for r in answered["recorded"]] == [before["node"]["id"]]
 
+        assert "Cells: Cells; Membrane; Nucleus; Ribosomes" in embedder.seen
         write(vault, "Cells.md", AFTER)
+        embedded = len(embedder.seen)
         again = imported(client, vault)
         assert again["Cells.md"]["sections"] == ["", "Cells", "Cells#Membrane",
                                                  "Cells#Cell nucleus"]
@@ -71,6 +74,8 @@ def test_the_outline_lists_the_headings_the_note_has_after_an_edit(tmp_path: Pat
         assert outline(after) == [("Cells", 0), ("Cells", 1), ("Membrane", 2),
                                   ("Cell nucleus", 2)]
         assert [s["anchor"] for s in after["sections"]] == again["Cells.md"]["sections"]
+        # The node is embedded by the headings it has now.
+        assert "Cells: Cells; Membrane; Cell nucleus" in embedder.seen[embedded:]
         # The dropped section's evidence and the learner's answers on it are all still there.
         quotes = {e["quote"] for e in after["node"]["evidence"]}
         assert {"## Ribosomes", "## Nucleus"} <= quotes
