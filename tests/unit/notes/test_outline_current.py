@@ -120,7 +120,7 @@ async def test_a_source_current_does_not_name_keeps_all_its_sections():
 
 def test_a_source_recorded_without_sections_is_not_known():
     assert current_sections([record(None), record(("", "A"), "note_a")]) == {
-        "note_a": frozenset({"", "A"})}
+        "note_a": ("", "A")}
 
 
 async def test_node_sections_now_reads_only_the_notes_its_evidence_cites():

@@ -29,13 +29,14 @@ _SETEXT_UNDERLINE = re.compile(r"\s+(=+|-+)\s*$")
 CurrentSections = Mapping[str, Collection[str]]
 
 
-def current_sections(sources: Iterable[Source]) -> dict[str, frozenset[str]]:
-    """What the sources index knows of its sources' sections now (``Source.sections``)."""
-    return {s.id: frozenset(s.sections) for s in sources if s.sections is not None}
+def current_sections(sources: Iterable[Source]) -> dict[str, tuple[str, ...]]:
+    """What the sources index knows of its sources' sections now (``Source.sections``): as
+    recorded, no copy (a graph search reads it for every note)."""
+    return {s.id: s.sections for s in sources if s.sections is not None}
 
 
 def node_sections_now(node: SnapshotNode, source: Callable[[str], Source | None],
-                      ) -> dict[str, frozenset[str]]:
+                      ) -> dict[str, tuple[str, ...]]:
     """The sections now of the notes whose sections the node's evidence cites, each record read
     with ``source`` (a sources store's ``get``): one node's outline reads a few, not all."""
     cited = {row[0] for row in node.rows()[0] if row[0].startswith(_NOTE_PREFIX)}
@@ -57,7 +58,6 @@ def node_outline(node: SnapshotNode, current: CurrentSections | None = None,
     """The node's sections, one per note section view its evidence cites, in first-cited
     order (a note's own order on a model-free import) — but not a section ``current`` says its
     note no longer has (None: no section is known gone)."""
-    current = current or {}
     heads: dict[str, list[str]] = {}  # message id -> [source id, first quote]
     counts: dict[str, int] = {}
     for source_id, message_id, quote, *_ in node.rows()[0]:
@@ -65,16 +65,30 @@ def node_outline(node: SnapshotNode, current: CurrentSections | None = None,
             continue
         if not message_id.startswith(source_id + "#"):
             continue
-        now = current.get(source_id)
-        if now is not None and message_id[len(source_id) + 1:] not in now:
-            continue  # a heading since renamed or dropped: its evidence stays, not its section
         if message_id in heads:
             counts[message_id] += 1
         else:
             heads[message_id] = [source_id, quote]
             counts[message_id] = 0
-    return [_section(source_id, message_id, quote, counts[message_id])
-            for message_id, (source_id, quote) in heads.items()]
+    sections = [_section(source_id, message_id, quote, counts[message_id])
+                for message_id, (source_id, quote) in heads.items()]
+    return sections if not current else _still_there(sections, current)
+
+
+def _still_there(sections: list[OutlineSection], current: CurrentSections,
+                 ) -> list[OutlineSection]:
+    """The sections their notes still have: a heading since renamed or dropped keeps its
+    evidence on the node, not its place in the outline. Checked per section, not per quote."""
+    known: dict[str, frozenset[str] | None] = {}
+    kept = []
+    for section in sections:
+        if section.source_id not in known:
+            now = current.get(section.source_id)
+            known[section.source_id] = None if now is None else frozenset(now)
+        now = known[section.source_id]
+        if now is None or section.anchor in now:
+            kept.append(section)
+    return kept
 
 
 def _section(source_id: str, message_id: str, quote: str, evidence: int) -> OutlineSection:
