@@ -370,8 +370,8 @@ class NotesImporter:
         report: ImportReport,
         complete: bool,
     ) -> None:
-        # A note's sections as its evidence now cites them; not known for one whose extraction
-        # failed (its evidence is of the older text: its outline stays as it was).
+        # A note's sections as its evidence now cites them; not told for one whose extraction
+        # failed (its evidence is of the older text: the sections recorded with it stand).
         outcomes = [
             NoteOutcome(note.source_id, note.file.path, note.status, note.reason,
                         note.file.content_hash, note.file.size, *link_report(note.resolved),
