@@ -1,7 +1,8 @@
 """A note's outline follows the note (issue 28): the learner renames one heading and drops
 another, imports again, and the dock's outline (``GET /api/graph/nodes/{id}`` ``sections``)
 and the text its node is embedded by hold exactly the headings the note has now — while the evidence quoting the dropped heading,
-and the learner's quiz answers on it, stay. Over real HTTP (ASGI) with a real import."""
+and the learner's quiz answers on it, stay; so for a PDF that lost a page. Over real HTTP
+(ASGI) with a real import."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from pathlib import Path
 
 from studyhall.server.app import build_services
 
+from tests.support.course import pdf_bytes
 from tests.support.embedder import HashEmbedder
 from tests.support.notes import write
 from tests.support.server import api_client, make_config
-from tests.support.shelf_client import imported
+from tests.support.shelf_client import imported, ready
 
 MEMBRANE = """## Membrane
 
@@ -83,3 +85,28 @@ def test_the_outline_lists_the_headings_the_note_has_after_an_edit(tmp_path: Pat
                    for e in after["node"]["evidence"])
         mastery = client.get(f"/api/mastery/{after['node']['id']}").json()
         assert any(quiz["quiz_id"] in e["detail"] for e in mastery["explanation"])
+
+
+def test_a_pdf_that_lost_a_page_lists_only_the_pages_it_has(tmp_path: Path):
+    course, client = ready(tmp_path)
+    with client:
+        shelf = imported(client, course)
+        pdf, lecture = shelf["Chapter 5.pdf"], shelf["lectures/Lecture 04 - Respiration.vtt"]
+        assert pdf["sections"] == ["", "Page 1", "Page 2", "Page 3"]
+        [topic] = [n for n in client.get("/api/graph").json()["nodes"]
+                   if pdf["id"] in n.get("sources", [])]
+        assert lecture["sections"][0] == "" and len(lecture["sections"]) > 2
+
+        (course / "Chapter 5.pdf").write_bytes(pdf_bytes([
+            "Chapter 5. Cellular respiration overview and the role of oxygen.",
+            "Page two: the electron transport chain pumps protons across the inner membrane.",
+        ]))
+        again = imported(client, course)
+        assert again["Chapter 5.pdf"]["sections"] == ["", "Page 1", "Page 2"]
+        # An unchanged lecture's record is not written again.
+        assert again["lectures/Lecture 04 - Respiration.vtt"] == lecture
+        detail = client.get(f"/api/graph/nodes/{topic['id']}").json()
+        assert [s["heading"] for s in detail["sections"] if s["level"] > 0] == ["Page 1",
+                                                                                "Page 2"]
+        assert any("ATP synthase uses the proton gradient" in e["quote"]
+                   for e in detail["node"]["evidence"])  # page 3's words stay its evidence
