@@ -83,8 +83,8 @@ def _still_there(sections: list[OutlineSection], current: CurrentSections,
     kept = []
     for section in sections:
         if section.source_id not in known:
-            now = current.get(section.source_id)
-            known[section.source_id] = None if now is None else frozenset(now)
+            recorded = current.get(section.source_id)
+            known[section.source_id] = None if recorded is None else frozenset(recorded)
         now = known[section.source_id]
         if now is None or section.anchor in now:
             kept.append(section)
