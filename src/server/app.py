@@ -272,8 +272,8 @@ def build_runtime(services: Services) -> Runtime:
                         ids=s.ids, upkeep=upkeep, learner=learner)
     # Lectures and PDFs become topics on the map after each import (their moments, pages).
     lectures = LectureTopics(index=s.search_index, graph_store=s.graph_store,
-                             snapshot=upkeep.snapshot, clock=s.clock, ids=s.ids,
-                             off_loop=asyncio.to_thread)
+                             sources=s.source_store, snapshot=upkeep.snapshot, clock=s.clock,
+                             ids=s.ids, off_loop=asyncio.to_thread)
     imports = ImportRunner(notes=notes, material=material, clock=s.clock, ids=s.ids,
                            supervisor=supervisor, anki=anki, lectures=lectures)
     setup = EncoderSetup(prepare=s.prepare_encoder, needed=s.encoder_needs_setup, clock=s.clock)
@@ -306,7 +306,8 @@ def build_runtime(services: Services) -> Runtime:
     context = GraphContext(board=board, upkeep=upkeep, clock=s.clock, supervisor=supervisor,
                            learner=learner)
     classroom = Classroom(turns=turns, context=context, chats=s.chat_store, clock=s.clock,
-                          study=StudyMaterials(graph=graph, index=s.search_index), learner=learner)
+                          study=StudyMaterials(graph=graph, index=s.search_index,
+                                               sources=s.source_store), learner=learner)
     activity = ActivityFeed(jobs=jobs, job_store=s.job_store, registries=(extraction, imports, setup))
     artifact_desk = ArtifactDesk(store=s.artifact_store, jobs=jobs, job_store=s.job_store,
                                  chats=s.chat_store, resolver=scopes, cards=learner, clock=s.clock,

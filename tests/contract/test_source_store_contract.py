@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,6 +29,11 @@ class SourceStoreContract:
         store.save(source("src_1", "a.md"))
         assert store.get("src_1") == source("src_1", "a.md")
         assert reopen().get("src_1") == source("src_1", "a.md")
+
+    def test_a_notes_sections_read_back_in_order(self, store: SourceStore, reopen) -> None:
+        sections = ("", "Cells", "Cells#Membrane", "Cells#Membrane~2")
+        store.save(source("src_1", "a.md").model_copy(update={"sections": sections}))
+        assert reopen().get("src_1").sections == sections  # type: ignore[union-attr]
 
     def test_save_upserts_by_id(self, store: SourceStore, reopen) -> None:
         store.save(source("src_1", "a.md"))
@@ -82,3 +88,17 @@ class TestJsonSourceStore(SourceStoreContract):
     @pytest.fixture
     def reopen(self, tmp_path: Path) -> Callable[[], SourceStore]:
         return lambda: JsonSourceStore(tmp_path / "sources")
+
+    def test_an_index_written_before_sections_were_recorded_still_reads(self, tmp_path: Path):
+        # What the code before ``Source.sections`` wrote: no "sections" key at all.
+        (tmp_path / "sources").mkdir()
+        (tmp_path / "sources" / "index.json").write_text(json.dumps({"version": 1, "sources": [
+            {"id": "note_a", "path": "a.md", "root": "/v", "kind": "note", "status": "imported",
+             "reason": None, "action": None, "content_hash": "abc", "size": 12,
+             "links": ["b.md"], "broken_links": [], "media": None,
+             "imported_at": "2025-03-01T12:00:00Z"}]}))
+        store = JsonSourceStore(tmp_path / "sources")
+        [old] = store.list()
+        assert (old.id, old.links, old.sections) == ("note_a", ("b.md",), None)
+        store.save(source("src_2", "b.md"))  # rewritten beside a new record: still readable
+        assert JsonSourceStore(tmp_path / "sources").get("note_a") == old

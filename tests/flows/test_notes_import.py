@@ -3,6 +3,7 @@ idempotent re-imports, a changed note re-extracting only its change, deleted not
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from studyhall.adapters.store import JsonlGraphStore, JsonSourceStore
@@ -80,6 +81,27 @@ async def test_reimporting_an_unchanged_vault_writes_nothing(tmp_path: Path):
     assert report.extractor.startswith("none")
     assert ledger_bytes(data) == before
     assert {s["status"] for s in sources(data).values()} == {"unchanged"}
+
+
+async def test_an_index_from_before_sections_gets_them_on_an_unchanged_reimport(tmp_path: Path):
+    vault = make_vault(tmp_path / "Vault")
+    data = tmp_path / "data"
+    embedder = HashEmbedder()
+    await importer(data, embedder=embedder).run(str(vault))
+    index = data / "sources" / "index.json"
+    doc = json.loads(index.read_text())
+    for record in doc["sources"]:
+        del record["sections"]  # as the code before ``Source.sections`` wrote it
+    index.write_text(json.dumps(doc))
+    assert {s["sections"] for s in sources(data).values()} == {None}
+    before, embedded = ledger_bytes(data), embedder.texts
+    report = await importer(data, embedder=embedder).run(str(vault), embed=False)
+    assert (report.imported, report.unchanged, report.evidence) == (0, 12, 0)
+    assert ledger_bytes(data) == before
+    assert sources(data)["cells/Note 00.md"]["sections"] == [
+        "", "Details of cells", "Steps"]
+    await importer(data, embedder=embedder).run(str(vault))
+    assert embedder.texts == embedded  # every node means what it meant: nothing embedded again
 
 
 async def test_a_changed_note_re_extracts_only_its_changed_section(tmp_path: Path):

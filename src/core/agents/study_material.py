@@ -20,7 +20,7 @@ from studyhall.core.contracts.chat import DataPart, Message, SteerPart
 from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.steers import steer_message, study_steer_id
 from studyhall.core.guardrails.material import data_block
-from studyhall.core.library.graph.outline import node_outline
+from studyhall.core.library.graph.outline import CurrentSections, node_outline
 from studyhall.core.library.graph.view import SnapshotNode
 
 MATERIAL_CHARS = 6_000  # the passages' whole budget (about 1,500 tokens): a prompt, not a book
@@ -48,11 +48,13 @@ class StudyMaterial:
         return not self.sections and not self.passages
 
 
-def study_material(node: SnapshotNode, chunks: Sequence[Chunk]) -> StudyMaterial:
+def study_material(node: SnapshotNode, chunks: Sequence[Chunk],
+                   current: CurrentSections | None = None) -> StudyMaterial:
     """A node's material: its outline, and its note's passages from the search index in reading
     order (spread over a long note) — or, when the note is not indexed, each section's quoted
-    sentences from the graph; a topic that is no note gives its own evidence."""
-    outline = node_outline(node)
+    sentences from the graph; a topic that is no note gives its own evidence. ``current``: its
+    notes' sections now (``node_outline``), so a heading the note has lost is not studied."""
+    outline = node_outline(node, current)
     # Not the title (level 0, or the note's "# Title" heading): the material names the note.
     title = " ".join(node.text.split()).casefold()
     sections = tuple(Section(s.heading, s.level) for s in outline
@@ -60,24 +62,23 @@ def study_material(node: SnapshotNode, chunks: Sequence[Chunk]) -> StudyMaterial
     if chunks:
         passages = chunk_passages(chunks, limit=MAX_PASSAGES)
     elif outline:
-        passages = section_passages(node)
+        passages = section_passages(node, current)
     else:
         passages = evidence_passages([node], limit=MAX_PASSAGES)
     return StudyMaterial(node.id, node.text, sections, budgeted(passages))
 
 
-def section_passages(node: SnapshotNode) -> tuple[Passage, ...]:
+def section_passages(node: SnapshotNode, current: CurrentSections | None = None,
+                     ) -> tuple[Passage, ...]:
     """One passage per section of a note: its heading, then its quoted sentences."""
-    by_section: dict[str, list[str]] = {}
-    for section in node_outline(node):
-        by_section[section.message_id] = []
+    outline = node_outline(node, current)
+    by_section: dict[str, list[str]] = {s.message_id: [] for s in outline}
     for _, message_id, quote, *_ in node.rows()[0]:
         lines = by_section.get(message_id)
         text = " ".join(str(quote).split())
         if lines is not None and text and text not in lines:
             lines.append(text)
-    titles = {s.message_id: (s.heading or node.text, s.source_id, s.anchor)
-              for s in node_outline(node)}
+    titles = {s.message_id: (s.heading or node.text, s.source_id, s.anchor) for s in outline}
     out: list[Passage] = []
     for message_id, lines in by_section.items():
         heading, source_id, anchor = titles[message_id]

@@ -26,4 +26,8 @@ class Source(Record):
     links: tuple[str, ...] = ()  # resolved link targets (root-relative paths)
     broken_links: tuple[str, ...] = ()
     media: str | None = None  # a video file or URL beside a transcript
+    # A note's sections at its last import: each heading's Obsidian subpath ("H1#H2"), "" for
+    # the title and preamble. The outline leaves out headings its evidence quotes that are gone
+    # (the evidence stays). None: not known (a source recorded before this, or not a note).
+    sections: tuple[str, ...] | None = None
     imported_at: datetime

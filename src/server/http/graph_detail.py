@@ -7,13 +7,13 @@ explanation, evidence, quiz, observations, sources, cluster, position, gate), th
 ``{"builds_on": [LINK], "leads_to": [LINK]}``, LINK = ``{"id", "text", "state", "relation",
 "session"}`` (``session``: the chat it was learned in, or null; ``core/library/graph/links.py``).
 ``sections``: a note topic's outline, SECTION = ``{"source_id", "message_id" (what its evidence
-cites), "anchor" (to deep-link), "heading", "level", "evidence" (count)}``
-(``core/library/graph/outline.py``); ``mastery_rollup``: its state with its ideas' (``state``,
-``own``, ``ideas``, ``tried``, ``solid``, ``shaky``; ``core/library/learner/rollup.py``). The map
-body (``graph_map.py``) carries only what paints the whole graph; this is the rest, one node at
-a time, in one read. ``from_session`` = ``{"id", "title"}`` of the session a session
-finding (or session topic) came from — its first source — or null, so the dock can say "From
-your session «title»".
+cites), "anchor" (to deep-link), "heading", "level", "evidence" (count)}``, only the headings its
+note has now (``core/library/graph/outline.py``); ``mastery_rollup``: its state with its ideas'
+(``state``, ``own``, ``ideas``, ``tried``, ``solid``, ``shaky``;
+``core/library/learner/rollup.py``). The map body (``graph_map.py``) carries only what paints
+the whole graph; this is the rest, one node at a time, in one read. ``from_session`` =
+``{"id", "title"}`` of the session a session finding (or session topic) came from — its first
+source — or null, so the dock can say "From your session «title»".
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import NotFound
 from studyhall.core.library.graph.interchange import node_head
 from studyhall.core.library.graph.links import Linked, node_links
-from studyhall.core.library.graph.outline import node_outline
+from studyhall.core.library.graph.outline import node_outline, node_sections_now
 from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge
 from studyhall.core.library.learner.rollup import TopicMastery, roll_up, topic_masteries
 from studyhall.server.http.openapi import describe
@@ -58,10 +59,16 @@ def _link(link: Linked) -> dict[str, Any]:
             "relation": link.relation, "session": link.session}
 
 
+def _unrecorded(source_id: str) -> Source | None:
+    return None
+
+
 def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
-                sessions: Mapping[str, str] | None = None) -> dict[str, Any]:
+                sessions: Mapping[str, str] | None = None,
+                source: Callable[[str], Source | None] = _unrecorded) -> dict[str, Any]:
     """``sessions``: which source ids are sessions (chats) and their titles, so each link names
-    the session it was learned in and the node the session it came from."""
+    the session it was learned in and the node the session it came from; ``source``: a source's
+    record, whose sections now leave the headings a note has lost out of its outline."""
     sessions = sessions or {}
     node = snapshot.node(node_id)
     if node is None:
@@ -98,7 +105,7 @@ def node_detail(snapshot: GraphSnapshot, node_id: str, edges: EdgeIndex,
                          if origin is not None and origin in sessions else None),
         "sections": [{"source_id": s.source_id, "message_id": s.message_id, "anchor": s.anchor,
                       "heading": s.heading, "level": s.level, "evidence": s.evidence}
-                     for s in node_outline(node)],
+                     for s in node_outline(node, node_sections_now(node, source))],
         "mastery_rollup": _rollup(rolled),
     }
 
@@ -110,9 +117,11 @@ def _rollup(m: TopicMastery) -> dict[str, Any]:
 
 def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Mapping[str, str]],
                  review: Callable[[str], dict[str, Any]] | None = None,
+                 source: Callable[[str], Source | None] = _unrecorded,
                  ) -> Callable[[Request], Awaitable[Response]]:
     """The handler of ``GET /api/graph/nodes/{node_id}``; ``sessions`` maps chat ids to their
-    titles; ``review`` gives a node's FSRS state (read-only), shown as ``review``."""
+    titles; ``review`` gives a node's FSRS state (read-only), shown as ``review``; ``source``
+    reads a source's record (its sections now)."""
     edges = EdgeIndex()
     lock = threading.Lock()
 
@@ -120,7 +129,7 @@ def detail_route(read: Callable[[], GraphSnapshot], sessions: Callable[[], Mappi
         snapshot = read()
         chats = sessions()
         with lock:
-            out = node_detail(snapshot, node_id, edges, chats)
+            out = node_detail(snapshot, node_id, edges, chats, source)
         if review is not None:
             out["review"] = review(node_id)
         return JSONResponse(out)

@@ -82,7 +82,8 @@ def routes(library: Library) -> list[BaseRoute]:
                       "is in the graph")
     async def list_sources(request: Request) -> Response:
         """Every imported source: id, path, root, kind, status (imported, unchanged, skipped
-        with ``reason``, deleted), resolved and broken links, ``title``, ``chunks`` indexed,
+        with ``reason``, deleted), resolved and broken links, a note's ``sections`` (its
+        headings' anchors at its last import; null when not known), ``title``, ``chunks`` indexed,
         ``embedded`` (the embedding model, or null), ``stale`` (embedded by another model than
         the one set now), ``graph_nodes`` (nodes whose evidence cites it), ``has_media``."""
         return JSONResponse(await anyio.to_thread.run_sync(library.source_summaries))

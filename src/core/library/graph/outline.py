@@ -4,14 +4,18 @@ A note is one node; each of its sections' views quotes the section's heading fir
 its sentences on that node (``structural_extractor``), all cited with the section's message id
 (``<source>#<anchor>``). Grouping the evidence by that id gives the outline the dock lists —
 heading, level, the anchor to deep-link, how much evidence each section holds — with no record
-of its own (derived, like everything but the ledgers).
+of its own (derived, like everything but the ledgers). Evidence outlives its heading (a heading
+renamed or dropped in the note), so the sources index's record of each note's sections now
+(``Source.sections``) says which of the cited ones the outline still lists.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from studyhall.core.contracts.sources import Source
 from studyhall.core.library.graph.view import SnapshotNode
 from studyhall.core.library.sources.notes.views import LINKS_SUFFIX, NOTE_LABEL
 
@@ -19,6 +23,24 @@ from studyhall.core.library.sources.notes.views import LINKS_SUFFIX, NOTE_LABEL
 # import (core/library/imports/lectures.py: a heading per key moment or page).
 _NOTE_PREFIX = (NOTE_LABEL + "_", "transcript_", "pdf_")
 _SETEXT_UNDERLINE = re.compile(r"\s+(=+|-+)\s*$")
+
+# Per source id, the anchors of its sections now; a source it does not name is not known, and
+# every section its evidence cites is listed (as before sources recorded their sections).
+CurrentSections = Mapping[str, Collection[str]]
+
+
+def current_sections(sources: Iterable[Source]) -> dict[str, tuple[str, ...]]:
+    """What the sources index knows of its sources' sections now (``Source.sections``): as
+    recorded, no copy (a graph search reads it for every note)."""
+    return {s.id: s.sections for s in sources if s.sections is not None}
+
+
+def node_sections_now(node: SnapshotNode, source: Callable[[str], Source | None],
+                      ) -> dict[str, tuple[str, ...]]:
+    """The sections now of the notes whose sections the node's evidence cites, each record read
+    with ``source`` (a sources store's ``get``): one node's outline reads a few, not all."""
+    cited = {row[0] for row in node.rows()[0] if row[0].startswith(_NOTE_PREFIX)}
+    return current_sections(found for found in map(source, sorted(cited)) if found is not None)
 
 
 @dataclass(frozen=True)
@@ -31,9 +53,11 @@ class OutlineSection:
     evidence: int  # quotes under the heading (not counting the heading itself)
 
 
-def node_outline(node: SnapshotNode) -> list[OutlineSection]:
+def node_outline(node: SnapshotNode, current: CurrentSections | None = None,
+                 ) -> list[OutlineSection]:
     """The node's sections, one per note section view its evidence cites, in first-cited
-    order (a note's own order on a model-free import)."""
+    order (a note's own order on a model-free import) — but not a section ``current`` says its
+    note no longer has (None: no section is known gone)."""
     heads: dict[str, list[str]] = {}  # message id -> [source id, first quote]
     counts: dict[str, int] = {}
     for source_id, message_id, quote, *_ in node.rows()[0]:
@@ -46,8 +70,25 @@ def node_outline(node: SnapshotNode) -> list[OutlineSection]:
         else:
             heads[message_id] = [source_id, quote]
             counts[message_id] = 0
-    return [_section(source_id, message_id, quote, counts[message_id])
-            for message_id, (source_id, quote) in heads.items()]
+    sections = [_section(source_id, message_id, quote, counts[message_id])
+                for message_id, (source_id, quote) in heads.items()]
+    return sections if not current else _still_there(sections, current)
+
+
+def _still_there(sections: list[OutlineSection], current: CurrentSections,
+                 ) -> list[OutlineSection]:
+    """The sections their notes still have: a heading since renamed or dropped keeps its
+    evidence on the node, not its place in the outline. Checked per section, not per quote."""
+    known: dict[str, frozenset[str] | None] = {}
+    kept = []
+    for section in sections:
+        if section.source_id not in known:
+            recorded = current.get(section.source_id)
+            known[section.source_id] = None if recorded is None else frozenset(recorded)
+        now = known[section.source_id]
+        if now is None or section.anchor in now:
+            kept.append(section)
+    return kept
 
 
 def _section(source_id: str, message_id: str, quote: str, evidence: int) -> OutlineSection:
@@ -67,11 +108,13 @@ def _section(source_id: str, message_id: str, quote: str, evidence: int) -> Outl
 MEANING_CHARS = 600  # about the encoder's 128-token window: more would be cut anyway
 
 
-def meaning_text(node: SnapshotNode) -> str:
+def meaning_text(node: SnapshotNode, current: CurrentSections | None = None) -> str:
     """What a node's vector is made of: its text and, for a note's topic, its sections' headings
     — a title alone ("Backlinks") says little of what the note holds, so notes about one thing
-    would not cluster into a region, nor a search for what a section covers find its note."""
-    headings = list(dict.fromkeys(s.heading for s in node_outline(node) if s.level > 0))
+    would not cluster into a region, nor a search for what a section covers find its note.
+    Headings the note no longer has (``current``) are not part of it."""
+    headings = list(dict.fromkeys(s.heading for s in node_outline(node, current)
+                                  if s.level > 0))
     if not headings:
         return node.text
     return f"{node.text}: {'; '.join(headings)}"[:MEANING_CHARS]

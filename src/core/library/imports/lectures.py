@@ -6,7 +6,8 @@ Each indexed transcript or PDF is written as a note — its title, a heading per
 ("12:34 · Mark and sweep") or per page, the passages' own words under it — and merged by the
 model-free notes path under the SOURCE's id, so the topic's evidence cites the lecture itself
 and the passages hold its quotes. Coverage makes it idempotent: an unchanged lecture merges
-nothing, a changed one re-merges only the moments whose words changed.
+nothing, a changed one re-merges only the moments whose words changed. Its sections now are
+recorded on its source (``Source.sections``), so the outline drops a moment or page it lost.
 
 The text is the index's chunks (no second read of the file). Transcript words are not
 Markdown: headings are cut to one line and a line that would parse as markup is escaped.
@@ -31,7 +32,7 @@ from studyhall.core.library.sources.notes import NoteDoc, parse_note
 from studyhall.core.library.sources.notes.views import vault_run_source
 from studyhall.core.library.sources.source_ids import path_source_id
 from studyhall.core.ports.search import SearchIndex
-from studyhall.core.ports.storage import GraphStore
+from studyhall.core.ports.storage import GraphStore, SourceStore
 from studyhall.core.ports.system import Clock, Ids, OffLoop
 
 TOPIC_KINDS = ("transcript", "pdf")
@@ -112,11 +113,12 @@ def lecture_note(lecture: LectureFile, chunks: Sequence[Chunk]) -> NoteDoc | Non
 class LectureTopics:
     """Merges the imported lectures' and PDFs' topics through the one graph writer's pipeline."""
 
-    def __init__(self, *, index: SearchIndex, graph_store: GraphStore,
+    def __init__(self, *, index: SearchIndex, graph_store: GraphStore, sources: SourceStore,
                  snapshot: Callable[[], GraphSnapshot], clock: Clock, ids: Ids,
                  off_loop: OffLoop) -> None:
         self._index = index
         self._graph = graph_store
+        self._sources = sources
         self._snapshot = snapshot
         self._clock = clock
         self._ids = ids
@@ -136,12 +138,14 @@ class LectureTopics:
         structural = StructuralExtractor(off_loop=self._off)
         kind = notes_by_structure(structural, self._off)
         at = self._clock.now()
+        sections: dict[str, tuple[str, ...]] = {}
         try:
             for lecture in wanted:
                 chunks = await self._off(self._index.chunks, lecture.source_id)
                 doc = await self._off(lecture_note, lecture, chunks)
                 if doc is None:
                     continue
+                sections[lecture.source_id] = tuple(section.anchor for section in doc.sections)
                 size = sum(len(c.text) for c in chunks)
                 views = await section_views(doc, lecture.source_id, size, at, self._off)
                 pending = pipeline.uncovered(views)
@@ -158,4 +162,15 @@ class LectureTopics:
         except BaseException:
             pipeline.discard_group()  # planned but unwritten: the next import redoes it
             raise
+        await self._off(self._record_sections, sections)
         return tally
+
+    def _record_sections(self, sections: dict[str, tuple[str, ...]]) -> None:
+        """Each lecture's sections now on its record, written only where they changed."""
+        changed = []
+        for source_id, now in sections.items():
+            record = self._sources.get(source_id)
+            if record is not None and record.sections != now:
+                changed.append(record.model_copy(update={"sections": now}))
+        if changed:
+            self._sources.save_many(changed)

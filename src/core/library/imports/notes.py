@@ -370,18 +370,14 @@ class NotesImporter:
         report: ImportReport,
         complete: bool,
     ) -> None:
+        # A note's sections as its evidence now cites them; not told for one whose extraction
+        # failed (its evidence is of the older text: the sections recorded with it stand).
         outcomes = [
-            NoteOutcome(
-                note.source_id,
-                note.file.path,
-                note.status,
-                note.reason,
-                note.file.content_hash,
-                note.file.size,
-                *link_report(note.resolved),
-            )
-            for note in notes
-            if note.done
+            NoteOutcome(note.source_id, note.file.path, note.status, note.reason,
+                        note.file.content_hash, note.file.size, *link_report(note.resolved),
+                        sections=None if note.status == "skipped"
+                        else tuple(section.anchor for section in note.doc.sections))
+            for note in notes if note.done
         ]
         outcomes += [
             NoteOutcome(note_source_id(vault, s.path), s.path, "skipped", s.reason)

@@ -204,6 +204,10 @@ class Library:
         """Every imported source's record, as the sources index holds it."""
         return self._sources.list()
 
+    def source(self, source_id: str) -> Source | None:
+        """One source's record, or None when the index holds no such source."""
+        return self._sources.get(source_id)
+
     def source_summaries(self) -> list[dict[str, Any]]:
         return self._shelf.summaries()
 

@@ -20,7 +20,7 @@ from studyhall.core.agents.cluster_labeler import PROMPT_NAME as LABEL_PROMPT
 from studyhall.core.agents.cluster_labeler import ask_label
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.errors import ModelError, ModelNotConfigured, StudyhallError
-from studyhall.core.library.graph.outline import meaning_text
+from studyhall.core.library.graph.outline import current_sections, meaning_text
 from studyhall.core.library.graph.snapshot import GraphSnapshot
 from studyhall.core.library.imports.report import ImportProgress, ProgressFn, quiet
 from studyhall.core.library.upkeep.report import UpkeepReport
@@ -50,7 +50,8 @@ class GraphUpkeep:
         model_usable: Callable[[], bool] = lambda: True,
     ) -> None:
         self._store = graph_store
-        self._sources = source_store  # where each note lives: its folder may name its region
+        # Where each note lives (its folder may name its region) and its sections now.
+        self._sources = source_store
         self.reader = reader
         self.embedder = embedder
         self._model = chat_model
@@ -90,12 +91,14 @@ class GraphUpkeep:
         cache = self.cache()
         if cache is None:
             return {}
+        # Headings a note has lost are not part of its meaning (the sources index is cached).
+        now = await asyncio.to_thread(lambda: current_sections(self._sources.list()))
         if compute:
-            await cache.ensure((meaning_text(n) for n in snapshot.nodes), progress)
+            await cache.ensure((meaning_text(n, now) for n in snapshot.nodes), progress)
             await cache.persist()
         out: dict[str, Vector] = {}
         for node in snapshot.nodes:
-            vector = cache.get(meaning_text(node))
+            vector = cache.get(meaning_text(node, now))
             if vector is not None:
                 out[node.id] = vector
         return out

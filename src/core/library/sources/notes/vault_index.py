@@ -23,6 +23,9 @@ class NoteOutcome:
     size: int | None = None
     links: tuple[str, ...] = ()
     broken_links: tuple[str, ...] = ()
+    # The note's section anchors (``Source.sections``); None when this import could not tell
+    # (a file or an extraction skipped): the sections last recorded stand.
+    sections: tuple[str, ...] | None = None
 
 
 def under(path: str, target: str) -> bool:
@@ -42,6 +45,7 @@ def source_records(
 ) -> tuple[list[Source], list[str]]:
     """(records to save, paths newly deleted). ``present`` holds the ids of every note the scan
     found, reached or not; only a complete import may call the rest deleted."""
+    known = {s.id: s.sections for s in previous}
     fresh = [
         Source(
             id=o.source_id,
@@ -54,6 +58,7 @@ def source_records(
             size=o.size,
             links=o.links,
             broken_links=o.broken_links,
+            sections=o.sections if o.sections is not None else known.get(o.source_id),
             imported_at=now,
         )
         for o in outcomes
