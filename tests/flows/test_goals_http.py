@@ -16,7 +16,7 @@ from studyhall.core.contracts.steers import goal_steer_id
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
 
-from tests.support.jobs import PROBE
+from tests.support.jobs import PROBE, settle
 from tests.support.session_api import PORT, scripted_app, write_script
 from tests.support.today_history import seed_notes
 
@@ -58,7 +58,7 @@ async def test_a_goal_resumes_at_its_next_unsolid_step_after_a_restart(tmp_path:
         "labeler": [{"text": "Graphs"}] * 6})
     first = services(data, script)
     seed_notes(first, datetime.now(UTC) - timedelta(days=2))
-    async with scripted_app(script, first) as (api, _):
+    async with scripted_app(script, first) as (api, runtime):
         made = await api.http.post("/api/goals", json=GOAL)
         assert made.status_code == 201, made.text
         goal = made.json()
@@ -77,6 +77,7 @@ async def test_a_goal_resumes_at_its_next_unsolid_step_after_a_restart(tmp_path:
         assert chat["topic"] == GOAL["text"]
         told = steer_text(chat, chat_id)
         assert json.dumps(GOAL["text"]) in told and "step 1, Graph basics" in told
+        await settle(runtime)  # the plan flows back in the after-turn reaction, off the turn
         after = (await api.http.get(f"/api/goals/{goal['id']}")).json()
         assert after["chat_ids"] == [chat_id]
         # The session's approved plan flowed back into the goal, ids kept.
