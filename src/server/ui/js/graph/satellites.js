@@ -11,8 +11,9 @@ const FADE_FROM = 76;  // satellites fade in over the last steps of a zoom in
 const DOT = 0.05;  // a satellite's radius, in spacings (4.5 px at topic zoom)
 const GAP = 0.14;  // from the topic's dot to its first ring, in spacings
 const STEP = 0.14;  // between satellites along a ring and between rings, in spacings
-// Half the band the topic's label takes on its right (18 px high, 2 px spare) at topic zoom.
-const LABEL_HALF = 11 / TOPIC_ZOOM;
+// Half the band the topic's label takes on its right (18 px high, 2 px spare) from the zoom the
+// satellites appear at: closer in, the band is narrower in world units and stays clear.
+const LABEL_HALF = 11 / FADE_FROM;
 
 const smooth = (t) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
