@@ -66,6 +66,12 @@ def test_ideas_are_satellites_of_their_topic_only_at_topic_zoom(window, tmp_path
         seen = page.evaluate(IDEAS, every)
         assert not any(s["drawn"] or s["hit"] for s in seen), seen
         assert not [r for r in whole if r["kind"] == "idea"]
+        # The map's edges join topics; an idea's tie to its topic is never drawn (its ring says it).
+        edges = page.evaluate("""() => { const m = window.__studyhall.graph.model;
+            return {map: [...m.mapEdges].every((i) => m.topicOf[i] === -1), pairs: m.mapEdges.length / 2,
+                    ties: [...m.ideaEdges].filter((i, e) => m.topicOf[i] === m.ideaEdges[e ^ 1]).length}; }""")
+        assert edges["map"] and edges["ties"] == 0, edges
+        assert f" · {edges['pairs']} links · " in hint, hint
         window.shot(f"map-satellites-whole-{theme}")
 
         # A region: still topics only.
