@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from dataclasses import replace
 
 import httpx
@@ -24,10 +23,17 @@ from tests.support.embedder import HashEmbedder
 from tests.support.help_vault import write_help_vault
 from tests.support.live_server import start_server
 from tests.support.map_labels import labels_at
+from tests.support.vault_map import (
+    SETTLED,
+    help_vault_server,
+    import_vault,
+    no_repeats,
+    node_index,
+    open_map,
+)
 
 pytestmark = pytest.mark.browser
 
-SETTLED = "() => window.__studyhall.graph.camera.anim === null"
 ON_SCREEN = """(which) => { const g = window.__studyhall.graph, m = g.model; const out = [];
     for (let i = 0; i < m.n; i++) {
       if (which === 'focus' ? !(g.focus && g.focus[i]) : !(g.show ? g.show[i] : true)) continue;
@@ -37,42 +43,10 @@ ON_SCREEN = """(which) => { const g = window.__studyhall.graph, m = g.model; con
 RAW_MARKDOWN = re.compile(r"\[\[|\]\]|\[!|^#{1,6} |(?<![\w*])_[^_\s][^_]*_(?!\w)|\*\*|(?<!\S)\*[^*\s]", re.MULTILINE)
 
 
-def import_vault(server, vault) -> None:
-    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {server.token}"},
-                      timeout=60) as http:
-        run = http.post("/api/graph/import", json={"path": str(vault)}).json()
-        for _ in range(600):
-            status = http.get(f"/api/graph/import/{run['run_id']}").json()["status"]
-            if status not in ("queued", "running"):
-                break
-            time.sleep(0.1)
-        assert status == "done", status
-
-
-def no_repeats(labels: list[dict]) -> None:
-    texts = [r["text"].casefold() for r in labels]
-    assert len(texts) == len(set(texts)), sorted(texts)
-
-
-def node_index(page, text: str) -> int:
-    return page.evaluate("(t) => window.__studyhall.graph.model.nodes.findIndex((n) => n.text === t)", text)
-
-
-
-def open_map(page, server) -> None:  # type: ignore[no-untyped-def]
-    """The window at 1024×700 on the map, once its model (and its label probe) exist."""
-    page.set_viewport_size({"width": 1024, "height": 700})
-    page.goto(server.launch_url)
-    page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
-                           " && window.__studyhall.graph.model && window.__graphLabels", timeout=60_000)
-
-
 @pytest.mark.parametrize("window", ["light", "dark"], indirect=True)
 def test_a_vault_reads_as_a_map_framed_and_its_dock_as_text(window, tmp_path):
-    vault = write_help_vault(tmp_path / "vault")
-    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    server = help_vault_server(tmp_path)
     try:
-        import_vault(server, vault)
         page = window.page
         open_map(page, server)
         theme = page.evaluate("() => document.documentElement.dataset.theme")

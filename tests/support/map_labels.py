@@ -1,9 +1,18 @@
 """The labels Home's map has placed on screen, read in a browser test after checking that none
-overlaps another or a floating control (search box, filters, legend, zoom buttons)."""
+overlaps another or a floating control (search box, filters, legend, zoom buttons), and that
+none but a pointed-at one covers an idea drawn as a satellite."""
 
 from __future__ import annotations
 
 FLOATS = ".graph-search, .legend, .zoom-controls, .graph-filters"
+# Labels covering a satellite drawn this frame; the labels placed first — the hovered, selected
+# or searched-for node's and an idea's topic's — may.
+COVERED = """() => { const g = window.__studyhall.graph, m = g.model, out = [];
+    const pointed = new Set([g.hovered, g.selected, ...g.picked, ...g.marked].flatMap((i) => (i >= 0 ? [i, m.topicOf[i]] : [])));
+    for (const i of g.satellites) { const [x, y] = g.camera.toScreen(m.xs[i], m.ys[i], g.width, g.height);
+      for (const r of g.labelRects) if (!pointed.has(r.node) && x > r.x && x < r.x + r.w && y > r.y && y < r.y + r.h)
+        out.push([r.text, m.nodes[i].text]); }
+    return out; }"""
 FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
@@ -25,4 +34,6 @@ def labels_at(page) -> list[dict]:  # type: ignore[no-untyped-def]
             assert not _overlap(a, b), (a, b)
         for f in floats:
             assert not _overlap(a, f), (a, f)
+    covered = page.evaluate(COVERED)
+    assert not covered, covered
     return labels

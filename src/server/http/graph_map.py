@@ -8,7 +8,9 @@ with the part that holds the later of its two nodes. A node's detail (text, evid
 ``GET /api/graph/nodes/{id}`` (``graph_detail.py``). ``topic_states`` is ``states`` with a
 topic's mastery rolled up from its ideas (``core/library/learner/rollup.py``); an edge's pair is
 (from, to), so the dock can tell "links to" from "linked from"; ``edge_weights`` says how many
-links each one stands for (one edge per linked pair of notes).
+links each one stands for (one edge per linked pair of notes). ``topic`` is, for an idea, the
+index of the topic it belongs to (its strongest ``supports`` edge's; ``idea_topics``), else -1:
+the map draws ideas only as satellites of their topic at topic zoom.
 
 The columns are kept per graph version: a read that finds the same nodes, edges, clusters and
 positions as the last one reuses them (and a client that names that version as ``known`` gets
@@ -27,7 +29,7 @@ from typing import Any, NamedTuple
 import orjson
 from studyhall.core.contracts.graph import Cluster, Position
 from studyhall.core.library.graph.snapshot import GraphSnapshot, SnapshotEdge, SnapshotNode
-from studyhall.core.library.learner.rollup import topic_masteries
+from studyhall.core.library.learner.rollup import idea_topics, ties, topic_masteries
 
 # The order of ``states``' codes; the client reads the names from the body.
 STATE_NAMES = ("solid", "shaky", "not-tried", "corrected-misconception")
@@ -146,9 +148,13 @@ class GraphMap:
         weighed = sorted(((index[e.source], index[e.target], e.weight) for e in snapshot.edges),
                          key=lambda p: max(p[0], p[1]))
         pairs = [(a, b) for a, b, _ in weighed]
-        rolled = topic_masteries(snapshot)  # a topic's state with its ideas' (learner/rollup.py)
+        found = ties(snapshot)  # each idea's topics (learner/rollup.py)
+        rolled = topic_masteries(snapshot, found=found)  # a topic's state with its ideas'
+
         topic_states = [h.state if (m := rolled.get(h.node.id)) is None
                         else _STATE_CODE.get(m.state, _NOT_TRIED) for h in heads]
+        owner = idea_topics(found)  # an idea is drawn as its topic's satellite
+        topic = [-1 if (t := owner.get(node_id)) is None else index[t] for node_id in ids]
         return _Columns(
             version=version,
             nodes={
@@ -159,6 +165,7 @@ class GraphMap:
                 "y": [None if p is None else round(p.y, 1) for p in where],
                 "cluster": cluster, "evidence": [h.evidence for h in heads],
                 "quiz": [h.quiz for h in heads], "src": src, "topic_states": topic_states,
+                "topic": topic,
             },
             edges=[i for pair in pairs for i in pair],
             edge_weights=[w for _, _, w in weighed],

@@ -13,12 +13,13 @@ never pulls a topic down.
 - else solid when it, or any of its ideas, was tried at all;
 - else not tried.
 A node's own ``state`` (and ``GET /api/mastery``) is never changed: the rolled-up state is
-carried beside it (the map's ``topic_states``, the dock's ``mastery_rollup``).
+carried beside it (the map's ``topic_states``, the dock's ``mastery_rollup``). An idea tied to
+several topics belongs, on the map, to one of them (``idea_topics``: the map's ``topic``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotEdge, SnapshotNode
@@ -64,11 +65,16 @@ def roll_up(own: str, ideas: Iterable[str]) -> TopicMastery:
     return TopicMastery(state, own, len(states), len(tried), solid, shaky)
 
 
-def topic_masteries(snapshot: GraphSnapshot,
-                    edges: Iterable[SnapshotEdge] | None = None) -> dict[str, TopicMastery]:
-    """Every topic that has ideas, with its rolled-up mastery (a topic with none is what its
-    own evidence says; a node that is not a topic rolls nothing up). ``edges``: only these
-    (one node's, for its detail), else all the snapshot's."""
+Tie = tuple[SnapshotNode, SnapshotNode, SnapshotEdge]  # an idea, its topic, the edge between
+
+
+def ties(snapshot: GraphSnapshot, edges: Iterable[SnapshotEdge] | None = None) -> list[Tie]:
+    """Every idea's tie to a topic: a ``supports`` edge from a node that is no topic into one.
+    ``edges``: only these (one node's, for its detail), else all the snapshot's."""
+    return list(_ties(snapshot, edges))
+
+
+def _ties(snapshot: GraphSnapshot, edges: Iterable[SnapshotEdge] | None) -> Iterator[Tie]:
     topics: dict[str, bool] = {}
 
     def topic(node: SnapshotNode) -> bool:
@@ -77,13 +83,22 @@ def topic_masteries(snapshot: GraphSnapshot,
             known = topics[node.id] = is_topic(node)
         return known
 
-    ideas: dict[str, dict[str, str]] = {}  # topic -> idea -> its state
     for edge in snapshot.edges if edges is None else edges:
         if edge.kind != "supports":
             continue
         idea, into = snapshot.node(edge.source), snapshot.node(edge.target)
         if idea is None or into is None or not topic(into) or topic(idea):
             continue
+        yield idea, into, edge
+
+
+def topic_masteries(snapshot: GraphSnapshot, edges: Iterable[SnapshotEdge] | None = None,
+                    found: list[Tie] | None = None) -> dict[str, TopicMastery]:
+    """Every topic that has ideas, with its rolled-up mastery (a topic with none is what its
+    own evidence says; a node that is not a topic rolls nothing up). ``edges``: only these
+    (one node's, for its detail), else all the snapshot's; ``found``: their ties, if known."""
+    ideas: dict[str, dict[str, str]] = {}  # topic -> idea -> its state
+    for idea, into, _ in _ties(snapshot, edges) if found is None else found:
         ideas.setdefault(into.id, {})[idea.id] = idea.state
     out: dict[str, TopicMastery] = {}
     for topic_id, states in ideas.items():
@@ -91,3 +106,15 @@ def topic_masteries(snapshot: GraphSnapshot,
         assert node is not None  # found through the snapshot above
         out[topic_id] = roll_up(node.state, states.values())
     return out
+
+
+def idea_topics(found: Iterable[Tie]) -> dict[str, str]:
+    """Each idea's one topic (the map draws it as that topic's satellite), from its ``ties``:
+    the topic its strongest ``supports`` edge goes to, the first such edge when they weigh
+    the same."""
+    best: dict[str, tuple[int, str]] = {}
+    for idea, into, edge in found:
+        held = best.get(idea.id)
+        if held is None or edge.weight > held[0]:
+            best[idea.id] = (edge.weight, into.id)
+    return {idea_id: topic_id for idea_id, (_, topic_id) in best.items()}

@@ -80,7 +80,9 @@ export class GraphFilters {
         (!session || sources.includes(session)) &&
         (!st || (due ? due.has(n.id) : st === "shaky"
           ? n.state === "shaky" || n.state === "corrected-misconception" : n.state === st));
-      if (ok) { mask[i] = 1; shown += 1; }
+      if (!ok) return;
+      mask[i] = 1;
+      if ((n.topic ?? -1) === -1) shown += 1;  // topics, as the legend counts them
     });
     this.summary.textContent = ` · ${shown} shown`;
     this.root.classList.add("active");

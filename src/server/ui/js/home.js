@@ -56,7 +56,11 @@ export async function mountHome({ main, dock }, params, query) {
     } else {
       fitWhileGrowing = false;
       showNode(dock, node.id, (id) => focusNode(id), { onGone: () => load({ keepCamera: true }),
-        sourcesOf: (id) => view?.model?.nodes[view.model.index.get(id)]?.sources ?? null });
+        sourcesOf: (id) => view?.model?.nodes[view.model.index.get(id)]?.sources ?? null,
+        topicOf: (id) => {  // an idea's topic (it is drawn as its satellite), or null
+          const m = view?.model, t = m ? m.topicOf[m.index.get(id)] : -1;
+          return t >= 0 ? m.nodes[t] : null;
+        } });
     }
   };
   const focusNode = (id) => {
@@ -117,7 +121,9 @@ export async function mountHome({ main, dock }, params, query) {
    *  write); true when it did and the map should be read again. Not while an import runs: its
    *  upkeep places the nodes once the notes are in. */
   async function placeMissing(body) {
-    if (importing || !body.x.includes(null)) return false;
+    // An idea needs no place of its own: it is drawn on its topic's rings (graph/satellites.js).
+    const topic = body.topic || [];
+    if (importing || !body.x.some((x, i) => x === null && (topic[i] ?? -1) === -1)) return false;
     try {
       await api.put("/api/graph/positions", { positions: {} });
       return true;
@@ -328,11 +334,12 @@ function legend() {
       h("span.legend-label", SHORT_LABELS[s] || STATE_LABELS[s]), h("span.legend-count", ""))));
 }
 
-/** The legend counts what is shown: the nodes the filters let through (`mask`), or all. */
+/** The legend counts what is shown: the topics the filters let through (`mask`), or all (an
+ *  idea is its topic's satellite, in its topic's rolled-up state). */
 function updateLegend(stage, data, mask = null) {
   const counts = {};
   data.nodes.forEach((n, i) => {
-    if (!mask || mask[i]) counts[n.state] = (counts[n.state] || 0) + 1;
+    if ((!mask || mask[i]) && (n.topic ?? -1) === -1) counts[n.state] = (counts[n.state] || 0) + 1;
   });
   for (const item of stage.querySelectorAll(".legend-item")) {
     item.querySelector(".legend-count").textContent = String(counts[item.dataset.state] || 0);

@@ -57,7 +57,8 @@ function ankiExport(scope, title) {
 
 export function renderDockHint(dock, data) {
   const counts = {};
-  for (const n of data?.nodes || []) counts[n.state] = (counts[n.state] || 0) + 1;
+  // The topics' states, as the map and its legend show them (an idea's counts in its topic's).
+  for (const n of data?.nodes || []) if ((n.topic ?? -1) === -1) counts[n.state] = (counts[n.state] || 0) + 1;
   replace(dock,
     h("div.dock-section.dock-hint",
       h("h2.dock-title", "Your knowledge graph"),
@@ -82,7 +83,7 @@ export function renderDockHint(dock, data) {
 // newer selection wins over a slower older read.
 let shown = 0;
 
-export async function showNode(dock, id, focus, { onGone, sourcesOf } = {}) {
+export async function showNode(dock, id, focus, { onGone, sourcesOf, topicOf } = {}) {
   const seq = ++shown;
   let detail;
   try {
@@ -97,7 +98,7 @@ export async function showNode(dock, id, focus, { onGone, sourcesOf } = {}) {
   await renderNodePanel(dock, detail.node,
     { nodes: detail.neighbours, edges: detail.edges, clusters: detail.clusters, links: detail.links,
       sections: detail.sections, from_session: detail.from_session, mastery_rollup: detail.mastery_rollup },
-    focus, sourcesOf);
+    focus, sourcesOf, topicOf?.(id));
 }
 
 /** Where a session finding came from: the session it was learned in, one click away. */
@@ -107,10 +108,29 @@ function fromSession(session) {
     h("a", { href: `#/session/${encodeURIComponent(session.id)}` }, `«${session.title}»`));
 }
 
-/** "36 topics · 141 links · 10 regions"; regions once the upkeep has drawn them (not mid-import). */
+/** An idea's topic, one click away: the map draws the idea as that topic's satellite. */
+function ideaOf(topic, focus) {
+  if (!topic) return null;
+  return h("p.small.node-topic", "An idea in ",
+    h("button.link-button", { type: "button", title: "Show the topic in the graph", onclick: () => focus(topic.id) },
+      topic.text), ".");
+}
+
+/** "36 topics · 80 ideas · 141 links · 10 regions": ideas once a model or a session found some,
+ *  links between topics (an idea's tie to its topic is none), regions once the upkeep has drawn
+ *  them (not mid-import). */
 function overviewLine(data) {
   const regions = new Set(data.clusters.map((c) => c.region || c.id)).size;
-  const parts = [plural(data.nodes.length, "topic"), plural(data.edgeCount ?? data.edges.length, "link")];
+  const idea = data.nodes.map((n) => (n.topic ?? -1) !== -1);
+  const ideas = idea.filter(Boolean).length;
+  let links = data.edgeCount ?? data.edges.length / 2;
+  if (ideas) {
+    links = 0;
+    for (let e = 0; e < data.edges.length; e += 2) if (!idea[data.edges[e]] && !idea[data.edges[e + 1]]) links += 1;
+  }
+  const parts = [plural(data.nodes.length - ideas, "topic")];
+  if (ideas) parts.push(plural(ideas, "idea"));
+  parts.push(plural(links, "link"));
   if (regions) parts.push(plural(regions, "region"));
   return parts.join(" · ");
 }
@@ -129,8 +149,8 @@ export function forgetShownNode() {
 }
 
 /** `sourcesOf(id)`: a neighbour's sources from the map, which tell a note's link (another
- *  note) from a heading or idea under it (the same note). */
-export async function renderNodePanel(dock, shownNode, data, focus, sourcesOf = () => null) {
+ *  note) from a heading or idea under it (the same note); `topic`: an idea's topic node. */
+export async function renderNodePanel(dock, shownNode, data, focus, sourcesOf = () => null, topic = null) {
   const names = await sourceNames();
   // The detail's outline of a note (its headings are sections, issue 28) sits beside the node.
   const node = data?.sections ? { ...shownNode, sections: data.sections } : shownNode;
@@ -139,6 +159,7 @@ export async function renderNodePanel(dock, shownNode, data, focus, sourcesOf = 
   replace(dock, h("article.dock-section.node-panel", { "aria-label": "Selected proposition" },
     stateBadge(node.state),
     h("h2.node-text", node.text),
+    ideaOf(topic, focus),
     fromSession(data?.from_session),
     masterySection(node.id),
     ideasLine(data?.mastery_rollup),

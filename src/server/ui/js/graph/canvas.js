@@ -4,6 +4,7 @@
 // node selected — or several (`picked`: Shift/Ctrl/Cmd+click, Shift+Enter in search) — their
 // local graph (depth 1–3, `depth`) is drawn over the rest, which is dimmed to DIM, and framed.
 // The camera frames what is shown: the selection's local graph, the filtered nodes, or all.
+// Ideas are their topic's satellites, drawn (and hit) only from topic zoom (satellites.js).
 
 import { hitTest, nodesIn } from "./model.js";
 import { Camera } from "./camera.js";
@@ -13,6 +14,7 @@ import { neighbourhood } from "./local.js";
 import { palette } from "./palette.js";
 import { bindInput } from "./input.js";
 import { frameOf, shownIndices } from "./frame.js";
+import { drawOrbits, satelliteAlpha, TOPIC_ZOOM } from "./satellites.js";
 
 const DIM = 0.12;  // the rest of the graph behind a local graph: context, not competition
 
@@ -44,6 +46,7 @@ export class GraphCanvas {
     this.pending = 0;
     this.colors = palette();
     this.visible = [];
+    this.satellites = [];  // the ideas drawn in the last frame (none below topic zoom)
     this.resize = this.resize.bind(this);
     this.observer = new ResizeObserver(this.resize);
     this.observer.observe(host);
@@ -58,8 +61,7 @@ export class GraphCanvas {
     this.hovered = -1;
     this.focus = null;
     this.show = null;
-    this.canvas.setAttribute("aria-label",
-      `Your map: ${model.n === 1 ? "1 topic or idea" : `${model.n} topics and ideas`} in ${model.regions.length === 1 ? "1 region" : `${model.regions.length} regions`}. Arrow keys move between linked topics, Enter opens one; or use the search box.`);
+    this.canvas.setAttribute("aria-label", mapSummary(model));
     this.camera.setLimits(model, this.width, this.height);
     if (!keepCamera || !this.camera.restore(model)) this.camera.fit(model, this.width, this.height);
     this.invalidate();
@@ -92,6 +94,17 @@ export class GraphCanvas {
       if (moving) this.invalidate();
       else this.camera.save();
     });
+  }
+
+  /** How opaque the satellites are now: 0 below topic zoom (and on a map with no ideas). */
+  satelliteAlpha() {
+    return this.model?.ideaCount ? satelliteAlpha(this.camera.k * this.model.unit) : 0;
+  }
+
+  /** Whether node `i` is on the map now: a topic always, an idea from topic zoom. */
+  seen(i) {
+    const t = i >= 0 && this.model ? this.model.topicOf[i] : -2;
+    return t === -1 || (t >= 0 && this.satelliteAlpha() > 0);
   }
 
   select(i, { fly = false } = {}) {
@@ -135,7 +148,17 @@ export class GraphCanvas {
    *  that its neighbours are on screen too. */
   flyToNode(i) {
     if (i < 0 || !this.model) return;
-    this.frame(shownIndices(neighbourhood(this.model, i, 1), this.show), i);
+    if (this.model.topicOf[i] >= 0) this.frameIdea(i);
+    else this.frame(shownIndices(neighbourhood(this.model, i, 1), this.show), i);
+  }
+
+  /** Fly to an idea's topic, at topic zoom or closer: the idea on its ring, its siblings and
+   *  the topic's label in view (the local graph may be larger; framed whole, it would hide it). */
+  frameIdea(i) {
+    const t = this.model.topicOf[i];
+    if (t < 0) return;
+    const k = Math.max(this.camera.k, (TOPIC_ZOOM + 30) / this.model.unit);
+    this.camera.flyTo(this.model.xs[t], this.model.ys[t], k);
   }
 
   /** Walk `depth` (1–3) links from the selection: the local graph grows or shrinks, framed. */
@@ -154,7 +177,8 @@ export class GraphCanvas {
   /** Frame the selection's local graph (what the filters let through of it). */
   frameFocus() {
     const anchor = this.selected >= 0 ? this.selected : [...this.picked][0];
-    this.frame(shownIndices(this.focus, this.show), anchor);
+    if (this.model.topicOf[anchor] >= 0) this.frameIdea(anchor);
+    else this.frame(shownIndices(this.focus, this.show), anchor);
   }
 
   /** Frame what is shown: the filtered nodes, or the whole graph (`0`, ⤢, after an import). */
@@ -201,8 +225,15 @@ export class GraphCanvas {
   nodeAt(sx, sy) {
     if (!this.model) return -1;
     const [x, y] = this.camera.toWorld(sx, sy, this.width, this.height);
-    const i = hitTest(this.model, x, y, 6 / this.camera.k);
-    return i >= 0 && this.show && !this.show[i] ? -1 : i;
+    const { show, model } = this;
+    const slop = 6 / this.camera.k;
+    // Satellites are drawn over the topics (a big topic's disc may reach under its neighbour's
+    // ring): they are hit first.
+    if (this.satelliteAlpha() > 0) {
+      const idea = hitTest(model, x, y, slop, (i) => model.topicOf[i] >= 0 && (!show || show[i]));
+      if (idea >= 0) return idea;
+    }
+    return hitTest(model, x, y, slop, (i) => model.topicOf[i] === -1 && (!show || show[i]));
   }
 
   draw() {
@@ -225,19 +256,38 @@ export class GraphCanvas {
     const { show, focus, selected } = this;
     const picked = this.picked.size ? this.picked : null;
     if (show) visible = visible.filter((i) => show[i]);
+    const sat = this.satelliteAlpha();
+    let ideas = [];
+    if (model.ideaCount) {
+      const { topicOf } = model;
+      if (sat > 0) ideas = visible.filter((i) => topicOf[i] >= 0);
+      visible = visible.filter((i) => topicOf[i] === -1);
+    }
+    this.satellites = ideas;
+    const paint = (topics, moons, options) => {
+      drawEdges(ctx, model, colors, k, box, { ...options, edges: model.mapEdges });
+      drawNodes(ctx, model, colors, k, topics);
+      if (!moons.length) return;
+      const alpha = ctx.globalAlpha;
+      ctx.globalAlpha = alpha * sat;
+      drawEdges(ctx, model, colors, k, box, { ...options, edges: model.ideaEdges });
+      drawOrbits(ctx, model, colors, k, topics);
+      drawNodes(ctx, model, colors, k, moons);
+      ctx.globalAlpha = alpha;
+    };
     if (focus) {
       // The rest of the graph stays as context, faint; the local graph is drawn over it.
       ctx.globalAlpha = DIM;
-      drawEdges(ctx, model, colors, k, box, { show });
-      drawNodes(ctx, model, colors, k, visible);
+      paint(visible, ideas, { show });
       ctx.globalAlpha = 1;
-      drawEdges(ctx, model, colors, k, box, { show, focus, selected, picked, width: 1.4 });
-      drawNodes(ctx, model, colors, k, visible.filter((i) => focus[i]));
+      paint(visible.filter((i) => focus[i]), ideas.filter((i) => focus[i]),
+        { show, focus, selected, picked, width: 1.4 });
     } else {
-      drawEdges(ctx, model, colors, k, box, { show, selected });
-      drawNodes(ctx, model, colors, k, visible);
+      paint(visible, ideas, { show, selected });
     }
-    drawRings(ctx, model, colors, k, selected, this.hovered, this.marked, picked);
+    const seen = (i) => (this.seen(i) ? i : -1);
+    drawRings(ctx, model, colors, k, seen(selected), seen(this.hovered),
+      [...this.marked].filter((i) => this.seen(i)), picked && new Set([...picked].filter((i) => this.seen(i))));
     ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawLabels(this, show);
     if (!this.stats.firstFrameAt) this.stats.firstFrameAt = performance.now();
@@ -254,3 +304,11 @@ export class GraphCanvas {
   }
 }
 
+/** The canvas's name: what the map holds, in the learner's words. */
+function mapSummary(model) {
+  const topics = model.topics === 1 ? "1 topic" : `${model.topics} topics`;
+  const regions = model.regions.length === 1 ? "1 region" : `${model.regions.length} regions`;
+  const ideas = !model.ideaCount ? ""
+    : ` (and ${model.ideaCount === 1 ? "1 idea" : `${model.ideaCount} ideas`} inside them, shown when you zoom into a topic)`;
+  return `Your map: ${topics} in ${regions}${ideas}. Arrow keys move between linked topics, Enter opens one; or use the search box.`;
+}

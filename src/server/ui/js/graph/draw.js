@@ -25,10 +25,11 @@ export function drawClusters(ctx, model, colors, k, minX, minY, maxX, maxY) {
   }
 }
 
-/** Edges in the box; with `focus`, only those whose both ends are in the local graph. Edges
- *  touching `selected` (an index) or a node of `picked` (a Set, or null) are drawn in accent. */
-export function drawEdges(ctx, model, colors, k, box, { show, focus, selected, picked = null, width = 1 }) {
-  const { xs, ys, edges } = model;
+/** `edges` (index pairs: the map's between topics, else an idea's) in the box; with `focus`,
+ *  only those whose both ends are in the local graph. Edges touching `selected` (an index) or a
+ *  node of `picked` (a Set, or null) are drawn in accent. */
+export function drawEdges(ctx, model, colors, k, box, { edges, show, focus, selected, picked = null, width = 1 }) {
+  const { xs, ys } = model;
   if (!edges.length) return;
   const [minX, minY, maxX, maxY] = box;
   ctx.beginPath();

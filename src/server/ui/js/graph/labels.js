@@ -3,6 +3,8 @@
 // never overlap each other or the floating controls: greedy placement, most important first,
 // each label trying a few spots around its anchor, against a grid of the boxes already taken.
 // A text is on screen once: a topic named like its region (or two topics alike) is named once.
+// An idea (a satellite, from topic zoom) is named only when pointed at, after its topic, and
+// pointing outwards; no other label covers a satellite.
 
 import { LabelGrid } from "./label-grid.js";
 
@@ -68,17 +70,25 @@ export function drawLabels(view, visibleMask) {
     const key = strong ? model.strongWidth : model.labelWidth;
     if (!key[i]) key[i] = ctx.measureText(text).width;
     const w = key[i], gap = Math.max(model.radius[i] * camera.k, 2) + 6;
-    const spots = [[sx + gap, sy, "left"], [sx - gap, sy, "right"],
-      [sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
+    const t = model.topicOf[i];
+    const spots = t >= 0 ? outwards(sx, sy, gap, model.xs[i] - model.xs[t], model.ys[i] - model.ys[t])
+      : [[sx + gap, sy, "left"], [sx - gap, sy, "right"], [sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
     const fill = i === view.selected || view.picked.has(i) || strong ? colors.ink : colors.ink2;
-    put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, "topic", i);
+    put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, t >= 0 ? "idea" : "topic", i);
   };
   const learned = (i) => model.state[i] !== 2;
 
-  // 1. What the learner pointed at: the selection (one node or several), the hover, search hits.
-  const first = [...new Set([view.selected, ...view.picked, view.hovered])].filter((i) => i >= 0);
+  // 1. What the learner pointed at: the selection (one node or several), the hover, search hits;
+  // an idea after its topic, so the topic keeps its place and says whose idea it is.
+  const pointed = [view.selected, ...view.picked, view.hovered].filter((i) => view.seen(i));
+  const first = [...new Set(pointed.flatMap((i) => (model.topicOf[i] >= 0 ? [model.topicOf[i], i] : [i])))];
   for (const i of first) nodeLabel(i, 1, true);
-  for (const i of view.marked) if (!first.includes(i)) nodeLabel(i, 1, learned(i));
+  for (const i of view.marked) if (!first.includes(i) && view.seen(i)) nodeLabel(i, 1, learned(i));
+  for (const i of view.satellites) {  // the rest keep off the satellites
+    const [sx, sy] = screen(model.xs[i], model.ys[i]);
+    const r = Math.max(model.radius[i] * camera.k, 2) + 1;
+    grid.block(sx - r, sy - r, r * 2, r * 2);
+  }
   // 2. The local graph around the selection: its nodes, nearest and most important first.
   if (focus) {
     for (const depth of [2, 3]) {
@@ -136,6 +146,14 @@ function areaSpots(area, sx, sy, screen, step) {
   const [, bottom] = screen(area.cx, area.maxY);
   if (bottom - top < 60) return [[sx, sy, "center"], [sx, sy - step, "center"], [sx, sy + step, "center"]];
   return [[sx, top - 4, "center"], [sx, bottom + 4, "center"], [sx, sy, "center"]];
+}
+
+/** A satellite's label spots, pointing away from its topic (dx, dy: from the topic to it). */
+function outwards(sx, sy, gap, dx, dy) {
+  const side = dx >= 0 ? [[sx + gap, sy, "left"], [sx - gap, sy, "right"]] : [[sx - gap, sy, "right"], [sx + gap, sy, "left"]];
+  const vertical = dy >= 0 ? [[sx, sy + gap + 4, "center"], [sx, sy - gap - 4, "center"]]
+    : [[sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
+  return Math.abs(dx) >= Math.abs(dy) ? [side[0], ...vertical, side[1]] : [vertical[0], ...side, vertical[1]];
 }
 
 function labelText(model, i) {

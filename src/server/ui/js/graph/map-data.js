@@ -3,8 +3,9 @@
 // position, sources, counts), edges as index pairs and clusters with their member indices. A
 // node's full text, evidence and links are read when it is selected (GET /api/graph/nodes/{id}).
 
-// `topic_states`: a topic's state rolled up from its ideas' (issue 28), what the map paints.
-const COLUMNS = ["ids", "labels", "states", "topic_states", "x", "y", "cluster", "evidence", "quiz", "src"];
+// `topic_states`: a topic's state rolled up from its ideas' (issue 28), what the map paints;
+// `topic`: an idea's topic (its index), -1 for a topic: ideas are drawn as its satellites.
+const COLUMNS = ["ids", "labels", "states", "topic_states", "topic", "x", "y", "cluster", "evidence", "quiz", "src"];
 
 /** The first part with the parts after it appended (same version, consecutive starts). */
 export function joinParts(first, rest) {
@@ -21,6 +22,7 @@ export function decodeMap(body) {
   const n = body.count || 0;
   const names = body.state_names || [];
   const { ids, labels, x, y, src, evidence, quiz, cluster } = body;
+  const topic = body.topic || [];  // an older server sends none: every node is a topic
   const states = body.topic_states || body.states;  // a learned topic stands out at every zoom
   // One shared list per source: most nodes have one, and 100k copies of it would be waste.
   const single = (body.sources || []).map((s) => Object.freeze([s]));
@@ -36,6 +38,7 @@ export function decodeMap(body) {
       position: x[i] === null ? null : { x: x[i], y: y[i] },
       sources: typeof s === "number" ? single[s] : s.map((k) => body.sources[k]),
       cluster: c ? c.id : null, evidenceCount: evidence[i], quizCount: quiz[i],
+      topic: topic[i] ?? -1,
     };
   }
   const flat = body.edges || [];

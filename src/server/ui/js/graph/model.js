@@ -1,8 +1,10 @@
 // The graph as the renderer needs it: flat typed arrays, a spatial grid for culling and
 // hit-testing, padded cluster hulls — all computed once per map body (graph/map-data.js), never
-// per frame.
+// per frame. Ideas (the map's `topic` column) are satellites of their topic (satellites.js): the
+// spacing, bounds, clusters, regions and label order count topics only.
 
 import { buildRegions, importanceOf } from "./regions.js";
+import { placeSatellites, topicsOf } from "./satellites.js";
 
 export const STATES = ["solid", "shaky", "not-tried", "corrected-misconception"];
 
@@ -15,10 +17,13 @@ export function buildModel(data) {
   const state = new Uint8Array(n);
   const index = new Map();
   const placed = [];
+  const topicOf = topicsOf(nodes);
   nodes.forEach((node, i) => {
     index.set(node.id, i);
     const p = node.position;
-    if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
+    if (topicOf[i] !== -1) {
+      xs[i] = ys[i] = 0;  // an idea: on its topic's rings, placed below
+    } else if (p && Number.isFinite(p.x) && Number.isFinite(p.y)) {
       xs[i] = p.x;
       ys[i] = p.y;
       placed.push(i);
@@ -31,7 +36,9 @@ export function buildModel(data) {
   const bounds = boundsOf(xs, ys, placed);
   const unit = spacingOf(xs, ys, placed, unitOf(bounds, Math.max(placed.length, 1)));
   placeMissing(xs, ys, bounds, unit);
-  const all = boundsOf(xs, ys, null);
+  const topics = [];
+  for (let i = 0; i < n; i++) if (topicOf[i] === -1) topics.push(i);
+  const all = boundsOf(xs, ys, topics);
   nodes.forEach((node, i) => {
     const weight = (node.evidenceCount || 0) + (node.quizCount || 0);
     // Learned nodes stand out: a size step up from "not tried" at the same evidence.
@@ -39,20 +46,38 @@ export function buildModel(data) {
     radius[i] = unit * Math.min(0.42, 0.1 * learned * (1 + 0.45 * Math.log2(1 + weight)));
   });
   const model = {
-    nodes, n, xs, ys, radius, state, index, unit, bounds: all,
+    nodes, n, xs, ys, radius, state, index, unit, bounds: all, topicOf,
+    topics: topics.length, ideaCount: n - topics.length,
     edges: data.edges,  // index pairs, no self-links
-    grid: buildGrid(xs, ys, unit * 4),
+    ...splitEdges(data.edges, topicOf),
     clusters: [],
     labelWidth: new Float32Array(n),  // measured lazily by the renderer
     strongWidth: new Float32Array(n),
   };
+  Object.assign(model, placeSatellites(model));
+  model.grid = buildGrid(xs, ys, unit * 4);
   model.clusters = buildClusters(model, data.clusters || []);
   model.clustersBySize = model.clusters.slice().sort((a, b) => b.members.length - a.members.length);
   model.regions = buildRegions(data, model.clusters, index);
   const { weight, order } = importanceOf(nodes, model.edges, state);
   model.importance = weight;
-  model.order = order;  // most important first: labels are offered in this order
+  // Most important first: labels are offered in this order (topics: an idea is named only
+  // when pointed at).
+  model.order = model.ideaCount ? order.filter((i) => topicOf[i] === -1) : order;
   return model;
+}
+
+/** The map's edges between topics, and the edges an idea has besides the one to its own topic
+ *  (drawn at topic zoom; its ring says which topic it belongs to). */
+function splitEdges(edges, topicOf) {
+  const map = [], ideas = [];
+  for (let e = 0; e < edges.length; e += 2) {
+    const a = edges[e], b = edges[e + 1];
+    if (topicOf[a] === -1 && topicOf[b] === -1) map.push(a, b);
+    else if (topicOf[a] !== -2 && topicOf[b] !== -2 && topicOf[a] !== b && topicOf[b] !== a) ideas.push(a, b);
+  }
+  if (!ideas.length && map.length === edges.length) return { mapEdges: edges, ideaEdges: ideas };
+  return { mapEdges: Int32Array.from(map), ideaEdges: Int32Array.from(ideas) };
 }
 
 function boundsOf(xs, ys, only) {
@@ -113,7 +138,7 @@ function spacingOf(xs, ys, placed, boxUnit) {
 }
 
 function placeMissing(xs, ys, b, unit) {
-  // Nodes the server has not placed yet: a golden-angle spiral beside the placed ones.
+  // Topics the server has not placed yet: a golden-angle spiral beside the placed ones.
   const cx = (b.minX + b.maxX) / 2;
   const cy = b.maxY + unit * 3;
   let k = 0;
@@ -165,14 +190,15 @@ export function nodesIn(model, minX, minY, maxX, maxY, out = []) {
   return out;
 }
 
-/** The node under a world point, within `slop` world units beyond its radius. */
-export function hitTest(model, x, y, slop) {
+/** The node under a world point, within `slop` world units beyond its radius, among those
+ *  `allow` lets through (all without it). */
+export function hitTest(model, x, y, slop, allow = null) {
   let best = -1;
   let bestD = Infinity;
   const reach = model.unit * 0.6 + slop;
   for (const i of nodesIn(model, x - reach, y - reach, x + reach, y + reach)) {
     const d = Math.hypot(model.xs[i] - x, model.ys[i] - y) - model.radius[i];
-    if (d <= slop && d < bestD) {
+    if (d <= slop && d < bestD && (!allow || allow(i))) {
       best = i;
       bestD = d;
     }
@@ -183,7 +209,7 @@ export function hitTest(model, x, y, slop) {
 function buildClusters(model, clusters) {
   const out = [];
   for (const c of clusters) {
-    const members = c.members;
+    const members = model.ideaCount ? c.members.filter((i) => model.topicOf[i] === -1) : c.members;
     if (!members.length) continue;
     const pts = members.map((i) => [model.xs[i], model.ys[i]]);
     const hull = convexHull(pts);

@@ -1,0 +1,94 @@
+// Ideas as satellites (issue 28): an idea — a node tied to a topic by a `supports` edge, named
+// by the map's `topic` column — is no map node of its own. At whole-graph and region zoom it is
+// not drawn, not named and not hit; from topic zoom each topic's ideas sit on rings around it,
+// coloured by their own state, leaving a wedge on the topic's right free for the topic's label.
+
+// Topic zoom, in screen px per typical topic spacing. At 90 px a topic's cell holds a ring of
+// 4–5 px dots a dozen px apart, clear of the next topic, and every topic is already named (from
+// 44 px, labels.js); selecting a lone topic frames it at 110 (frame.js), inside this zoom.
+export const TOPIC_ZOOM = 90;
+const FADE_FROM = 76;  // satellites fade in over the last steps of a zoom in
+const DOT = 0.05;  // a satellite's radius, in spacings (4.5 px at topic zoom)
+const GAP = 0.14;  // from the topic's dot to its first ring, in spacings
+const STEP = 0.14;  // between satellites along a ring and between rings, in spacings
+// Half the band the topic's label takes on its right (18 px high, 2 px spare) from the zoom the
+// satellites appear at: closer in, the band is narrower in world units and stays clear.
+const LABEL_HALF = 11 / FADE_FROM;
+
+const smooth = (t) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
+
+/** How opaque the satellites are at zoom `z` (screen px per spacing): 0 is "not shown". */
+export function satelliteAlpha(z) {
+  return smooth((z - FADE_FROM) / (TOPIC_ZOOM - FADE_FROM));
+}
+
+/** Per node: an idea's topic index; -1 for a topic; -2 for an idea whose topic is not in this
+ *  part of the map (it stays hidden until the part holding its topic arrives). */
+export function topicsOf(nodes) {
+  const n = nodes.length;
+  const out = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = nodes[i].topic ?? -1;
+    out[i] = t < 0 ? -1 : t < n && t !== i ? t : -2;
+  }
+  return out;
+}
+
+/** Lay each topic's ideas out on rings around it (world units): sets their x, y and radius in
+ *  `model`, and returns the ideas per topic (compressed rows) and each topic's rings. */
+export function placeSatellites(model) {
+  const { n, xs, ys, radius, state, unit, topicOf } = model;
+  const count = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) if (topicOf[i] >= 0) count[topicOf[i] + 1] += 1;
+  for (let i = 0; i < n; i++) count[i + 1] += count[i];
+  const fill = count.slice();
+  const list = new Int32Array(count[n]);
+  for (let i = 0; i < n; i++) if (topicOf[i] >= 0) list[fill[topicOf[i]]++] = i;  // importance order
+  const rings = new Map();  // topic -> [[radius, wedge], ...]
+  for (let t = 0; t < n; t++) {
+    let at = count[t];
+    const end = count[t + 1];
+    if (at === end) continue;
+    const own = [];
+    for (let r = radius[t] * 1.25 + GAP * unit; at < end; r += STEP * unit) {  // past a diamond's tips
+      // The wedge left free on the right: the topic's label band plus a dot.
+      const wedge = Math.asin(Math.min(1, (LABEL_HALF + DOT) * unit / r));
+      const arc = Math.PI * 2 - wedge * 2;
+      const m = Math.min(end - at, Math.max(1, Math.floor((arc * r) / (STEP * unit))));
+      for (let j = 0; j < m; j++, at++) {
+        const i = list[at];
+        const angle = wedge + (arc * (j + 0.5)) / m;
+        xs[i] = xs[t] + Math.cos(angle) * r;
+        ys[i] = ys[t] + Math.sin(angle) * r;
+        radius[i] = unit * DOT * (state[i] !== 2 ? 1.2 : 1);  // learned ones a touch larger
+      }
+      own.push([r, wedge]);
+    }
+    rings.set(t, own);
+  }
+  return { ideas: { offsets: count, list }, rings };
+}
+
+/** The ideas of topic `t` (indices). */
+export function ideasOf(model, t) {
+  const { offsets, list } = model.ideas;
+  return list.subarray(offsets[t], offsets[t + 1]);
+}
+
+/** Faint orbits under the satellites of the `topics` on screen, each ring's arc outside its
+ *  label wedge, so a ring reads as belonging to its topic. */
+export function drawOrbits(ctx, model, colors, k, topics) {
+  ctx.beginPath();
+  for (const t of topics) {
+    const own = model.rings.get(t);
+    if (!own) continue;
+    for (const [r, wedge] of own) {
+      const x = model.xs[t], y = model.ys[t];
+      ctx.moveTo(x + Math.cos(wedge) * r, y + Math.sin(wedge) * r);
+      ctx.arc(x, y, r, wedge, Math.PI * 2 - wedge);
+    }
+  }
+  ctx.lineWidth = 1 / k;
+  ctx.strokeStyle = colors.edge;
+  ctx.stroke();
+}

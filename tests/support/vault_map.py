@@ -1,0 +1,59 @@
+"""Home's map over the help vault's shape (``tests/support/help_vault.py``) for the browser
+tests: a server with the vault imported, the map opened at 1024×700, and small probes."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.support.embedder import HashEmbedder
+from tests.support.help_vault import write_help_vault
+from tests.support.live_server import start_server
+
+SETTLED = "() => window.__studyhall.graph.camera.anim === null"
+
+
+def help_vault_server(tmp_path: Path) -> Any:
+    """A live server (hash embeddings) with the help vault imported; the caller stops it."""
+    vault = write_help_vault(tmp_path / "vault")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        import_vault(server, vault)
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def import_vault(server, vault) -> None:
+    with httpx.Client(base_url=server.url, headers={"Authorization": f"Bearer {server.token}"},
+                      timeout=60) as http:
+        run = http.post("/api/graph/import", json={"path": str(vault)}).json()
+        for _ in range(600):
+            status = http.get(f"/api/graph/import/{run['run_id']}").json()["status"]
+            if status not in ("queued", "running"):
+                break
+            time.sleep(0.1)
+        assert status == "done", status
+
+
+def no_repeats(labels: list[dict]) -> None:
+    texts = [r["text"].casefold() for r in labels]
+    assert len(texts) == len(set(texts)), sorted(texts)
+
+
+def node_index(page, text: str) -> int:
+    return page.evaluate("(t) => window.__studyhall.graph.model.nodes.findIndex((n) => n.text === t)", text)
+
+
+
+def open_map(page, server) -> None:  # type: ignore[no-untyped-def]
+    """The window at 1024×700 on the map, once its model (and its label probe) exist."""
+    page.set_viewport_size({"width": 1024, "height": 700})
+    page.goto(server.launch_url)
+    page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                           " && window.__studyhall.graph.model && window.__graphLabels", timeout=60_000)
