@@ -61,8 +61,8 @@ def test_home_reads_as_a_map_at_every_zoom(window, tmp_path):
         # Topic zoom: every topic on screen is named where there is room.
         _view(page, "g.camera.k = 60 / m.unit")
         deep = labels_at(page)
-        assert len([r for r in deep if r["kind"] == "topic"]) > len(topics)
         window.shot(f"graph-map-topics-{suffix}")
+        assert len([r for r in deep if r["kind"] == "topic"]) > len(topics)
 
         # Select a hub: its local graph (depth 2) stands out, the dock lists content and links.
         page.evaluate("(i) => window.__studyhall.graph.select(i, {fly: true})", hubs[0])

@@ -2,8 +2,10 @@
 few notes' topics, at 1024×700 in light and dark:
 - whole-graph and region zoom paint topics only: no idea drawn, named or hit, no tie drawn;
   the overview and the canvas's name count topics, ideas and links between topics;
-- topic zoom draws each topic's ideas on rings around it, hit-testable, named on hover, no
-  label overlapping another, a satellite, or a floating control (``labels_at``);
+- topic zoom draws each topic's ideas on rings around it, each ring inside its topic's room (no
+  idea in another topic's disc or ring), hit-testable, named on hover, no region name among them, no
+  label overlapping another, a satellite, a large topic disc or a floating control
+  (``labels_at``);
 - a clicked satellite is selected: the dock shows the idea and links back to its topic;
 - the keyboard walks from a topic to its ideas at topic zoom;
 - search for an idea flies to its topic at topic zoom and selects it."""
@@ -19,7 +21,7 @@ from tests.support.vault_map import SETTLED, help_vault_server, no_repeats, node
 
 pytestmark = pytest.mark.browser
 
-PLAN = {"Backlinks": 12, "Status bar": 4, "Outgoing links": 5, "Tabs": 3, "Canvas": 6}
+PLAN = {"Backlinks": 30, "Status bar": 4, "Outgoing links": 5, "Tabs": 3, "Canvas": 6}
 # Per idea: drawn this frame, hit at its place, its screen point.
 IDEAS = """(ids) => { const g = window.__studyhall.graph, m = g.model, drawn = new Set(g.satellites);
     const origin = g.canvas.getBoundingClientRect();
@@ -27,6 +29,17 @@ IDEAS = """(ids) => { const g = window.__studyhall.graph, m = g.model, drawn = n
       const [x, y] = g.camera.toScreen(m.xs[i], m.ys[i], g.width, g.height);
       return {i, drawn: drawn.has(i), hit: g.nodeAt(x, y) === i, px: x + origin.left, py: y + origin.top,
               on: x > 0 && y > 0 && x < g.width && y < g.height}; }); }"""
+
+
+# Ideas drawn inside another topic's reach: its disc (a diamond's tips) or its outer ring.
+ASTRAY = """() => { const m = window.__studyhall.graph.model, out = [];
+    const reach = (j) => { const rings = m.rings.get(j);
+      return rings ? rings[rings.length - 1][0] : m.radius[j] * 1.25; };
+    for (let i = 0; i < m.n; i++) { const t = m.topicOf[i]; if (t < 0) continue;
+      for (let j = 0; j < m.n; j++) if (j !== t && m.topicOf[j] === -1
+          && Math.hypot(m.xs[i] - m.xs[j], m.ys[i] - m.ys[j]) - m.radius[i] < reach(j))
+        out.push([m.nodes[i].text, m.nodes[j].text]); }
+    return out; }"""
 
 
 def zoom_on(page, index: int, per_spacing: float) -> None:
@@ -87,6 +100,10 @@ def test_ideas_are_satellites_of_their_topic_only_at_topic_zoom(window, tmp_path
         zoom_on(page, hub, 130)
         deep = labels_at(page)
         no_repeats(deep)
+        # The topics' own names there: no region or cluster name sits inside a ring.
+        assert not [r for r in deep if r["kind"] in ("region", "cluster")], deep
+        # Every ring keeps to its topic's room: no idea inside another topic's disc or ring.
+        assert not page.evaluate(ASTRAY)
         mine = page.evaluate(IDEAS, ideas["Backlinks"])
         window.shot(f"map-satellites-topic-{theme}")
         assert all(s["on"] and s["drawn"] and s["hit"] for s in mine), [s for s in mine if not (s["on"] and s["drawn"] and s["hit"])]

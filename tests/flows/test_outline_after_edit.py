@@ -1,7 +1,8 @@
 """A note's outline follows the note (issue 28): the learner renames one heading and drops
 another, imports again, and the dock's outline (``GET /api/graph/nodes/{id}`` ``sections``)
-and the text its node is embedded by hold exactly the headings the note has now — while the evidence quoting the dropped heading,
-and the learner's quiz answers on it, stay; so for a PDF that lost a page. Over real HTTP
+and the text its node is embedded by hold exactly the headings the note has now, and a search
+finds it by what it says now — while the evidence quoting the dropped heading, and the learner's
+quiz answers on it, stay; so for a PDF that lost a page. Over real HTTP
 (ASGI) with a real import."""
 
 from __future__ import annotations
@@ -40,6 +41,12 @@ def detail_of(client, title: str) -> dict:
     return client.get(f"/api/graph/nodes/{node['id']}").json()
 
 
+def found(client, query: str) -> list[str]:
+    r = client.get("/api/graph/search", params={"q": query})
+    assert r.status_code == 200, r.text
+    return [hit["text"] for hit in r.json()["results"] if hit["match"] != "semantic"]
+
+
 def outline(detail: dict) -> list[tuple[str, int]]:
     return [(s["heading"], s["level"]) for s in detail["sections"]]
 
@@ -65,6 +72,7 @@ def test_the_outline_lists_the_headings_the_note_has_after_an_edit(tmp_path: Pat
         assert [r["node_id"] for r in answered["recorded"]] == [before["node"]["id"]]
 
         assert "Cells: Cells; Membrane; Nucleus; Ribosomes" in embedder.seen
+        assert found(client, "rough endoplasmic reticulum") == ["Cells"]
         write(vault, "Cells.md", AFTER)
         embedded = len(embedder.seen)
         again = imported(client, vault)
@@ -83,6 +91,10 @@ def test_the_outline_lists_the_headings_the_note_has_after_an_edit(tmp_path: Pat
         assert {"## Ribosomes", "## Nucleus"} <= quotes
         assert any(e["message_id"].endswith("#Cells#Ribosomes")
                    for e in after["node"]["evidence"])
+        # A search by the dropped section's words no longer finds the note; by what it still
+        # says, it does.
+        assert "Cells" not in found(client, "rough endoplasmic reticulum")
+        assert found(client, "nuclear envelope") == ["Cells"]
         mastery = client.get(f"/api/mastery/{after['node']['id']}").json()
         assert any(quiz["quiz_id"] in e["detail"] for e in mastery["explanation"])
 

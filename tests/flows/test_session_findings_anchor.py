@@ -133,6 +133,16 @@ async def test_session_findings_land_under_their_topic_or_the_sessions_own(tmp_p
                 todo += [n for n in up.get(node, []) if n not in seen]
             assert seen & roots, text
 
+        # On the map the session topic is a topic of its own (one node per session topic,
+        # issue 28 item 1): its findings are its ideas, drawn as its satellites at topic zoom.
+        body = (await api.http.get("/api/graph/map")).json()
+        at = {node_id: i for i, node_id in enumerate(body["ids"])}
+        own = at[ids[SESSION_TITLE]]
+        assert body["topic"][own] == -1
+        for text in (CYCLES, WHALES, STOP_ONLY, PARK):
+            assert body["topic"][at[ids[text]]] == own, text
+        assert body["topic"][at[ids[TREE]]] == -1  # under a heading node: no topic of a note
+
         missing = await api.http.get("/api/graph/nodes/nope")
         assert missing.status_code == 404 and "reload the graph" in missing.json()["message"]
         # The separate links route is gone: the node's detail carries them.

@@ -36,7 +36,8 @@ def add_ideas(store: Any, body: dict, plan: dict[str, int]) -> dict[str, list[st
         ids = out[title] = []
         for j in range(count):
             idea = f"idea_{topic}_{j}"
-            text = f"{title} {CLAIMS[j % len(CLAIMS)]}."
+            again = "" if j < len(CLAIMS) else f" in view {j // len(CLAIMS) + 1}"
+            text = f"{title} {CLAIMS[j % len(CLAIMS)]}{again}."
             ids.append(idea)
             records.append(PropositionCreated(
                 id=f"prp_{idea}", node_id=idea, text=text, source_id=source, run_id="ideas",

@@ -10,15 +10,12 @@ from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.library.extraction.batching import Batch
 from studyhall.core.library.extraction.coverage import chat_views
-from studyhall.core.library.extraction.finding_placement import (
-    Session,
-    session_topic_id,
-    standing_session,
-)
+from studyhall.core.library.extraction.finding_placement import Session, standing_session
 from studyhall.core.library.extraction.merge_base import SharedGraph
 from studyhall.core.library.extraction.merger import commit_merge, node_id_for, plan_merge
 from studyhall.core.library.extraction.pipeline import ExtractionPipeline
 from studyhall.core.library.extraction.source_kinds import chat_transcript
+from studyhall.core.library.graph.session_topic import session_topic_id
 from studyhall.core.library.graph.snapshot import graph_snapshot
 
 from tests.support.chat_script import scripted

@@ -16,7 +16,6 @@ of ``tests/unit/library/test_finding_placement_calibration.py``.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import math
 import re
@@ -36,6 +35,7 @@ from studyhall.core.library.extraction.findings import (
 from studyhall.core.library.extraction.merger import node_id_for
 from studyhall.core.library.extraction.nearest import words
 from studyhall.core.library.extraction.topic_anchoring import new_groups, supports
+from studyhall.core.library.graph.session_topic import session_topic_id
 from studyhall.core.ports.models import Embedder
 
 log = logging.getLogger("studyhall.extraction")
@@ -65,13 +65,6 @@ class Session:
     def topic_id(self) -> str:
         """The node the session's own topic is (or will be)."""
         return self.legacy_topic or session_topic_id(self.id)
-
-
-def session_topic_id(session_id: str) -> str:
-    """A session topic's node id, from the session alone: its title may be any other
-    session's, or change. A different digest input than a text's, so it never meets one."""
-    digest = hashlib.sha256(f"session-topic\x1f{session_id}".encode()).hexdigest()
-    return f"n_{digest[:16]}"
 
 
 class TopicNode(Protocol):

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from studyhall.core.contracts.search import VectorLike
 from studyhall.core.library.extraction.nearest import words
+from studyhall.core.library.graph.outline import CurrentSections, section_gone
+from studyhall.core.library.graph.view import SnapshotNode
 
 MIN_SEMANTIC = 0.25  # below this cosine a neighbour is noise for MiniLM-sized models
 CONTENT_WEIGHT = 0.9  # a match in a node's evidence ranks below the same match in its name
@@ -90,6 +92,12 @@ def search_nodes(
     ]
 
 
-def node_contents(nodes: Iterable[Any]) -> dict[str, str]:
-    """Each snapshot node's evidence quotes as one text, for ``search_nodes(content=...)``."""
-    return {n.id: " ".join(e.quote for e in n.evidence) for n in nodes}
+def node_contents(nodes: Iterable[SnapshotNode], current: CurrentSections | None = None,
+                  ) -> dict[str, str]:
+    """Each snapshot node's evidence quotes as one text, for ``search_nodes(content=...)`` —
+    not those of a section its note no longer has (``current``: the notes' sections now), so a
+    search does not find a note by a heading it dropped."""
+    now = current or {}
+    return {n.id: " ".join(quote for source_id, message_id, quote, *_ in n.rows()[0]
+                           if not now or not section_gone(source_id, message_id, now))
+            for n in nodes}

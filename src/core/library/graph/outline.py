@@ -91,6 +91,15 @@ def _still_there(sections: list[OutlineSection], current: CurrentSections,
     return kept
 
 
+def section_gone(source_id: str, message_id: str, current: CurrentSections) -> bool:
+    """Whether a quote cites a note section its note no longer has (renamed or dropped); a
+    quote of no note section, or of a note whose sections are not known, is never gone."""
+    if not source_id.startswith(_NOTE_PREFIX) or not message_id.startswith(source_id + "#"):
+        return False
+    recorded = current.get(source_id)
+    return recorded is not None and message_id[len(source_id) + 1:] not in recorded
+
+
 def _section(source_id: str, message_id: str, quote: str, evidence: int) -> OutlineSection:
     anchor = message_id[len(source_id) + 1:]
     stripped = quote.strip()

@@ -1,9 +1,10 @@
 """Mastery rolls up: a topic's state from its own evidence and its ideas' (docs/learner.md).
 
 A *topic* is a source's own node — a note's (its title line, "# Title", quoted from the note's
-first view ``<source>#``) or an Anki deck level's (``<source>#deck/N``). Its *ideas* are the
-other nodes with a ``supports`` edge to it: propositions a model distilled from the note,
-findings a session anchored there. A link between two notes joins two topics: neither is an
+first view ``<source>#``) or an Anki deck level's (``<source>#deck/N``), or a session's own
+(``graph/session_topic.py``: what a session taught with no note). Its *ideas* are the other
+nodes with a ``supports`` edge to it: propositions a model distilled from the note, findings a
+session anchored there. A link between two notes joins two topics: neither is an
 idea.
 
 The rule, fair to a learner: an idea not tried yet, or a topic's own evidence not tried yet,
@@ -22,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from studyhall.core.library.graph.session_topic import is_session_topic
 from studyhall.core.library.graph.view import GraphSnapshot, SnapshotEdge, SnapshotNode
 
 SOLID, SHAKY, NOT_TRIED, CORRECTED = "solid", "shaky", "not-tried", "corrected-misconception"
@@ -38,8 +40,10 @@ class TopicMastery:
 
 
 def is_topic(node: SnapshotNode) -> bool:
-    """Whether the node is a source's own topic: it quotes a source's first view (a note's
-    title) or a deck level."""
+    """Whether the node is a topic: a source's own (it quotes a source's first view, a note's
+    title, or a deck level) or a session's (its findings that no note topic was like)."""
+    if is_session_topic(node):
+        return True
     for source_id, message_id, quote, *_ in node.rows()[0]:
         if message_id == source_id + "#" and quote.startswith("# "):  # the title line
             return True

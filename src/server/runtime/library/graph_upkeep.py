@@ -79,6 +79,10 @@ class GraphUpkeep:
             self._cache = VectorCache(self.embedder, self._store, off_loop=asyncio.to_thread)
         return self._cache
 
+    async def sections_now(self) -> dict[str, tuple[str, ...]]:
+        """Each note's sections now, as the sources index recorded them (it is cached)."""
+        return await asyncio.to_thread(lambda: current_sections(self._sources.list()))
+
     async def node_vectors(
         self,
         snapshot: GraphSnapshot,
@@ -91,8 +95,7 @@ class GraphUpkeep:
         cache = self.cache()
         if cache is None:
             return {}
-        # Headings a note has lost are not part of its meaning (the sources index is cached).
-        now = await asyncio.to_thread(lambda: current_sections(self._sources.list()))
+        now = await self.sections_now()  # headings a note has lost are not part of its meaning
         if compute:
             await cache.ensure((meaning_text(n, now) for n in snapshot.nodes), progress)
             await cache.persist()

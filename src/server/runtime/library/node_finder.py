@@ -37,7 +37,7 @@ class NodeFinder:
         nodes = [(n.id, n.text) for n in snapshot.nodes]
         if not nodes:
             return []
-        content = node_contents(snapshot.nodes)
+        content = node_contents(snapshot.nodes, await self._upkeep.sections_now())
         hits = await asyncio.to_thread(partial(search_nodes, content=content), query, nodes,
                                        limit=limit)
         if enough is not None and hits and hits[0].score >= enough:

@@ -33,8 +33,10 @@ async def search_graph(upkeep: GraphUpkeep, text: str, limit: int) -> dict[str, 
         except StudyhallError as e:
             log.warning("[graph] semantic search unavailable, text only: %s", e)
             vectors, query_vector = {}, None
-    hits = search_nodes(text, nodes, query_vector=query_vector, vectors=vectors,
-                        content=node_contents(snapshot.nodes), limit=limit)
+    now = await upkeep.sections_now()
+    hits = await asyncio.to_thread(lambda: search_nodes(  # off the loop: 10k nodes' quotes
+        text, nodes, query_vector=query_vector, vectors=vectors,
+        content=node_contents(snapshot.nodes, now), limit=limit))
     return {
         "query": text,
         "semantic": query_vector is not None,

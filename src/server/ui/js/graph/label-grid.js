@@ -13,11 +13,23 @@ export class LabelGrid {
     this.cells = new Array(this.cols * this.rows);
   }
 
-  /** Mark a box (a floating control) as taken, clipped to the screen. */
-  block(x, y, w, h) {
+  /** Mark a box (a floating control; a node's disc, `owner` its index) as taken, clipped to
+   *  the screen. */
+  block(x, y, w, h, owner = -1) {
     const x0 = Math.max(0, x), y0 = Math.max(0, y);
     const x1 = Math.min(this.width, x + w), y1 = Math.min(this.height, y + h);
-    if (x1 > x0 && y1 > y0) this.add([x0, y0, x1 - x0, y1 - y0]);
+    if (x1 > x0 && y1 > y0) this.add([x0, y0, x1 - x0, y1 - y0, owner]);
+  }
+
+  /** Whether the box meets no box but `owner`'s or `also`'s (its own disc, an idea's topic's),
+   *  without taking it. */
+  free(x, y, w, h, owner, also = -1) {
+    let free = true;
+    this.visit([x, y, w, h], (b) => {
+      if (b[4] !== owner && b[4] !== also && x < b[0] + b[2] && x + w > b[0] && y < b[1] + b[3] && y + h > b[1]) free = false;
+      return free;
+    });
+    return free;
   }
 
   /** Take the box if it is on screen and free; false if not. */

@@ -45,11 +45,16 @@ export function drawLabels(view, visibleMask) {
   const focus = view.focus;  // depth per node around the selection, or null
   const screen = (x, y) => camera.toScreen(x, y, width, height);
 
+  // A node's name keeps off learned topics' large discs (they stand out) — but what was
+  // pointed at, named first, is named wherever it is.
+  const discs = bigDiscs(view, screen);
+  let offDiscs = false;
   const put = (text, spots, w, font, fill, ground, alpha, kind, node = -1) => {
     const key = text.toLowerCase();
     if (said.has(key)) return false;
     for (const [x, y, align] of spots) {
       const left = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
+      if (offDiscs && node >= 0 && !discs.free(left - 2, y - 9, w + 4, 18, node, model.topicOf[node])) continue;
       if (!grid.take(left - 2, y - 9, w + 4, 18)) continue;
       ctx.font = font;
       ctx.textAlign = align;
@@ -84,6 +89,7 @@ export function drawLabels(view, visibleMask) {
   const first = [...new Set(pointed.flatMap((i) => (model.topicOf[i] >= 0 ? [model.topicOf[i], i] : [i])))];
   for (const i of first) nodeLabel(i, 1, true);
   for (const i of view.marked) if (!first.includes(i) && view.seen(i)) nodeLabel(i, 1, learned(i));
+  offDiscs = true;
   for (const i of view.satellites) {  // the rest keep off the satellites
     const [sx, sy] = screen(model.xs[i], model.ys[i]);
     const r = Math.max(model.radius[i] * camera.k, 2) + 1;
@@ -102,7 +108,10 @@ export function drawLabels(view, visibleMask) {
   const b = model.bounds;
   const whole = (Math.min(width, height) / Math.max(b.maxX - b.minX, b.maxY - b.minY, model.unit)) * model.unit;
   const fadeFrom = Math.max(18, whole * 1.6);
-  const mapAlpha = (focus ? 0.45 : 1) * (1 - smooth((z - fadeFrom) / 20));
+  // Where satellites are drawn (topic zoom) the map's names give way to the topics' own: a
+  // region's name would sit inside a topic's ring.
+  const rings = view.satellites.length ? view.satelliteAlpha() : 0;
+  const mapAlpha = (focus ? 0.45 : 1) * (1 - smooth((z - fadeFrom) / 20)) * (1 - rings);
   const named = new Set();
   if (mapAlpha > 0.03) {
     ctx.font = REGION_FONT;
@@ -137,6 +146,25 @@ export function drawLabels(view, visibleMask) {
   }
   ctx.globalAlpha = 1;
   view.labelRects = placed;
+}
+
+const DISC_PX = 6;  // a learned topic drawn this large on screen (close in) is kept clear
+const CORE = 0.6;  // of its radius: its middle, where its state's mark is; a name may cross its rim
+
+/** The middles of the learned topics drawn this frame that are large on screen (boxes), each
+ *  with its node: another node's name is not placed over them (an idea's may, over its own
+ *  topic's). */
+function bigDiscs(view, screen) {
+  const { model, camera, width, height } = view;
+  const grid = new LabelGrid(width, height);
+  for (const i of view.drawnTopics || []) {
+    if (model.state[i] === 2 || model.radius[i] * camera.k < DISC_PX) continue;  // 2: not tried
+    const r = model.radius[i] * camera.k * CORE;
+    const [sx, sy] = screen(model.xs[i], model.ys[i]);
+    if (sx + r < 0 || sy + r < 0 || sx - r > width || sy - r > height) continue;
+    grid.block(sx - r, sy - r, r * 2, r * 2, i);
+  }
+  return grid;
 }
 
 /** Where an area's name may go: its centre while it is small on screen; once it is large,

@@ -4,7 +4,8 @@
 // spacing, bounds, clusters, regions and label order count topics only.
 
 import { buildRegions, importanceOf } from "./regions.js";
-import { placeSatellites, topicsOf } from "./satellites.js";
+import { ideaRows, placeSatellites, reachOf, topicsOf } from "./satellites.js";
+import { separateTopics } from "./separate.js";
 
 export const STATES = ["solid", "shaky", "not-tried", "corrected-misconception"];
 
@@ -38,7 +39,6 @@ export function buildModel(data) {
   placeMissing(xs, ys, bounds, unit);
   const topics = [];
   for (let i = 0; i < n; i++) if (topicOf[i] === -1) topics.push(i);
-  const all = boundsOf(xs, ys, topics);
   nodes.forEach((node, i) => {
     const weight = (node.evidenceCount || 0) + (node.quizCount || 0);
     // Learned nodes stand out: a size step up from "not tried" at the same evidence.
@@ -46,7 +46,7 @@ export function buildModel(data) {
     radius[i] = unit * Math.min(0.42, 0.1 * learned * (1 + 0.45 * Math.log2(1 + weight)));
   });
   const model = {
-    nodes, n, xs, ys, radius, state, index, unit, bounds: all, topicOf,
+    nodes, n, xs, ys, radius, state, index, unit, bounds: null, topicOf,
     topics: topics.length, ideaCount: n - topics.length,
     edges: data.edges,  // index pairs, no self-links
     ...splitEdges(data.edges, topicOf),
@@ -54,7 +54,10 @@ export function buildModel(data) {
     labelWidth: new Float32Array(n),  // measured lazily by the renderer
     strongWidth: new Float32Array(n),
   };
-  Object.assign(model, placeSatellites(model));
+  const rows = ideaRows(topicOf);
+  separateTopics(model, reachOf(model, rows));  // no disc or ring reaches over a neighbour
+  model.bounds = boundsOf(xs, ys, topics);
+  Object.assign(model, placeSatellites(model, rows));
   model.grid = buildGrid(xs, ys, unit * 4);
   model.clusters = buildClusters(model, data.clusters || []);
   model.clustersBySize = model.clusters.slice().sort((a, b) => b.members.length - a.members.length);

@@ -11,6 +11,7 @@ const FADE_FROM = 76;  // satellites fade in over the last steps of a zoom in
 const DOT = 0.05;  // a satellite's radius, in spacings (4.5 px at topic zoom)
 const GAP = 0.14;  // from the topic's dot to its first ring, in spacings
 const STEP = 0.14;  // between satellites along a ring and between rings, in spacings
+const MIN_STEP = 0.07;  // as close as a crowded topic's satellites draw (dots shrink with it)
 // Half the band the topic's label takes on its right (18 px high, 2 px spare) from the zoom the
 // satellites appear at: closer in, the band is narrower in world units and stays clear.
 const LABEL_HALF = 11 / FADE_FROM;
@@ -35,38 +36,111 @@ export function topicsOf(nodes) {
 }
 
 /** Lay each topic's ideas out on rings around it (world units): sets their x, y and radius in
- *  `model`, and returns the ideas per topic (compressed rows) and each topic's rings. */
-export function placeSatellites(model) {
-  const { n, xs, ys, radius, state, unit, topicOf } = model;
-  const count = new Uint32Array(n + 1);
-  for (let i = 0; i < n; i++) if (topicOf[i] >= 0) count[topicOf[i] + 1] += 1;
-  for (let i = 0; i < n; i++) count[i + 1] += count[i];
-  const fill = count.slice();
-  const list = new Int32Array(count[n]);
-  for (let i = 0; i < n; i++) if (topicOf[i] >= 0) list[fill[topicOf[i]]++] = i;  // importance order
+ *  `model`, and returns the ideas per topic (compressed rows) and each topic's rings. A topic's
+ *  rings keep to its own room — half the way to the nearest other topic, clear of that one's
+ *  disc — drawing closer together for many ideas (down to MIN_STEP, then they go on outwards). */
+export function placeSatellites(model, rows = ideaRows(model.topicOf)) {
+  const { n, xs, ys, radius, state, unit } = model;
+  const { offsets: count, list } = rows;
+  const roomOf = topicRoom(model);
   const rings = new Map();  // topic -> [[radius, wedge], ...]
   for (let t = 0; t < n; t++) {
     let at = count[t];
     const end = count[t + 1];
     if (at === end) continue;
+    const first = firstRing(radius[t], unit);
+    let step = STEP;
+    while (step > MIN_STEP && outerRing(end - at, first, step * unit, unit) > roomOf(t)) step *= 0.9;
+    step = Math.max(step, MIN_STEP) * unit;
+    const dot = unit * DOT * (step / (STEP * unit));
     const own = [];
-    for (let r = radius[t] * 1.25 + GAP * unit; at < end; r += STEP * unit) {  // past a diamond's tips
-      // The wedge left free on the right: the topic's label band plus a dot.
-      const wedge = Math.asin(Math.min(1, (LABEL_HALF + DOT) * unit / r));
+    for (let r = first; at < end; r += step) {
+      const wedge = wedgeAt(r, unit);
       const arc = Math.PI * 2 - wedge * 2;
-      const m = Math.min(end - at, Math.max(1, Math.floor((arc * r) / (STEP * unit))));
+      const m = Math.min(end - at, Math.max(1, Math.floor((arc * r) / step)));
       for (let j = 0; j < m; j++, at++) {
         const i = list[at];
         const angle = wedge + (arc * (j + 0.5)) / m;
         xs[i] = xs[t] + Math.cos(angle) * r;
         ys[i] = ys[t] + Math.sin(angle) * r;
-        radius[i] = unit * DOT * (state[i] !== 2 ? 1.2 : 1);  // learned ones a touch larger
+        radius[i] = dot * (state[i] !== 2 ? 1.2 : 1);  // learned ones a touch larger
       }
       own.push([r, wedge]);
     }
     rings.set(t, own);
   }
-  return { ideas: { offsets: count, list }, rings };
+  return { ideas: rows, rings };
+}
+
+/** Each topic's ideas, in importance order, as compressed rows: `list[offsets[t]..offsets[t+1]]`. */
+export function ideaRows(topicOf) {
+  const n = topicOf.length;
+  const offsets = new Uint32Array(n + 1);
+  for (let i = 0; i < n; i++) if (topicOf[i] >= 0) offsets[topicOf[i] + 1] += 1;
+  for (let i = 0; i < n; i++) offsets[i + 1] += offsets[i];
+  const fill = offsets.slice();
+  const list = new Int32Array(offsets[n]);
+  for (let i = 0; i < n; i++) if (topicOf[i] >= 0) list[fill[topicOf[i]]++] = i;
+  return { offsets, list };
+}
+
+/** How far each topic reaches on the map (world units): its outer ring of ideas at their usual
+ *  spacing, else its disc (a diamond's tips); 0 for an idea. */
+export function reachOf(model, rows) {
+  const { n, radius, unit, topicOf } = model;
+  const reach = new Float64Array(n);
+  for (let t = 0; t < n; t++) {
+    if (topicOf[t] !== -1) continue;
+    const ideas = rows.offsets[t + 1] - rows.offsets[t];
+    reach[t] = ideas ? outerRing(ideas, firstRing(radius[t], unit), STEP * unit, unit) : radius[t] * 1.25;
+  }
+  return reach;
+}
+
+function firstRing(r, unit) {
+  return r * 1.25 + GAP * unit;  // past a diamond's tips
+}
+
+/** The wedge left free on a ring's right at radius `r`: the topic's label band plus a dot. */
+function wedgeAt(r, unit) {
+  return Math.asin(Math.min(1, (LABEL_HALF + DOT) * unit / r));
+}
+
+/** The outermost ring's radius (plus a dot) that `count` ideas need from `first`, `step` apart. */
+function outerRing(count, first, step, unit) {
+  let r = first;
+  for (let left = count; ; r += step) {
+    left -= Math.max(1, Math.floor(((Math.PI * 2 - wedgeAt(r, unit) * 2) * r) / step));
+    if (left <= 0) return r + step * (DOT / STEP);
+  }
+}
+
+/** Per topic with ideas, how far out its rings may reach: half the way to the nearest other
+ *  topic and short of that topic's disc (a diamond's tips), found on a grid of topics. */
+function topicRoom(model) {
+  const { n, xs, ys, radius, unit, topicOf } = model;
+  const size = unit * 2;
+  const cells = new Map();
+  const key = (cx, cy) => `${cx},${cy}`;
+  for (let i = 0; i < n; i++) {
+    if (topicOf[i] !== -1) continue;
+    const k = key(Math.floor(xs[i] / size), Math.floor(ys[i] / size));
+    (cells.get(k) || cells.set(k, []).get(k)).push(i);
+  }
+  return (t) => {
+    let room = size;  // nothing within a cell: room enough for any ring that fits in one
+    const cx = Math.floor(xs[t] / size), cy = Math.floor(ys[t] / size);
+    for (let dx = -1; dx <= 1; dx++) {
+      for (let dy = -1; dy <= 1; dy++) {
+        for (const j of cells.get(key(cx + dx, cy + dy)) || []) {
+          if (j === t) continue;
+          const d = Math.hypot(xs[t] - xs[j], ys[t] - ys[j]);
+          room = Math.min(room, d / 2, d - radius[j] * 1.25 - DOT * unit);
+        }
+      }
+    }
+    return room;
+  };
 }
 
 /** The ideas of topic `t` (indices). */
