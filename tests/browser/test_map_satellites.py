@@ -6,9 +6,11 @@ few notes' topics, at 1024×700 in light and dark:
   idea in another topic's disc or ring), hit-testable, named on hover, no region name among them, no
   label overlapping another, a satellite, a large topic disc or a floating control
   (``labels_at``);
-- a clicked satellite is selected: the dock shows the idea and links back to its topic;
+- a clicked satellite is selected: the dock shows the idea and links back to its topic; the
+  depth control frames its local graph (1: its topic at topic zoom; 3: wider), its ring drawn
+  at any zoom;
 - the keyboard walks from a topic to its ideas at topic zoom;
-- search for an idea flies to its topic at topic zoom and selects it."""
+- search for an idea selects it and frames it with its topic."""
 
 from __future__ import annotations
 
@@ -40,6 +42,11 @@ ASTRAY = """() => { const m = window.__studyhall.graph.model, out = [];
           && Math.hypot(m.xs[i] - m.xs[j], m.ys[i] - m.ys[j]) - m.radius[i] < reach(j))
         out.push([m.nodes[i].text, m.nodes[j].text]); }
     return out; }"""
+
+
+def zoom(page) -> float:
+    """The camera's zoom in screen px per typical topic spacing."""
+    return page.evaluate("() => { const g = window.__studyhall.graph; return g.camera.k * g.model.unit; }")
 
 
 def zoom_on(page, index: int, per_spacing: float) -> None:
@@ -131,6 +138,19 @@ def test_ideas_are_satellites_of_their_topic_only_at_topic_zoom(window, tmp_path
         assert ("topic", hub) in {(r["kind"], r["node"]) for r in selected}  # whose idea it is
         assert ("idea", mine[3]["i"]) in {(r["kind"], r["node"]) for r in selected}
         window.shot(f"map-satellites-selected-{theme}")
+        # The depth control frames the idea's local graph — at depth 1 its topic, at topic zoom;
+        # at 3 a wider graph — and the idea's ring stays drawn at any zoom it frames.
+        zooms = {}
+        for depth in (1, 3, 2):
+            page.locator(".depth-step", has_text=str(depth)).click()
+            page.wait_for_function(SETTLED)
+            zooms[depth] = zoom(page)
+            [at] = page.evaluate(IDEAS, [ideas["Backlinks"][3]])
+            assert at["on"] and at["drawn"] and at["hit"], (depth, at)
+            assert page.evaluate("() => window.__studyhall.graph.selected") == mine[3]["i"]
+            no_repeats(labels_at(page))
+        assert zooms[1] >= 90 > zooms[3] and zooms[3] < zooms[2] <= zooms[1], zooms
+        window.shot(f"map-satellites-depth-{theme}")
         panel.locator(".node-topic button").click()
         page.wait_for_function("(i) => window.__studyhall.graph.selected === i", arg=hub)
         page.wait_for_function(SETTLED)
@@ -148,7 +168,7 @@ def test_ideas_are_satellites_of_their_topic_only_at_topic_zoom(window, tmp_path
         page.keyboard.press("ArrowUp")
         assert page.evaluate("() => window.__studyhall.graph.hovered") != at
 
-        # Search for an idea: it flies to its topic at topic zoom and selects the idea.
+        # Search for an idea: it selects the idea and frames its local graph, its ring drawn.
         page.keyboard.press("0")
         page.wait_for_function(SETTLED)
         page.keyboard.press("/")
@@ -160,7 +180,9 @@ def test_ideas_are_satellites_of_their_topic_only_at_topic_zoom(window, tmp_path
         found = page.evaluate(IDEAS, [wanted])[0]
         assert page.evaluate("() => window.__studyhall.graph.selected") == found["i"]
         assert found["on"] and found["drawn"] and found["hit"], found
-        assert page.evaluate("() => { const g = window.__studyhall.graph; return g.camera.k * g.model.unit; }") >= 90
+        # Framed with its local graph: its topic on screen too.
+        [topic] = page.evaluate(IDEAS, [body["ids"][body["labels"].index("Canvas")]])
+        assert topic["on"], topic
         labels_at(page)
         assert not window.page_errors
     finally:

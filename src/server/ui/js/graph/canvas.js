@@ -4,7 +4,8 @@
 // node selected — or several (`picked`: Shift/Ctrl/Cmd+click, Shift+Enter in search) — their
 // local graph (depth 1–3, `depth`) is drawn over the rest, which is dimmed to DIM, and framed.
 // The camera frames what is shown: the selection's local graph, the filtered nodes, or all.
-// Ideas are their topic's satellites, drawn (and hit) only from topic zoom (satellites.js).
+// Ideas are their topic's satellites, drawn (and hit) only from topic zoom (satellites.js) —
+// but a selected idea's topic keeps its ring at any zoom, so its local graph can be framed.
 
 import { hitTest, nodesIn } from "./model.js";
 import { Camera } from "./camera.js";
@@ -14,7 +15,7 @@ import { neighbourhood } from "./local.js";
 import { palette } from "./palette.js";
 import { bindInput } from "./input.js";
 import { frameOf, shownIndices } from "./frame.js";
-import { drawOrbits, satelliteAlpha, TOPIC_ZOOM } from "./satellites.js";
+import { drawOrbits, ideasOf, satelliteAlpha, TOPIC_ZOOM } from "./satellites.js";
 
 const DIM = 0.12;  // the rest of the graph behind a local graph: context, not competition
 
@@ -102,10 +103,29 @@ export class GraphCanvas {
     return this.model?.ideaCount ? satelliteAlpha(this.camera.k * this.model.unit) : 0;
   }
 
-  /** Whether node `i` is on the map now: a topic always, an idea from topic zoom. */
+  /** The topic whose satellites are drawn at any zoom: the selected idea's (else -1). */
+  heldTopic() {
+    const s = this.selected;
+    return s >= 0 && this.model ? Math.max(-1, this.model.topicOf[s]) : -1;
+  }
+
+  /** The idea edges of topic `t`'s ideas (drawn while its ring is held below topic zoom). */
+  heldEdges(t) {
+    if (this._held?.t !== t || this._held.model !== this.model) {
+      const { ideaEdges, topicOf } = this.model, out = [];
+      for (let e = 0; e < ideaEdges.length; e += 2) {
+        if (topicOf[ideaEdges[e]] === t || topicOf[ideaEdges[e + 1]] === t) out.push(ideaEdges[e], ideaEdges[e + 1]);
+      }
+      this._held = { t, model: this.model, edges: Int32Array.from(out) };
+    }
+    return this._held.edges;
+  }
+
+  /** Whether node `i` is on the map now: a topic always, an idea from topic zoom (or when its
+   *  topic holds its ring: a sibling is selected). */
   seen(i) {
     const t = i >= 0 && this.model ? this.model.topicOf[i] : -2;
-    return t === -1 || (t >= 0 && this.satelliteAlpha() > 0);
+    return t === -1 || (t >= 0 && (this.satelliteAlpha() > 0 || t === this.heldTopic()));
   }
 
   select(i, { fly = false } = {}) {
@@ -175,10 +195,11 @@ export class GraphCanvas {
     this.onDepth();
   }
 
-  /** Frame the selection's local graph (what the filters let through of it). */
+  /** Frame the selection's local graph (what the filters let through of it) — an idea's too:
+   *  its ring stays drawn at the zoom that frames it (at depth 1, its topic zoom). */
   frameFocus() {
     const anchor = this.selected >= 0 ? this.selected : [...this.picked][0];
-    if (this.model.topicOf[anchor] >= 0) this.frameIdea(anchor);
+    if (this.model.topicOf[anchor] >= 0 && anchor !== this.selected) this.frameIdea(anchor);
     else this.frame(shownIndices(this.focus, this.show), anchor);
   }
 
@@ -230,8 +251,9 @@ export class GraphCanvas {
     const slop = 6 / this.camera.k;
     // Satellites are drawn over the topics (a big topic's disc may reach under its neighbour's
     // ring): they are hit first.
-    if (this.satelliteAlpha() > 0) {
-      const idea = hitTest(model, x, y, slop, (i) => model.topicOf[i] >= 0 && (!show || show[i]));
+    const held = this.heldTopic();
+    if (this.satelliteAlpha() > 0 || held >= 0) {
+      const idea = hitTest(model, x, y, slop, (i) => model.topicOf[i] >= 0 && this.seen(i) && (!show || show[i]));
       if (idea >= 0) return idea;
     }
     return hitTest(model, x, y, slop, (i) => model.topicOf[i] === -1 && (!show || show[i]));
@@ -258,10 +280,12 @@ export class GraphCanvas {
     const picked = this.picked.size ? this.picked : null;
     if (show) visible = visible.filter((i) => show[i]);
     const sat = this.satelliteAlpha();
+    const held = this.heldTopic();
     let ideas = [];
     if (model.ideaCount) {
       const { topicOf } = model;
       if (sat > 0) ideas = visible.filter((i) => topicOf[i] >= 0);
+      else if (held >= 0) ideas = [...ideasOf(model, held)].filter((i) => !show || show[i]);
       visible = visible.filter((i) => topicOf[i] === -1);
     }
     this.satellites = ideas;
@@ -271,9 +295,9 @@ export class GraphCanvas {
       drawNodes(ctx, model, colors, k, topics);
       if (!moons.length) return;
       const alpha = ctx.globalAlpha;
-      ctx.globalAlpha = alpha * sat;
-      drawEdges(ctx, model, colors, k, box, { ...options, edges: model.ideaEdges });
-      drawOrbits(ctx, model, colors, k, topics);
+      ctx.globalAlpha = alpha * (held >= 0 ? 1 : sat);
+      drawEdges(ctx, model, colors, k, box, { ...options, edges: sat > 0 ? model.ideaEdges : this.heldEdges(held) });
+      drawOrbits(ctx, model, colors, k, sat > 0 ? topics : topics.filter((t) => t === held));
       drawNodes(ctx, model, colors, k, moons);
       ctx.globalAlpha = alpha;
     };
