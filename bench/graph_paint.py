@@ -43,7 +43,7 @@ FIGURES = """() => { const g = window.__studyhall.graph;
             body_first: first ? first.responseStart : null, body_end: first ? first.responseEnd : null,
             body_bytes: first ? first.encodedBodySize : null,
             all_bytes: parts.reduce((a, e) => a + e.encodedBodySize, 0), nodes: g.model.n,
-            draw_ms: g.stats.lastDrawMs,
+            draw_ms: g.stats.lastDrawMs, build_ms: g.model.built.ms, separated: g.model.built.separated,
             marks: Object.fromEntries(marks.map((m) => [m.name.slice(5), Math.round(m.startTime)])),
             script: Math.round((performance.getEntriesByType('resource').find((e) => e.name.endsWith('/app.js')) || {}).responseEnd || 0)}; }"""
 # Median draw times over 20 frames each: a pan at whole-graph zoom, a zoom in (×1.25 a frame),
@@ -125,6 +125,8 @@ def measure(size: int, runs: int, full: bool, ideas: int | None = None) -> None:
                           f"all parts {f['all_bytes'] / 1e6:.1f} MB) · one frame "
                           f"{f['draw_ms']:.0f} ms", flush=True)
                     print(f"      app.js loaded {f['script']} ms · {marks}", flush=True)
+                    print(f"      last model build {f['build_ms']:.0f} ms "
+                          f"({f['separated']} topics moved apart)", flush=True)
                     motion = page.evaluate(MOTION)
                     print("      median frame: " + " · ".join(f"{k} {v:.1f} ms" for k, v in motion.items()),
                           flush=True)

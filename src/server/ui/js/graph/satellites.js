@@ -11,7 +11,11 @@ const FADE_FROM = 76;  // satellites fade in over the last steps of a zoom in
 const DOT = 0.05;  // a satellite's radius, in spacings (4.5 px at topic zoom)
 const GAP = 0.14;  // from the topic's dot to its first ring, in spacings
 const STEP = 0.14;  // between satellites along a ring and between rings, in spacings
-const MIN_STEP = 0.07;  // as close as a crowded topic's satellites draw (dots shrink with it)
+// A topic with little room draws its rings smaller — gap, spacing and dots alike — down to half
+// (2.3 px dots at topic zoom, larger as the learner zooms in); the map keeps topics apart by
+// their rings at that size (separate.js).
+const SCALES = [1, 0.85, 0.7, 0.6, 0.5];
+const MIN_SCALE = SCALES[SCALES.length - 1];
 // Half the band the topic's label takes on its right (18 px high, 2 px spare) from the zoom the
 // satellites appear at: closer in, the band is narrower in world units and stays clear.
 const LABEL_HALF = 11 / FADE_FROM;
@@ -38,7 +42,7 @@ export function topicsOf(nodes) {
 /** Lay each topic's ideas out on rings around it (world units): sets their x, y and radius in
  *  `model`, and returns the ideas per topic (compressed rows) and each topic's rings. A topic's
  *  rings keep to its own room — half the way to the nearest other topic, clear of that one's
- *  disc — drawing closer together for many ideas (down to MIN_STEP, then they go on outwards). */
+ *  disc — drawn smaller where there is little (down to MIN_SCALE, then they go on outwards). */
 export function placeSatellites(model, rows = ideaRows(model.topicOf)) {
   const { n, xs, ys, radius, state, unit } = model;
   const { offsets: count, list } = rows;
@@ -48,13 +52,11 @@ export function placeSatellites(model, rows = ideaRows(model.topicOf)) {
     let at = count[t];
     const end = count[t + 1];
     if (at === end) continue;
-    const first = firstRing(radius[t], unit);
-    let step = STEP;
-    while (step > MIN_STEP && outerRing(end - at, first, step * unit, unit) > roomOf(t)) step *= 0.9;
-    step = Math.max(step, MIN_STEP) * unit;
-    const dot = unit * DOT * (step / (STEP * unit));
+    const room = roomOf(t);
+    const scale = SCALES.find((k) => outerRing(end - at, radius[t], unit, k) <= room) ?? MIN_SCALE;
+    const step = STEP * unit * scale, dot = DOT * unit * scale;
     const own = [];
-    for (let r = first; at < end; r += step) {
+    for (let r = firstRing(radius[t], unit, scale); at < end; r += step) {
       const wedge = wedgeAt(r, unit);
       const arc = Math.PI * 2 - wedge * 2;
       const m = Math.min(end - at, Math.max(1, Math.floor((arc * r) / step)));
@@ -84,21 +86,21 @@ export function ideaRows(topicOf) {
   return { offsets, list };
 }
 
-/** How far each topic reaches on the map (world units): its outer ring of ideas at their usual
- *  spacing, else its disc (a diamond's tips); 0 for an idea. */
+/** How far each topic reaches on the map (world units): its outer ring of ideas at their
+ *  smallest, else its disc (a diamond's tips); 0 for an idea. */
 export function reachOf(model, rows) {
   const { n, radius, unit, topicOf } = model;
   const reach = new Float64Array(n);
   for (let t = 0; t < n; t++) {
     if (topicOf[t] !== -1) continue;
     const ideas = rows.offsets[t + 1] - rows.offsets[t];
-    reach[t] = ideas ? outerRing(ideas, firstRing(radius[t], unit), STEP * unit, unit) : radius[t] * 1.25;
+    reach[t] = ideas ? outerRing(ideas, radius[t], unit, MIN_SCALE) : radius[t] * 1.25;
   }
   return reach;
 }
 
-function firstRing(r, unit) {
-  return r * 1.25 + GAP * unit;  // past a diamond's tips
+function firstRing(r, unit, scale) {
+  return r * 1.25 + GAP * unit * scale;  // past a diamond's tips
 }
 
 /** The wedge left free on a ring's right at radius `r`: the topic's label band plus a dot. */
@@ -106,12 +108,13 @@ function wedgeAt(r, unit) {
   return Math.asin(Math.min(1, (LABEL_HALF + DOT) * unit / r));
 }
 
-/** The outermost ring's radius (plus a dot) that `count` ideas need from `first`, `step` apart. */
-function outerRing(count, first, step, unit) {
-  let r = first;
-  for (let left = count; ; r += step) {
-    left -= Math.max(1, Math.floor(((Math.PI * 2 - wedgeAt(r, unit) * 2) * r) / step));
-    if (left <= 0) return r + step * (DOT / STEP);
+/** How far out (plus a dot) `count` ideas reach around a topic of radius `r` at `scale`. */
+function outerRing(count, r, unit, scale) {
+  const step = STEP * unit * scale;
+  let ring = firstRing(r, unit, scale);
+  for (let left = count; ; ring += step) {
+    left -= Math.max(1, Math.floor(((Math.PI * 2 - wedgeAt(ring, unit) * 2) * ring) / step));
+    if (left <= 0) return ring + DOT * unit * scale;
   }
 }
 

@@ -4,8 +4,10 @@
 // topics that overlap — each by half the overlap — and leave every other topic where it is.
 
 const PASSES = 8;
-const PAD = 0.08;  // spacings kept free between two topics' reaches
+const PAD = 0.04;  // spacings kept free between two topics' reaches
 const MAX_CELL = 8;  // spacings: a grid cell reaches at least the largest pair it must part
+
+const cellKey = (cx, cy) => cx * 73856093 ^ cy * 19349663;  // a hash: a collision costs a candidate
 
 /** Move the topics (`model.topicOf[i] === -1`) so no two are nearer than their `reach`es (world
  *  units: a topic's disc or its outer ring) plus a pad; returns how many moved. */
@@ -23,7 +25,7 @@ export function separateTopics(model, reach) {
   for (let pass = 0; pass < PASSES; pass++) {
     const cells = new Map();
     for (const i of topics) {
-      const key = `${Math.floor(xs[i] / size)},${Math.floor(ys[i] / size)}`;
+      const key = cellKey(Math.floor(xs[i] / size), Math.floor(ys[i] / size));
       (cells.get(key) || cells.set(key, []).get(key)).push(i);
     }
     let overlaps = 0;
@@ -31,7 +33,7 @@ export function separateTopics(model, reach) {
       const cx = Math.floor(xs[i] / size), cy = Math.floor(ys[i] / size);
       for (let dx = -1; dx <= 1; dx++) {
         for (let dy = -1; dy <= 1; dy++) {
-          for (const j of cells.get(`${cx + dx},${cy + dy}`) || []) {
+          for (const j of cells.get(cellKey(cx + dx, cy + dy)) || []) {
             if (j <= i) continue;
             const need = reach[i] + reach[j] + PAD * unit;
             let ux = xs[j] - xs[i], uy = ys[j] - ys[i];
