@@ -1,7 +1,7 @@
 """The labels Home's map has placed on screen, read in a browser test after checking that none
 overlaps another or a floating control (search box, filters, legend, zoom buttons), and that
-none but a pointed-at one covers an idea drawn as a satellite, nor does a node's label cover
-the middle of another learned topic's large disc."""
+none but a pointed-at one covers an idea drawn as a satellite, nor does another node's label
+cover a pointed-at topic's disc."""
 
 from __future__ import annotations
 
@@ -14,15 +14,13 @@ COVERED = """() => { const g = window.__studyhall.graph, m = g.model, out = [];
       for (const r of g.labelRects) if (!pointed.has(r.node) && x > r.x && x < r.x + r.w && y > r.y && y < r.y + r.h)
         out.push([r.text, m.nodes[i].text]); }
     return out; }"""
-# Node labels over the middle (0.6 of its radius) of another learned topic's large disc (close
-# in: 6 px or more on screen);
-# an idea's label may reach over its own topic's, and a pointed-at node's label (placed first)
-# over any.
-ON_DISCS = """() => { const g = window.__studyhall.graph, m = g.model, out = [];
+# Other nodes' labels over the disc of a pointed-at topic (hovered, selected, searched for; an
+# idea's topic).
+ON_POINTED = """() => { const g = window.__studyhall.graph, m = g.model, out = [];
     const pointed = new Set([g.hovered, g.selected, ...g.picked, ...g.marked].flatMap((i) => (i >= 0 ? [i, m.topicOf[i]] : [])));
-    for (const i of g.drawnTopics) { if (m.state[i] === 2 || m.radius[i] * g.camera.k < 6) continue; const r = m.radius[i] * g.camera.k * 0.6;
+    for (const i of pointed) { if (i < 0 || m.topicOf[i] !== -1) continue; const r = Math.max(m.radius[i] * g.camera.k, 2);
       const [x, y] = g.camera.toScreen(m.xs[i], m.ys[i], g.width, g.height);
-      for (const l of g.labelRects) if (l.node >= 0 && !pointed.has(l.node) && l.node !== i && m.topicOf[l.node] !== i && x - r < l.x + l.w && x + r > l.x
+      for (const l of g.labelRects) if (l.node >= 0 && !pointed.has(l.node) && x - r < l.x + l.w && x + r > l.x
           && y - r < l.y + l.h && y + r > l.y) out.push([l.text, m.nodes[i].text]); }
     return out; }"""
 FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
@@ -48,6 +46,6 @@ def labels_at(page) -> list[dict]:  # type: ignore[no-untyped-def]
             assert not _overlap(a, f), (a, f)
     covered = page.evaluate(COVERED)
     assert not covered, covered
-    on_discs = page.evaluate(ON_DISCS)
-    assert not on_discs, on_discs
+    on_pointed = page.evaluate(ON_POINTED)
+    assert not on_pointed, on_pointed
     return labels

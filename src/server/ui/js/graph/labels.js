@@ -17,6 +17,7 @@ const REGION_CHARS = 28;
 const MAX_LABELS = 350;
 const ALL_TOPICS = 44;  // screen px per typical node spacing from which every topic is named
 const FIRST_TOPICS = 7;  // below it only the map: regions and clusters
+const WHOLE_TOPICS = 8;  // topics named beside the regions at whole-graph zoom
 
 const smooth = (t) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
@@ -45,16 +46,14 @@ export function drawLabels(view, visibleMask) {
   const focus = view.focus;  // depth per node around the selection, or null
   const screen = (x, y) => camera.toScreen(x, y, width, height);
 
-  // A node's name keeps off learned topics' large discs (they stand out) — but what was
-  // pointed at, named first, is named wherever it is.
-  const discs = bigDiscs(view, screen);
-  let offDiscs = false;
+  // The other names keep off the discs of what was pointed at (named first, wherever it is).
+  let discs = null;
   const put = (text, spots, w, font, fill, ground, alpha, kind, node = -1) => {
     const key = text.toLowerCase();
     if (said.has(key)) return false;
     for (const [x, y, align] of spots) {
       const left = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
-      if (offDiscs && node >= 0 && !discs.free(left - 2, y - 9, w + 4, 18, node, model.topicOf[node])) continue;
+      if (discs && node >= 0 && !discs.free(left - 2, y - 9, w + 4, 18, node, model.topicOf[node])) continue;
       if (!grid.take(left - 2, y - 9, w + 4, 18)) continue;
       ctx.font = font;
       ctx.textAlign = align;
@@ -67,9 +66,9 @@ export function drawLabels(view, visibleMask) {
     return false;
   };
   const nodeLabel = (i, alpha, strong) => {
-    if (placed.length >= MAX_LABELS) return;
+    if (placed.length >= MAX_LABELS) return false;
     const [sx, sy] = screen(model.xs[i], model.ys[i]);
-    if (sx < -40 || sx > width + 40 || sy < -10 || sy > height + 10) return;
+    if (sx < -40 || sx > width + 40 || sy < -10 || sy > height + 10) return false;
     const text = labelText(model, i);
     ctx.font = strong ? STRONG_FONT : FONT;
     const key = strong ? model.strongWidth : model.labelWidth;
@@ -79,7 +78,7 @@ export function drawLabels(view, visibleMask) {
     const spots = t >= 0 ? outwards(sx, sy, gap, model.xs[i] - model.xs[t], model.ys[i] - model.ys[t])
       : [[sx + gap, sy, "left"], [sx - gap, sy, "right"], [sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
     const fill = i === view.selected || view.picked.has(i) || strong ? colors.ink : colors.ink2;
-    put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, t >= 0 ? "idea" : "topic", i);
+    return put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, t >= 0 ? "idea" : "topic", i);
   };
   const learned = (i) => model.state[i] !== 2;
 
@@ -89,7 +88,7 @@ export function drawLabels(view, visibleMask) {
   const first = [...new Set(pointed.flatMap((i) => (model.topicOf[i] >= 0 ? [model.topicOf[i], i] : [i])))];
   for (const i of first) nodeLabel(i, 1, true);
   for (const i of view.marked) if (!first.includes(i) && view.seen(i)) nodeLabel(i, 1, learned(i));
-  offDiscs = true;
+  discs = pointedDiscs(view, [...first, ...view.marked], screen);
   for (const i of view.satellites) {  // the rest keep off the satellites
     const [sx, sy] = screen(model.xs[i], model.ys[i]);
     const r = Math.max(model.radius[i] * camera.k, 2) + 1;
@@ -135,33 +134,30 @@ export function drawLabels(view, visibleMask) {
         mapAlpha * 0.9, "cluster");
     }
   }
-  // 5. Topics, most important first, each from the zoom its importance earns.
+  // 5. Topics, most important first, each from the zoom its importance earns — at whole-graph
+  // zoom only a few beside the regions' names (a map, not a word cloud), all once zoomed in.
   if (!focus && z >= FIRST_TOPICS) {
+    let budget = model.regions.length && z < whole * 1.5 ? WHOLE_TOPICS : Infinity;
     for (const i of model.order) {
-      if (placed.length >= MAX_LABELS) break;
+      if (placed.length >= MAX_LABELS || budget <= 0) break;
       if (z < zoomToName(model.importance[i])) break;  // the rest are less important still
       if (visibleMask && !visibleMask[i]) continue;
-      nodeLabel(i, smooth((z - zoomToName(model.importance[i]) + 4) / 8), learned(i));
+      if (nodeLabel(i, smooth((z - zoomToName(model.importance[i]) + 4) / 8), learned(i))) budget -= 1;
     }
   }
   ctx.globalAlpha = 1;
   view.labelRects = placed;
 }
 
-const DISC_PX = 6;  // a learned topic drawn this large on screen (close in) is kept clear
-const CORE = 0.6;  // of its radius: its middle, where its state's mark is; a name may cross its rim
-
-/** The middles of the learned topics drawn this frame that are large on screen (boxes), each
- *  with its node: another node's name is not placed over them (an idea's may, over its own
- *  topic's). */
-function bigDiscs(view, screen) {
+/** The screen boxes of the discs of the pointed-at topics (an idea's: its topic's), each with
+ *  its node: no other node's name covers what the learner is looking at. */
+function pointedDiscs(view, pointed, screen) {
   const { model, camera, width, height } = view;
   const grid = new LabelGrid(width, height);
-  for (const i of view.drawnTopics || []) {
-    if (model.state[i] === 2 || model.radius[i] * camera.k < DISC_PX) continue;  // 2: not tried
-    const r = model.radius[i] * camera.k * CORE;
+  for (const i of pointed) {
+    if (model.topicOf[i] !== -1 || !view.seen(i)) continue;
+    const r = Math.max(model.radius[i] * camera.k, 2);
     const [sx, sy] = screen(model.xs[i], model.ys[i]);
-    if (sx + r < 0 || sy + r < 0 || sx - r > width || sy - r > height) continue;
     grid.block(sx - r, sy - r, r * 2, r * 2, i);
   }
   return grid;
