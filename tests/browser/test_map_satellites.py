@@ -19,7 +19,15 @@ import pytest
 
 from tests.support.map_labels import labels_at
 from tests.support.vault_ideas import CLAIMS, add_ideas
-from tests.support.vault_map import SETTLED, help_vault_server, no_repeats, node_index, open_map
+from tests.support.vault_map import (
+    ASTRAY,
+    SETTLED,
+    help_vault_server,
+    no_repeats,
+    node_index,
+    open_map,
+    zoom_on,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -33,26 +41,9 @@ IDEAS = """(ids) => { const g = window.__studyhall.graph, m = g.model, drawn = n
               on: x > 0 && y > 0 && x < g.width && y < g.height}; }); }"""
 
 
-# Ideas drawn inside another topic's reach: its disc (a diamond's tips) or its outer ring.
-ASTRAY = """() => { const m = window.__studyhall.graph.model, out = [];
-    const reach = (j) => { const rings = m.rings.get(j);
-      return rings ? rings[rings.length - 1][0] : m.radius[j] * 1.25; };
-    for (let i = 0; i < m.n; i++) { const t = m.topicOf[i]; if (t < 0) continue;
-      for (let j = 0; j < m.n; j++) if (j !== t && m.topicOf[j] === -1
-          && Math.hypot(m.xs[i] - m.xs[j], m.ys[i] - m.ys[j]) - m.radius[i] < reach(j))
-        out.push([m.nodes[i].text, m.nodes[j].text]); }
-    return out; }"""
-
-
 def zoom(page) -> float:
     """The camera's zoom in screen px per typical topic spacing."""
     return page.evaluate("() => { const g = window.__studyhall.graph; return g.camera.k * g.model.unit; }")
-
-
-def zoom_on(page, index: int, per_spacing: float) -> None:
-    page.evaluate("""([i, z]) => { const g = window.__studyhall.graph, m = g.model;
-        g.camera.stop(); g.camera.x = m.xs[i]; g.camera.y = m.ys[i]; g.camera.k = z / m.unit; g.invalidate(); }""",
-                  [index, per_spacing])
 
 
 @pytest.mark.parametrize("window", ["light", "dark"], indirect=True)

@@ -50,10 +50,26 @@ def node_index(page, text: str) -> int:
     return page.evaluate("(t) => window.__studyhall.graph.model.nodes.findIndex((n) => n.text === t)", text)
 
 
-
 def open_map(page, server) -> None:  # type: ignore[no-untyped-def]
     """The window at 1024×700 on the map, once its model (and its label probe) exist."""
     page.set_viewport_size({"width": 1024, "height": 700})
     page.goto(server.launch_url)
     page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
                            " && window.__studyhall.graph.model && window.__graphLabels", timeout=60_000)
+
+
+# Ideas drawn inside another topic's reach: its disc (a diamond's tips) or its outer ring.
+ASTRAY = """() => { const m = window.__studyhall.graph.model, out = [];
+    const reach = (j) => { const rings = m.rings.get(j);
+      return rings ? rings[rings.length - 1][0] : m.radius[j] * 1.25; };
+    for (let i = 0; i < m.n; i++) { const t = m.topicOf[i]; if (t < 0) continue;
+      for (let j = 0; j < m.n; j++) if (j !== t && m.topicOf[j] === -1
+          && Math.hypot(m.xs[i] - m.xs[j], m.ys[i] - m.ys[j]) - m.radius[i] < reach(j))
+        out.push([m.nodes[i].text, m.nodes[j].text]); }
+    return out; }"""
+
+
+def zoom_on(page, index: int, per_spacing: float) -> None:
+    page.evaluate("""([i, z]) => { const g = window.__studyhall.graph, m = g.model;
+        g.camera.stop(); g.camera.x = m.xs[i]; g.camera.y = m.ys[i]; g.camera.k = z / m.unit; g.invalidate(); }""",
+                  [index, per_spacing])
