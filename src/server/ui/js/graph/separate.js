@@ -2,12 +2,12 @@
 // around them, so a learned topic's large disc, or its ring of ideas at topic zoom, may reach
 // over its neighbour. A few passes of pairwise separation (like d3-force's collide) move the
 // topics that overlap — each by half the overlap — and leave every other topic where it is.
+// Neighbours are found in a dense grid of cells at least as wide as the widest pair's reach,
+// rebuilt per pass (a counting sort: 100k topics in a few ms).
 
 const PASSES = 8;
 const PAD = 0.04;  // spacings kept free between two topics' reaches
-const MAX_CELL = 8;  // spacings: a grid cell reaches at least the largest pair it must part
-
-const cellKey = (cx, cy) => cx * 73856093 ^ cy * 19349663;  // a hash: a collision costs a candidate
+const MAX_CELLS = 4;  // grid cells per topic at most: a sparse map gets wider cells
 
 /** Move the topics (`model.topicOf[i] === -1`) so no two are nearer than their `reach`es (world
  *  units: a topic's disc or its outer ring) plus a pad; returns how many moved. */
@@ -20,25 +20,25 @@ export function separateTopics(model, reach) {
     topics.push(i);
     if (reach[i] > widest) widest = reach[i];
   }
-  const size = Math.min(MAX_CELL * unit, Math.max(2 * unit, 2 * widest + PAD * unit));
   const moved = new Uint8Array(n);
+  const pad = PAD * unit;
   for (let pass = 0; pass < PASSES; pass++) {
-    const cells = new Map();
-    for (const i of topics) {
-      const key = cellKey(Math.floor(xs[i] / size), Math.floor(ys[i] / size));
-      (cells.get(key) || cells.set(key, []).get(key)).push(i);
-    }
+    const grid = gridOf(topics, xs, ys, 2 * widest + pad);
+    const { cols, rows, start, list, cellOf } = grid;  // cellOf: where a topic was bucketed
     let overlaps = 0;
     for (const i of topics) {
-      const cx = Math.floor(xs[i] / size), cy = Math.floor(ys[i] / size);
-      for (let dx = -1; dx <= 1; dx++) {
-        for (let dy = -1; dy <= 1; dy++) {
-          for (const j of cells.get(cellKey(cx + dx, cy + dy)) || []) {
+      const c = cellOf(i), cx = c % cols, cy = (c - cx) / cols;
+      for (let gy = Math.max(0, cy - 1); gy <= Math.min(rows - 1, cy + 1); gy++) {
+        for (let gx = Math.max(0, cx - 1); gx <= Math.min(cols - 1, cx + 1); gx++) {
+          const cell = gy * cols + gx;
+          for (let p = start[cell]; p < start[cell + 1]; p++) {
+            const j = list[p];
             if (j <= i) continue;
-            const need = reach[i] + reach[j] + PAD * unit;
+            const need = reach[i] + reach[j] + pad;
             let ux = xs[j] - xs[i], uy = ys[j] - ys[i];
-            const d = Math.hypot(ux, uy);
-            if (d >= need) continue;
+            const d2 = ux * ux + uy * uy;  // squared: most pairs part here
+            if (d2 >= need * need) continue;
+            const d = Math.sqrt(d2);
             if (d > 1e-9) { ux /= d; uy /= d; } else { ux = Math.cos(i + j); uy = Math.sin(i + j); }
             const push = (need - d) / 2;
             xs[i] -= ux * push; ys[i] -= uy * push;
@@ -52,4 +52,33 @@ export function separateTopics(model, reach) {
     if (!overlaps) break;
   }
   return moved.reduce((a, b) => a + b, 0);
+}
+
+/** The topics bucketed into square cells at least `least` wide (world units), as compressed
+ *  rows: cell `c`'s topics are `list[start[c]..start[c+1]]`. */
+function gridOf(topics, xs, ys, least) {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const i of topics) {
+    if (xs[i] < minX) minX = xs[i];
+    if (xs[i] > maxX) maxX = xs[i];
+    if (ys[i] < minY) minY = ys[i];
+    if (ys[i] > maxY) maxY = ys[i];
+  }
+  const w = Math.max(maxX - minX, 1e-9), h = Math.max(maxY - minY, 1e-9);
+  let size = Math.max(least, 1e-9, Math.sqrt((w * h) / (MAX_CELLS * Math.max(1, topics.length))));
+  // Topics along a line make a thin box of many cells: wider cells keep the grid small.
+  while ((Math.floor(w / size) + 1) * (Math.floor(h / size) + 1) > 16 * topics.length + 16) size *= 2;
+  const cols = Math.floor(w / size) + 1, rows = Math.floor(h / size) + 1;
+  const cell = new Int32Array(xs.length);  // per node index
+  const start = new Int32Array(cols * rows + 1);
+  for (const i of topics) {
+    const c = Math.floor((ys[i] - minY) / size) * cols + Math.floor((xs[i] - minX) / size);
+    cell[i] = c;
+    start[c + 1] += 1;
+  }
+  for (let c = 0; c < cols * rows; c++) start[c + 1] += start[c];
+  const fill = start.slice(0, cols * rows);
+  const list = new Int32Array(topics.length);
+  for (const i of topics) list[fill[cell[i]]++] = i;
+  return { cols, rows, start, list, cellOf: (i) => cell[i] };
 }
