@@ -99,5 +99,5 @@ def node_contents(nodes: Iterable[SnapshotNode], current: CurrentSections | None
     search does not find a note by a heading it dropped."""
     now = current or {}
     return {n.id: " ".join(quote for source_id, message_id, quote, *_ in n.rows()[0]
-                           if not now or not section_gone(source_id, message_id, now))
+                           if not section_gone(source_id, message_id, now))
             for n in nodes}

@@ -72,23 +72,10 @@ def node_outline(node: SnapshotNode, current: CurrentSections | None = None,
             counts[message_id] = 0
     sections = [_section(source_id, message_id, quote, counts[message_id])
                 for message_id, (source_id, quote) in heads.items()]
-    return sections if not current else _still_there(sections, current)
-
-
-def _still_there(sections: list[OutlineSection], current: CurrentSections,
-                 ) -> list[OutlineSection]:
-    """The sections their notes still have: a heading since renamed or dropped keeps its
-    evidence on the node, not its place in the outline. Checked per section, not per quote."""
-    known: dict[str, frozenset[str] | None] = {}
-    kept = []
-    for section in sections:
-        if section.source_id not in known:
-            recorded = current.get(section.source_id)
-            known[section.source_id] = None if recorded is None else frozenset(recorded)
-        now = known[section.source_id]
-        if now is None or section.anchor in now:
-            kept.append(section)
-    return kept
+    if not current:
+        return sections
+    # A heading since renamed or dropped keeps its evidence on the node, not its place here.
+    return [s for s in sections if not section_gone(s.source_id, s.message_id, current)]
 
 
 def section_gone(source_id: str, message_id: str, current: CurrentSections) -> bool:

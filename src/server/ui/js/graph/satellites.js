@@ -3,6 +3,8 @@
 // not drawn, not named and not hit; from topic zoom each topic's ideas sit on rings around it,
 // coloured by their own state, leaving a wedge on the topic's right free for the topic's label.
 
+import { topicGrid } from "./separate.js";
+
 // Topic zoom, in screen px per typical topic spacing. At 90 px a topic's cell holds a ring of
 // 4–5 px dots a dozen px apart, clear of the next topic, and every topic is already named (from
 // 44 px, labels.js); selecting a lone topic frames it at 110 (frame.js), inside this zoom.
@@ -119,29 +121,19 @@ function outerRing(count, r, unit, scale) {
 }
 
 /** Per topic with ideas, how far out its rings may reach: half the way to the nearest other
- *  topic and short of that topic's disc (a diamond's tips), found on a grid of topics. */
+ *  topic and short of that topic's disc (a diamond's tips), found on the grid of topics. */
 function topicRoom(model) {
   const { n, xs, ys, radius, unit, topicOf } = model;
-  const size = unit * 2;
-  const cells = new Map();
-  const key = (cx, cy) => `${cx},${cy}`;
-  for (let i = 0; i < n; i++) {
-    if (topicOf[i] !== -1) continue;
-    const k = key(Math.floor(xs[i] / size), Math.floor(ys[i] / size));
-    (cells.get(k) || cells.set(k, []).get(k)).push(i);
-  }
+  const topics = [];
+  for (let i = 0; i < n; i++) if (topicOf[i] === -1) topics.push(i);
+  const grid = topicGrid(topics, xs, ys, unit * 2);
   return (t) => {
-    let room = size;  // nothing within a cell: room enough for any ring that fits in one
-    const cx = Math.floor(xs[t] / size), cy = Math.floor(ys[t] / size);
-    for (let dx = -1; dx <= 1; dx++) {
-      for (let dy = -1; dy <= 1; dy++) {
-        for (const j of cells.get(key(cx + dx, cy + dy)) || []) {
-          if (j === t) continue;
-          const d = Math.hypot(xs[t] - xs[j], ys[t] - ys[j]);
-          room = Math.min(room, d / 2, d - radius[j] * 1.25 - DOT * unit);
-        }
-      }
-    }
+    let room = grid.size;  // nothing within a cell: room enough for any ring that fits in one
+    grid.near(t, (j) => {
+      if (j === t) return;
+      const d = Math.hypot(xs[t] - xs[j], ys[t] - ys[j]);
+      room = Math.min(room, d / 2, d - radius[j] * 1.25 - DOT * unit);
+    });
     return room;
   };
 }

@@ -23,40 +23,32 @@ export function separateTopics(model, reach) {
   const moved = new Uint8Array(n);
   const pad = PAD * unit;
   for (let pass = 0; pass < PASSES; pass++) {
-    const grid = gridOf(topics, xs, ys, 2 * widest + pad);
-    const { cols, rows, start, list, cellOf } = grid;  // cellOf: where a topic was bucketed
+    const grid = topicGrid(topics, xs, ys, 2 * widest + pad);
     let overlaps = 0;
     for (const i of topics) {
-      const c = cellOf(i), cx = c % cols, cy = (c - cx) / cols;
-      for (let gy = Math.max(0, cy - 1); gy <= Math.min(rows - 1, cy + 1); gy++) {
-        for (let gx = Math.max(0, cx - 1); gx <= Math.min(cols - 1, cx + 1); gx++) {
-          const cell = gy * cols + gx;
-          for (let p = start[cell]; p < start[cell + 1]; p++) {
-            const j = list[p];
-            if (j <= i) continue;
-            const need = reach[i] + reach[j] + pad;
-            let ux = xs[j] - xs[i], uy = ys[j] - ys[i];
-            const d2 = ux * ux + uy * uy;  // squared: most pairs part here
-            if (d2 >= need * need) continue;
-            const d = Math.sqrt(d2);
-            if (d > 1e-9) { ux /= d; uy /= d; } else { ux = Math.cos(i + j); uy = Math.sin(i + j); }
-            const push = (need - d) / 2;
-            xs[i] -= ux * push; ys[i] -= uy * push;
-            xs[j] += ux * push; ys[j] += uy * push;
-            moved[i] = moved[j] = 1;
-            overlaps += 1;
-          }
-        }
-      }
+      grid.near(i, (j) => {
+        if (j <= i) return;
+        const need = reach[i] + reach[j] + pad;
+        let ux = xs[j] - xs[i], uy = ys[j] - ys[i];
+        const d2 = ux * ux + uy * uy;  // squared: most pairs part here
+        if (d2 >= need * need) return;
+        const d = Math.sqrt(d2);
+        if (d > 1e-9) { ux /= d; uy /= d; } else { ux = Math.cos(i + j); uy = Math.sin(i + j); }
+        const push = (need - d) / 2;
+        xs[i] -= ux * push; ys[i] -= uy * push;
+        xs[j] += ux * push; ys[j] += uy * push;
+        moved[i] = moved[j] = 1;
+        overlaps += 1;
+      });
     }
     if (!overlaps) break;
   }
   return moved.reduce((a, b) => a + b, 0);
 }
 
-/** The topics bucketed into square cells at least `least` wide (world units), as compressed
- *  rows: cell `c`'s topics are `list[start[c]..start[c+1]]`. */
-function gridOf(topics, xs, ys, least) {
+/** The topics bucketed into square cells at least `least` wide (world units; `size`), so
+ *  `near(i, visit)` visits every topic within one cell of topic `i` (where it was bucketed). */
+export function topicGrid(topics, xs, ys, least) {
   let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
   for (const i of topics) {
     if (xs[i] < minX) minX = xs[i];
@@ -80,5 +72,15 @@ function gridOf(topics, xs, ys, least) {
   const fill = start.slice(0, cols * rows);
   const list = new Int32Array(topics.length);
   for (const i of topics) list[fill[cell[i]]++] = i;
-  return { cols, rows, start, list, cellOf: (i) => cell[i] };
+  /** Call `visit(j)` for every topic in topic `i`'s cell and the eight around it. */
+  const near = (i, visit) => {
+    const c = cell[i], cx = c % cols, cy = (c - cx) / cols;
+    for (let gy = Math.max(0, cy - 1); gy <= Math.min(rows - 1, cy + 1); gy++) {
+      for (let gx = Math.max(0, cx - 1); gx <= Math.min(cols - 1, cx + 1); gx++) {
+        const at = gy * cols + gx;
+        for (let p = start[at]; p < start[at + 1]; p++) visit(list[p]);
+      }
+    }
+  };
+  return { size, near };
 }
