@@ -117,9 +117,25 @@ def test_ask_with_no_model_shows_passages_not_an_answer(window, tmp_path):
         assert page.locator(".ask-answer").count() == 0  # nothing pretends to be an answer
         first = page.locator(".ask-passage").first
         assert "12:34" in first.inner_text() and "sweep" in first.inner_text()
+        # Near passages were matched, not read: the case says so instead of "not there".
+        case = page.locator(".ask-case").inner_text()
+        assert "Can't tell without a model" in case and "Not in your material" not in case
         both_themes(window, "ask-04-no-model", ".ask-no-model")
         first.locator("a").click()
         page.wait_for_function("() => location.hash.startsWith('#/sources/transcript_') && location.hash.endsWith('?t=754')")
+
+        # Far from every passage it may say the material lacks it, and after a reload still.
+        page.goto(f"{server.url}/#/ask")
+        page.click(".ask-new")
+        page.fill(".ask-input", "What is the capital of Peru?")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".ask-exchange[data-state='no-model'] .ask-case")
+        assert "Not in your material" in page.locator(".ask-case").inner_text()
+        both_themes(window, "ask-06-no-model-far", ".ask-no-model")
+        page.reload()
+        page.click(".ask-history-link >> text=What does the sweep phase free?")
+        page.wait_for_selector(".ask-exchange[data-state='no-model'] .ask-case")
+        assert "Can't tell without a model" in page.locator(".ask-case").inner_text()
     finally:
         server.stop()
 

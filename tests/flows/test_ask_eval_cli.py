@@ -43,6 +43,7 @@ def test_eval_retrieval_json_prints_one_line_per_question(tmp_path: Path, capsys
     assert main(["eval", "retrieval", "--questions", str(questions)]) == 0  # index persisted
     table = capsys.readouterr().out
     assert "R@1" in table and "false cit." in table and "0/1" in table
+    assert "false abs." in table  # answerable questions told "not in your material"
 
 
 def test_ask_without_a_model_gives_the_case_and_passages(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

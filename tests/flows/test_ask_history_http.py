@@ -82,3 +82,9 @@ async def test_with_no_model_the_question_is_kept_unanswered(tmp_path: Path):
         assert exchange["answered"] is False and exchange["answer"] == ""
         assert exchange["reason"] and exchange["case"] is not None
         assert exchange["passages"] and exchange["passages"][0]["source_id"].startswith("transcript_")
+        # Near the question, the kept case says only a model could tell (and reads back so).
+        assert exchange["case"] == "NO_MATCH" and exchange["unconfirmed"] is True
+        await api.http.post("/api/ask", json={"question": "What is the capital of Peru?",
+                                              "thread_id": SECOND})
+        far = (await api.http.get(f"/api/asks/{SECOND}")).json()["exchanges"][0]
+        assert far["case"] == "NO_MATCH" and far["unconfirmed"] is False

@@ -86,6 +86,23 @@ async def test_without_a_model_the_passages_come_alone(tmp_path: Path):
     assert passages[0]["n"] == 1 and passages[0]["source_id"] and passages[0]["text"]
 
 
+async def test_without_a_model_near_passages_are_unconfirmed_and_far_ones_absent(tmp_path: Path):
+    # Scores alone cannot tell "answers it" from "is about it": near the question the case says
+    # only a model could tell; far from every passage it may say the material lacks it.
+    near = await _no_model_sources(tmp_path / "near", "What does the sweep phase free?")
+    far = await _no_model_sources(tmp_path / "far", "What is the capital of Peru?")
+    assert near["case"] == "NO_MATCH" and near["unconfirmed"] is True and near["sources"] == []
+    assert far["case"] == "NO_MATCH" and "unconfirmed" not in far  # sent only when true
+
+
+async def _no_model_sources(tmp_path: Path, question: str) -> dict[str, Any]:
+    tmp_path.mkdir()
+    _, events = await _ask(None, tmp_path, {"question": question})
+    assert [n for n, _ in events] == ["sources", "finish"]
+    assert events[-1][1]["answered"] is False
+    return events[0][1]
+
+
 async def test_bad_requests_are_refused_with_a_reason(tmp_path: Path):
     r, _ = await _ask(None, tmp_path, {"question": "   "})
     assert r.status_code == 400 and "empty" in r.json()["message"]

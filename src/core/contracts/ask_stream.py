@@ -71,6 +71,9 @@ class AskSources(WireEvent):
 
     case: AskCase
     graded: bool  # a model graded the passages (else the calibrated scores decided)
+    # NO_MATCH by the scores alone, yet the nearest passages are close to the question: only a
+    # model could tell whether they answer it. Sent only when true.
+    unconfirmed: bool = False
     sources: list[AskPassage]
     rewritten: str | None  # the standalone query a follow-up was also searched as
     notices: list[AskNotice]

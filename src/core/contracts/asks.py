@@ -28,6 +28,8 @@ class AskExchange(Record):
     question: str
     asked_at: datetime
     case: str | None = None
+    # NO_MATCH by scores alone near the question: "can't tell without a model", not "not there".
+    unconfirmed: bool = False
     sources: list[dict[str, Any]] = Field(default_factory=list)
     answer: str = ""
     # With no answer: the best-ranked passages the learner was shown instead ("not an answer").

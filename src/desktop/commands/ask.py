@@ -2,7 +2,7 @@
 
 Retrieval always runs. With a model configured the answer streams with ``[n]`` citations that
 map to the listed sources; with none (or ``--no-model``) it prints the coverage case and the
-passages that may be cited. ``--json`` prints one object: ``{"question", "case", "answer",
+passages that may be cited. ``--json`` prints one object: ``{"question", "case", "unconfirmed", "answer",
 "citations": [{"n", "link", "title", "text"}], "ranked": [link, ...], "removed_markers",
 "notices": [{"kind", "message"}], "rewritten"}``. A notice says what to do when the search ran degraded
 (e.g. the index was embedded by another model than the current one: re-import).
@@ -29,6 +29,9 @@ CASE_TEXT = {
     "IN_SOURCE": "answered from the source you are in",
     "IN_MOMENT": "about the moment on screen",
 }
+# NO_MATCH decided by scores alone while the nearest passages are close to the question.
+UNCONFIRMED_TEXT = ("can't tell without a model: the nearest passages are close to the question; "
+                    "read them to see if one answers it. Nothing is cited")
 
 
 def register(subparsers: Any) -> None:
@@ -103,6 +106,7 @@ async def _answer(args: argparse.Namespace, live: bool, desk: AskDesk,
     async for event in desk.answer(args.question, position, use_model=not args.no_model):
         if isinstance(event, AskSources):
             out["case"] = event.case
+            out["unconfirmed"] = event.unconfirmed
             out["citations"] = [{"n": s.n, "link": s.link, "title": s.title, "text": s.text}
                                 for s in event.sources]
             out["notices"] = [n.model_dump() for n in event.notices]
@@ -133,7 +137,8 @@ def _print_sources(event: AskSources) -> None:
         print(f"Note: {notice.message}", file=sys.stderr)
     if event.rewritten:
         print(f"(also searched as: {event.rewritten})")
-    print(f"{event.case}: {CASE_TEXT.get(event.case, '')}")
+    words = UNCONFIRMED_TEXT if event.unconfirmed else CASE_TEXT.get(event.case, "")
+    print(f"{event.case}: {words}")
     for s in event.sources:
         snippet = " ".join(s.text.split())
         print(f"  [{s.n}] {s.link}\n      {snippet[:300]}")

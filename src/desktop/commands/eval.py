@@ -59,7 +59,8 @@ async def _evaluate(args: argparse.Namespace, questions: list[Any], sets: list[s
     outcomes = []
     for q in questions:
         r = await ask.search(q.question)  # no model grades: the calibrated-score path
-        outcome = EvalOutcome(q, r.case, distinct_links([h.chunk for h in r.hits]))
+        outcome = EvalOutcome(q, r.case, distinct_links([h.chunk for h in r.hits]),
+                              unconfirmed=r.unconfirmed)
         outcomes.append(outcome)
         if args.json:
             print(json.dumps({"question": q.question, "case": r.case,
@@ -70,11 +71,13 @@ async def _evaluate(args: argparse.Namespace, questions: list[Any], sets: list[s
     for s, o in zip(sets, outcomes):
         if s is not None:
             groups.setdefault(s, []).append(o)
-    print(f"{'set':16} {'n':>4} {'R@1':>6} {'MRR':>6} {'top-3':>6} {'cover':>6} {'false cit.':>10}")
+    print(f"{'set':16} {'n':>4} {'R@1':>6} {'MRR':>6} {'top-3':>6} {'cover':>6} {'false cit.':>10} "
+          f"{'false abs.':>10}")
     for name, group in groups.items():
         m = metrics(group)
         print(f"{name or 'all':16} {m.questions:>4} {m.recall_at_1:>6.3f} {m.mrr:>6.3f} {m.top_3:>6.3f} "
-              f"{m.coverage_accuracy:>6.3f} {m.false_citations:>4}/{m.unanswerable:<5}")
+              f"{m.coverage_accuracy:>6.3f} {m.false_citations:>4}/{m.unanswerable:<5} "
+              f"{m.false_absences:>4}/{m.answerable:<5}")
     return 0
 
 

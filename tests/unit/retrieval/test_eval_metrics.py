@@ -47,6 +47,18 @@ def test_metrics_rank_answerable_and_count_false_citations():
     assert m.coverage_accuracy == pytest.approx(2 / 5)  # q1 cites (right), q5 does not (right)
 
 
+def test_false_absences_count_answerable_questions_told_not_in_the_material():
+    a = _moment(0, 10)
+    outs = [
+        EvalOutcome(EvalQuestion("near", ("lec.vtt",), True), "NO_MATCH", (a,), unconfirmed=True),
+        EvalOutcome(EvalQuestion("far", ("lec.vtt",), True), "NO_MATCH", (a,)),
+        EvalOutcome(EvalQuestion("cited", ("lec.vtt",), True), "MATCH", (a,)),
+        EvalOutcome(EvalQuestion("off", (), False), "NO_MATCH", (a,)),  # rightly absent
+    ]
+    assert [o.says_absent for o in outs] == [False, True, False, True]
+    assert metrics(outs).false_absences == 1
+
+
 def test_a_bad_questions_line_is_named():
     with pytest.raises(ValueError, match="line 2"):
         parse_questions('{"question": "a", "gold": ["x"], "answerable": true}\n{"gold": []}\n')

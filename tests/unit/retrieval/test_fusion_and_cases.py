@@ -9,6 +9,7 @@ from studyhall.core.library.retrieval.match_cases import (
     decide_by_grades,
     decide_by_scores,
     is_about_here,
+    is_far,
     navigation_target,
     suggestions,
     wants_navigation,
@@ -71,6 +72,23 @@ def test_a_good_second_hit_cannot_rescue_a_weak_first_one():
     weak = {"late": 0.2, "coverage": 0.1}
     strong = {"late": 0.99, "coverage": 1.0}
     assert decide_by_scores([weak, strong]).case == "NO_MATCH"
+
+
+def test_only_a_hit_low_on_every_signal_is_far_from_the_question():
+    # Far: "not in your material" may be said without a model. Anything nearer is unconfirmed.
+    assert is_far({"late": CALIBRATION.far_late - 0.01, "coverage": CALIBRATION.far_coverage - 0.01,
+                   "dense": 0.9})  # late interaction outranks the chunk vector
+    assert not is_far({"late": CALIBRATION.far_late, "coverage": 0.0})
+    assert not is_far({"late": 0.1, "coverage": CALIBRATION.far_coverage})  # its words are there
+    assert is_far({"dense": CALIBRATION.far_dense - 0.01, "coverage": 0.0})  # no late scorer
+    assert not is_far({"dense": CALIBRATION.far_dense, "coverage": 0.0})
+    assert is_far({})  # nothing scored at all
+
+
+def test_the_far_bars_sit_below_the_related_ones():
+    assert CALIBRATION.far_late < CALIBRATION.related_late
+    assert CALIBRATION.far_dense < CALIBRATION.related_dense
+    assert CALIBRATION.far_coverage < CALIBRATION.related_coverage
 
 
 def test_dense_thresholds_apply_when_there_is_no_late_score():

@@ -5,7 +5,8 @@ A FILE row is ``{"question", "gold": [path or path#anchor, ...], "answerable": b
 chunk hits a gold link when the paths are equal and the anchors agree: a bare gold path accepts
 any chunk of that file; ``#t=754`` accepts the chunk whose time window holds second 754;
 ``#page=12`` a chunk of page 12; a heading slug the chunk under that heading.
-Ranking metrics are over answerable questions; false citations over unanswerable ones.
+Ranking metrics are over answerable questions; false citations over unanswerable ones; false
+absences ("not in your material" said of an answerable question) over answerable ones.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class EvalOutcome:
     question: EvalQuestion
     case: str
     ranked: tuple[Chunk, ...]  # distinct links, best first
+    unconfirmed: bool = False  # NO_MATCH near the question: "can't tell without a model"
 
     @property
     def rank(self) -> int | None:
@@ -43,6 +45,11 @@ class EvalOutcome:
     @property
     def cites(self) -> bool:
         return self.case in CITING
+
+    @property
+    def says_absent(self) -> bool:
+        """Told the learner "not in your material" (NO_MATCH, far from every passage)."""
+        return self.case == "NO_MATCH" and not self.unconfirmed
 
 
 def parse_questions(text: str) -> list[EvalQuestion]:
@@ -101,6 +108,8 @@ class Metrics:
     coverage_accuracy: float
     false_citations: int
     unanswerable: int
+    # Answerable questions told "not in your material": the no-model claim that must not lie.
+    false_absences: int = 0
 
 
 def metrics(outcomes: Sequence[EvalOutcome]) -> Metrics:
@@ -118,6 +127,7 @@ def metrics(outcomes: Sequence[EvalOutcome]) -> Metrics:
         coverage_accuracy=correct_case / (len(outcomes) or 1),
         false_citations=sum(1 for o in unanswerable if o.cites),
         unanswerable=len(unanswerable),
+        false_absences=sum(1 for o in answerable if o.says_absent),
     )
 
 

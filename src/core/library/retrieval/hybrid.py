@@ -31,6 +31,7 @@ from studyhall.core.library.retrieval.match_cases import (
     decide_by_grades,
     decide_by_scores,
     is_about_here,
+    is_far,
     navigation_target,
     suggestions,
     wants_navigation,
@@ -99,6 +100,9 @@ class Retrieval:
     grade_error: str | None = None  # why the model reranker could not grade (scores decided)
     rewrite: Rewrite | None = None
     notices: tuple[Notice, ...] = ()
+    # NO_MATCH by scores alone while the best hit is near the question: whether the material
+    # answers it is unknown without a model (``match_cases.is_far``), not "not covered".
+    unconfirmed: bool = False
 
     def ranked_links(self) -> list[str]:
         seen: dict[str, None] = {}
@@ -306,10 +310,13 @@ class Retriever:
         hits = await self.search_all(searched.queries)
         case, hits, cited, graded = await self._decide(searched.for_grading, hits, grading)
         chunks = [h.chunk for h in cited]
+        unconfirmed = (case == "NO_MATCH" and not graded and bool(hits)
+                       and not is_far(hits[0].signals, self.calibration))
         return Retrieval(
             question, case, tuple(hits), cited, suggest=() if navigate else suggestions(chunks),
             navigate=chunks[0] if navigate and chunks and chunks[0].anchor else None, graded=graded,
             grade_error=grading.error, rewrite=searched, notices=self._notices(grading),
+            unconfirmed=unconfirmed,
         )
 
     async def _moment(self, question: str, here: Chunk, position: SourcePlace,

@@ -36,6 +36,11 @@ class Calibration:
     match_dense: float
     related_dense: float
     related_coverage: float
+    # Below all of these the best hit is far from the question: it is "not in your material"
+    # even without a model. Between them and the related bar, only a reader could tell.
+    far_late: float = 0.40
+    far_dense: float = 0.12
+    far_coverage: float = 0.20
 
 
 # Calibrated on eval/retrieval/v1 (numbers in its README). Without a model, retrieval scores
@@ -45,6 +50,9 @@ class Calibration:
 # Every threshold therefore sits above the highest score any unanswerable dev question reached,
 # with a margin for unseen material: a false citation is worse than a missed one. Below it the
 # answer still lists the nearest passages, marked as not cited.
+# The far bars sit under the lowest best hit of any answerable dev question (late 0.44, dense
+# 0.18, coverage 0.20): on the dev set they call 4 of the 10 off-topic course questions far and
+# no answerable one.
 CALIBRATION = Calibration(
     match_late=0.92, match_coverage=0.99, related_late=0.90,
     match_dense=0.88, related_dense=0.86, related_coverage=0.60,
@@ -69,6 +77,16 @@ def passes(signals: Mapping[str, float], level: Literal["match", "related"],
     if level == "match":
         return dense >= cal.match_dense and coverage >= cal.match_coverage
     return dense >= cal.related_dense and coverage >= cal.related_coverage
+
+
+def is_far(signals: Mapping[str, float], cal: Calibration = CALIBRATION) -> bool:
+    """The best hit is far from the question on every signal: the material plainly does not
+    cover it (a claim made without a model only this far below every answerable question)."""
+    if signals.get("coverage", 0.0) >= cal.far_coverage:
+        return False
+    if "late" in signals:
+        return signals["late"] < cal.far_late
+    return signals.get("dense", 0.0) < cal.far_dense
 
 
 def decide_by_scores(hits: Sequence[Mapping[str, float]], cal: Calibration = CALIBRATION,

@@ -40,8 +40,10 @@ log = logging.getLogger("studyhall.ask")
 
 def sources_event(retrieval: Retrieval) -> AskSources:
     rewrite = retrieval.rewrite
+    # ``unconfirmed`` goes out only when true (an optional field is sent only when given).
+    unconfirmed = {"unconfirmed": True} if retrieval.unconfirmed else {}
     return AskSources(
-        case=retrieval.case, graded=retrieval.graded,
+        case=retrieval.case, graded=retrieval.graded, **unconfirmed,
         sources=[source_view(n, c) for n, c in enumerate(citable(retrieval), start=1)],
         # The standalone query a follow-up was also searched as (None: searched as asked).
         rewritten=rewrite.text if rewrite is not None else None,

@@ -31,6 +31,7 @@ class _Heard:
 
     def __init__(self) -> None:
         self.case: str | None = None
+        self.unconfirmed = False
         self.sources: list[dict[str, Any]] = []
         self.parts: list[str] = []
         self.passages: list[dict[str, Any]] = []
@@ -41,7 +42,7 @@ class _Heard:
 
     def hear(self, event: AskEvent) -> None:
         if isinstance(event, AskSources):
-            self.case = event.case
+            self.case, self.unconfirmed = event.case, event.unconfirmed
             self.sources = [s.model_dump() for s in event.sources]
         elif isinstance(event, AskTextDelta):
             self.parts.append(event.text)
@@ -70,7 +71,7 @@ class _Recorder:
         request = self._request
         return AskExchange(
             id=self._id, question=request.question.strip(), asked_at=self._asked_at,
-            case=heard.case, sources=heard.sources, answer="".join(heard.parts),
+            case=heard.case, unconfirmed=heard.unconfirmed, sources=heard.sources, answer="".join(heard.parts),
             passages=heard.passages, answered=heard.answered and final,
             reason=heard.reason if final else CUT_OFF, complete=final,
             cut_off=heard.cut_off or not final, source_id=request.source_id, t=request.t,

@@ -14,6 +14,12 @@ export const CASES = {
   NO_MATCH: { glyph: "○", cls: "none", label: "Not in your material — general knowledge, nothing cited", hint: "" },
 };
 
+// With no model: NO_MATCH near the question (only a reader could tell), or far from it.
+const UNCONFIRMED = { glyph: "◌", cls: "none", label: "Can't tell without a model",
+  hint: "These passages are close to your question; read them to see if one answers it." };
+const FAR = { glyph: "○", cls: "none", label: "Not in your material",
+  hint: "Nothing you imported comes close to this question." };
+
 // A transcript place: the moment itself, to the millisecond. Whole seconds would open a cue
 // that starts at 308.6 s at 308 s — inside the cue before it, which then lights up.
 export function momentPlace(seconds) {
@@ -73,11 +79,12 @@ export function linkMarkers(root, sources) {
   }
 }
 
-function caseLine(caseName, { noModel }) {
+function caseLine(caseName, { noModel, unconfirmed }) {
   let c = CASES[caseName];
   if (!c) return null;
-  // With no answer written, "general knowledge" would promise something that is not there.
-  if (noModel && caseName === "NO_MATCH") c = { ...c, label: "Not clearly in your material", hint: "No passage answers this directly; the closest ones are below." };
+  // With no answer written, "general knowledge" would promise something that is not there;
+  // and near passages were only matched by words and meaning, not read (``unconfirmed``).
+  if (noModel && caseName === "NO_MATCH") c = unconfirmed ? UNCONFIRMED : FAR;
   else if (noModel) c = { ...c, hint: "" };
   const hint = c.hint;
   return h("p.ask-case", { class: `case-${c.cls}`, dataset: { case: caseName } },
@@ -134,7 +141,7 @@ function cutOffLine(x) {
 }
 
 /**
- * Draw (or redraw) exchange `x` into `el`. `x`: {question, case, sources, answer, answered,
+ * Draw (or redraw) exchange `x` into `el`. `x`: {question, case, unconfirmed, sources, answer, answered,
  * reason, error, streaming, stopped, cutOff, cutReason, askAgain, noModel, cited, suggest,
  * navigate}.
  */
@@ -150,8 +157,10 @@ export function drawExchange(el, x) {
   }
   const sources = x.noModel && x.passages?.length ? x.passages : x.sources || [];
   const cited = new Set(x.cited || []);
-  const passages = sources.length ? h("section.ask-passages", { "aria-label": x.noModel ? "Best-matching passages" : "Passages used" },
-    h("h3.ask-passages-title", x.noModel ? "Best-matching passages" : "Passages"),
+  // Far from the question (NO_MATCH, not unconfirmed) the list is only the nearest there is.
+  const listed = !x.noModel ? "Passages" : x.case === "NO_MATCH" && !x.unconfirmed ? "Nearest passages" : "Best-matching passages";
+  const passages = sources.length ? h("section.ask-passages", { "aria-label": x.noModel ? listed : "Passages used" },
+    h("h3.ask-passages-title", listed),
     h("ol", sources.map((p) => passageItem(p, cited.has(p.n))))) : null;
   replace(el,
     h("div.ask-q", h("p.msg-who", "You asked"), h("p.ask-q-text", x.question)),
@@ -182,6 +191,6 @@ export function fromRecord(r) {
   // The model's error is worth a word; a crash's reason says only what the line says.
   const cutReason = cutOff && r.complete !== false ? r.reason : null;
   const cited = [...(r.answer || "").matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
-  return { question: r.question, case: r.case, sources: r.sources, passages: r.passages, answer: r.answer,
+  return { question: r.question, case: r.case, unconfirmed: Boolean(r.unconfirmed), sources: r.sources, passages: r.passages, answer: r.answer,
     answered: r.answered, reason: r.reason, noModel, stopped, cutOff, cutReason, cited, streaming: false };
 }

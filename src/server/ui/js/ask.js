@@ -111,7 +111,7 @@ export function mountAsk(container, { sourceId = null, position = null, onThread
     };
     try {
       await api.stream("/api/ask", body, (name, data) => {
-        if (name === "sources") Object.assign(x, { case: data.case, sources: data.sources });
+        if (name === "sources") Object.assign(x, { case: data.case, unconfirmed: Boolean(data.unconfirmed), sources: data.sources });
         else if (name === "suggest") x.suggest = (data.moments || []).slice(0, 2);
         else if (name === "navigate") {
           x.navigate = data;
