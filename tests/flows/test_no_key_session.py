@@ -41,6 +41,9 @@ async def test_a_session_without_a_key_says_add_a_key_at_once(
         assert errors, sse.events
         assert errors[0]["message"].startswith("Add a key")
         assert errors[0]["action"] == "open-settings"
+        # In the learner's words: the session's model, not the "prober" role Settings names.
+        assert "this session's model" in errors[0]["message"]
+        assert "prober" not in errors[0]["message"]
         assert took < 3, f"the refusal took {took:.1f} s"
         chat = await api.chat(chat_id)
         assert chat["failure"] and chat["failure"]["message"].startswith("Add a key")

@@ -100,7 +100,10 @@ def no_key_for_turn(services: Services, role_name: str) -> str | None:
         return None
     if lacking is None:
         return None
+    # The two session roles are one teacher to the learner ("prober" is a Settings word).
+    whose = ("this session's model" if role_name in ("prober", "teacher")
+             else f"the {role_name.replace('_', ' ')}'s model")
     return (
-        f"Add a key: the {role_name.replace('_', ' ')}'s model ({role.model}) needs a key for "
-        f"{lacking}, and none is saved. Open Settings to paste one, or pick a local model."
+        f"Add a key: {whose} ({role.model}) needs a key for {lacking}, and none is saved. "
+        "Open Settings to paste one, or pick a local model."
     )
