@@ -59,6 +59,9 @@ def test_a_no_model_import_never_imports_litellm_and_labels_by_terms(
     report = got["report"]
     assert got["litellm"] is False
     assert report["extractor"] == "structural" and "openai" in report["extractor_note"]
+    # The summary a first import shows: what happened to the notes, not the pipeline's names.
+    assert "headings and links" in report["extractor_note"]
+    assert "extractor" not in report["extractor_note"]
     upkeep = report["upkeep"]
     assert upkeep["clusters"] >= 1 and upkeep["labeled_by_model"] == 0
     assert upkeep["labeled_by_terms"] == upkeep["clusters"]

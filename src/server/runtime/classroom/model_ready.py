@@ -76,14 +76,17 @@ def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> s
         return None  # let the model call say what is wrong
     if lacking is None:
         return None
-    who = role_name.replace("_", " ")
     if role_name == "extractor":
-        done = "so the model-free extractor built the graph from the notes' structure"
-    else:
-        done = f"so the {who} is not called"
+        # The first import's summary: in the learner's words, not the pipeline's.
+        return (
+            f"No {lacking} key is saved, so your notes were mapped from their own titles, "
+            "headings and links; no model read them. To have a model find the ideas in them, "
+            f"add the key in Settings → Models (for {role.model}) or pick a local model."
+        )
+    who = role_name.replace("_", " ")
     return (
-        f"No {lacking} key is saved for the {who}'s model ({role.model}), {done}. Add one in "
-        "Settings → Models, or pick a local model."
+        f"No {lacking} key is saved for the {who}'s model ({role.model}), so the {who} is not "
+        "called. Add one in Settings → Models, or pick a local model."
     )
 
 
