@@ -140,10 +140,10 @@ function studiedNote(message, study) {
     : `“${study.title}”`;
   return h("details.card.context-card.study-card", { dataset: { messageId: message.id } },
     h("summary", h("span.card-kicker", "Studying your note"), " ", name,
-      h("span.muted.small", ` · ${sections.length} section${sections.length === 1 ? "" : "s"}, ${passages} passage${passages === 1 ? "" : "s"} for the tutor`)),
+      h("span.muted.small", ` · ${sections.length} section${sections.length === 1 ? "" : "s"}, ${passages} passage${passages === 1 ? "" : "s"} for the teacher`)),
     sections.length
       ? h("ol.dock-outline", sections.map((s) => h("li", { class: `toc-${s.level}` }, s.heading)))
-      : h("p.muted.small", "The note has no headings; the tutor reads its passages."));
+      : h("p.muted.small", "The note has no headings; the teacher reads its passages."));
 }
 
 function toolCard(part, message, ctx) {
