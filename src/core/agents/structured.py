@@ -28,6 +28,7 @@ CUT_REASONS = frozenset({"length", "repetition"})  # a reply that never finished
 CUT_PROBLEM = ("the answer was cut off before it ended (it ran too long); answer again, "
                "shorter: keep every text brief")
 _ECHO_CHARS = 4_000  # what of a failed answer is shown back
+_EXTRACTION_ROLES = frozenset({"extractor", "auditor"})  # their runs retry on the next trigger
 
 
 def parse_json_text(text: str) -> Any:
@@ -113,9 +114,11 @@ async def ask_structured(
             {"role": "user", "content": f"That answer was not valid: {problem}. Reply again "
                                         "with only the JSON object, following the schema."},
         ]
+    # Only extraction comes back by itself; the other roles' callers say what they do instead.
+    then = "; extraction will retry on the next trigger" if role in _EXTRACTION_ROLES else ""
     raise ModelOutputInvalid(
         f"The {role} model answered {attempts} time{'s' if attempts != 1 else ''} without valid "
         f"structured output "
-        f"({problem}). Nothing was written; extraction will retry on the next trigger. If it "
+        f"({problem}). Nothing was written{then}. If it "
         f"keeps failing, choose a model that supports JSON output for '{role}' in Settings → "
         "Models.", role=role, attempts=attempts)

@@ -76,6 +76,17 @@ async def test_an_extraction_cut_at_max_tokens_is_asked_again_and_then_fails_who
         await ModelExtractor(model, "extract").extract(BATCH)
     assert "cut off" in str(info.value) and "Nothing was written" in str(info.value)
     assert "cut off" in model.requests[1].messages[-1]["content"]
+    assert "extraction will retry" in str(info.value)
+
+
+async def test_a_failed_grading_does_not_promise_that_extraction_retries() -> None:
+    # The reranker's failure leaves the scores in charge; no extraction is coming back for it.
+    model = ScriptedChatModel({"reranker": [CUT, CUT]})
+    chunk = Chunk(id="s:1", source_id="s", path="bfs.md", kind="note", title="BFS", anchor="",
+                  text="BFS")
+    with pytest.raises(ModelOutputInvalid) as info:
+        await ModelReranker(model).rerank("bfs?", [chunk])
+    assert "Nothing was written." in str(info.value) and "extraction" not in str(info.value)
 
 
 async def test_a_cut_extraction_then_a_whole_one_is_used_whole() -> None:
