@@ -84,14 +84,14 @@ def test_make_from_the_node_dock_then_open_copy_print_and_delete(window, tmp_pat
         dialog = page.locator("dialog.make-modal")
         dialog.wait_for()
         assert "the topic “Sift-down restores the heap order.”" in dialog.inner_text()
-        dialog.get_by_label("the cluster “Heaps”").check()
+        dialog.get_by_label("the group “Heaps”").check()
         dialog.get_by_label("Notes").uncheck()
         dialog.get_by_label("Study guide").check()
         assert dialog.get_by_label("How many cards").is_visible()  # flashcards stay ticked
         dialog.get_by_label("How many cards").fill("3")
         window.shot("artifacts-make-dialog-light")
         dialog.get_by_role("button", name="Make 2").click()
-        toast = page.locator(".toast", has_text="Writing flashcards and a study guide from the cluster “Heaps”")
+        toast = page.locator(".toast", has_text="Writing flashcards and a study guide from the group “Heaps”")
         toast.wait_for()
         toast.get_by_role("button", name="See progress").click()
 
@@ -103,7 +103,7 @@ def test_make_from_the_node_dock_then_open_copy_print_and_delete(window, tmp_pat
         assert kinds == {"flashcards", "study_guide"}
         cards_row = page.locator(".artifact-row[data-kind='flashcards']")
         facts = cards_row.locator(".artifact-facts").inner_text()
-        assert "From the cluster “Heaps”" in facts and "2 cards" in facts
+        assert "From the group “Heaps”" in facts and "2 cards" in facts
         assert "1 unbacked card dropped" in facts  # the card its quote does not back
         page.locator(".kind-chip[data-kind='flashcards']").click()
         assert page.locator(".artifact-row").count() == 1

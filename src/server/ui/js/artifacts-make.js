@@ -118,7 +118,7 @@ export function scopeText(scope) {
   switch (scope.type) {
     case "graph": return "your whole graph";
     case "topic": return label ? `the topic “${label}”` : "this topic";
-    case "cluster": return label ? `the cluster “${label}”` : "this cluster";
+    case "cluster": return label ? `the group “${label}”` : "this group of topics";  // a cluster, to the learner
     case "source": return label ? `the source “${label}”` : "this source";
     case "session": return label ? `the session “${label}”` : "this session";
     case "selection": return plural((scope.node_ids || []).length, "selected idea");
