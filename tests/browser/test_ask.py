@@ -120,6 +120,8 @@ def test_ask_with_no_model_shows_passages_not_an_answer(window, tmp_path):
         # Near passages were matched, not read: the case says so instead of "not there".
         case = page.locator(".ask-case").inner_text()
         assert "Can't tell without a model" in case and "Not in your material" not in case
+        # The sentence nearest the question is marked where to read first.
+        assert first.locator("mark.passage-closest").inner_text().startswith("The sweep phase")
         both_themes(window, "ask-04-no-model", ".ask-no-model")
         first.locator("a").click()
         page.wait_for_function("() => location.hash.startsWith('#/sources/transcript_') && location.hash.endsWith('?t=754')")

@@ -95,6 +95,17 @@ async def test_without_a_model_near_passages_are_unconfirmed_and_far_ones_absent
     assert far["case"] == "NO_MATCH" and "unconfirmed" not in far  # sent only when true
 
 
+async def test_without_a_model_each_passage_points_at_its_sentence_nearest_the_question(
+        tmp_path: Path):
+    _, events = await _ask(None, tmp_path, {"question": "What does the sweep phase free?"})
+    passages = events[-1][1]["passages"]
+    pointed = [p for p in passages if "closest" in p]
+    assert pointed and pointed[0]["closest"] == "The sweep phase frees every unmarked object."
+    assert all(p["closest"] in p["text"] for p in pointed)  # the window marks it in place
+    # A passage sharing at most one word of the question points nowhere.
+    assert all("closest" not in p for p in passages if "sweep" not in p["text"].lower())
+
+
 async def _no_model_sources(tmp_path: Path, question: str) -> dict[str, Any]:
     tmp_path.mkdir()
     _, events = await _ask(None, tmp_path, {"question": question})

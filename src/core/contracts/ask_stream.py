@@ -35,6 +35,9 @@ class AskPassage(_Part):
     start: float | None
     page: int | None
     text: str  # the passage, cut at a word near 600 characters
+    # With no written answer: the passage's sentence nearest the question, to read first (a
+    # pointer, not a claim that it answers). Sent only when one shares enough of its words.
+    closest: str | None = None
 
 
 class AskMoment(_Part):

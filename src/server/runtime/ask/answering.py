@@ -31,6 +31,7 @@ from studyhall.core.contracts.search import Chunk
 from studyhall.core.contracts.stream import StreamError
 from studyhall.core.errors import ModelError, ModelNotConfigured
 from studyhall.core.library.retrieval.chunking import SourcePlace
+from studyhall.core.library.retrieval.closest import closest_sentence
 from studyhall.core.library.retrieval.hybrid import Retrieval, Retriever
 from studyhall.core.library.retrieval.rewriting import Turn
 from studyhall.core.ports.models import ChatModel
@@ -52,11 +53,19 @@ def sources_event(retrieval: Retrieval) -> AskSources:
 
 def ranked_passages(retrieval: Retrieval, limit: int = 5) -> list[AskPassage]:
     """With no answer, what the learner can read instead: the best-ranked passages (one per
-    link), numbered — shown as "not an answer", whatever the coverage case."""
+    link), numbered — shown as "not an answer", whatever the coverage case — each with the
+    sentence nearest the question when one shares enough of its words."""
     seen: dict[str, Chunk] = {}
     for hit in retrieval.hits:
         seen.setdefault(hit.chunk.link, hit.chunk)
-    return [source_view(n, c) for n, c in enumerate(list(seen.values())[:limit], start=1)]
+    out = []
+    for n, chunk in enumerate(list(seen.values())[:limit], start=1):
+        view = source_view(n, chunk)
+        closest = closest_sentence(retrieval.question, chunk)
+        # Only a sentence the snippet shows can be marked in it.
+        out.append(view.model_copy(update={"closest": closest})
+                   if closest is not None and closest in view.text else view)
+    return out
 
 
 def _log(retrieval: Retrieval) -> None:

@@ -99,7 +99,18 @@ function passageItem(p, cited) {
       h("span.passage-n", { "aria-hidden": "true" }, String(p.n)),
       h("span.passage-body",
         h("span.passage-title", p.title || p.path, place ? h("span.passage-place", ` · ${place}`) : null),
-        h("span.passage-text", p.text))));
+        passageText(p))));
+}
+
+/** The passage's words, its sentence nearest the question marked (no-model passages only). */
+function passageText(p) {
+  const at = p.closest ? p.text.indexOf(p.closest) : -1;
+  if (at < 0) return h("span.passage-text", p.text);
+  // Two clamped lines hold ~160 characters: a sentence further in is shown from its start.
+  const before = at > 160 ? "… " : p.text.slice(0, at);
+  return h("span.passage-text.has-closest", before,
+    h("mark.passage-closest", { title: "The sentence nearest your question" }, p.closest),
+    p.text.slice(at + p.closest.length));
 }
 
 /** One short line: these are passages, and a key gets written answers (why, folded away). */
