@@ -59,6 +59,9 @@ def test_ask_without_a_model_gives_the_case_and_passages(tmp_path: Path, capsys:
     assert main(["ask", "What does the sweep phase free?", "--no-model"]) == 0
     human = capsys.readouterr().out
     assert out["case"] in human and "gc.vtt#t=" in human
+    # Where to read first in the nearest passages, whatever the case (no answer is written).
+    assert any("sweep" in s.lower() for s in out["closest"].values()), out["closest"]
+    assert out["case"] != "NO_MATCH" or "closest to your question: “" in human
 
 
 def test_eval_with_nothing_imported_or_a_bad_file_says_what_to_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]):

@@ -4,7 +4,7 @@ Retrieval always runs. With a model configured the answer streams with ``[n]`` c
 map to the listed sources; with none (or ``--no-model``) it prints the coverage case and the
 passages that may be cited. ``--json`` prints one object: ``{"question", "case", "unconfirmed", "answer",
 "citations": [{"n", "link", "title", "text"}], "ranked": [link, ...], "removed_markers",
-"notices": [{"kind", "message"}], "rewritten"}``. A notice says what to do when the search ran degraded
+"notices": [{"kind", "message"}], "rewritten", "closest": {link: sentence}}``. A notice says what to do when the search ran degraded
 (e.g. the index was embedded by another model than the current one: re-import).
 """
 
@@ -127,6 +127,8 @@ async def _answer(args: argparse.Namespace, live: bool, desk: AskDesk,
             out["answer"] = "".join(text) if event.answered else None
             out["removed_markers"] = event.removed_markers or 0
             out["model_note"] = None if event.answered else event.reason
+            # With no answer: where to read first in each listed passage (link -> sentence).
+            out["closest"] = {p.link: p.closest for p in event.passages or () if p.closest}
         elif isinstance(event, StreamError):
             out["error"] = event.message
     return out
@@ -165,6 +167,8 @@ def run_ask(args: argparse.Namespace) -> int:
             print("Nearest passages (not cited; check them yourself):")
             for link in out["ranked"][:3]:
                 print(f"  {link}")
+                if link in out.get("closest", {}):
+                    print(f"      closest to your question: “{out['closest'][link]}”")
     if out.get("error"):
         print(f"studyhall: {out['error']}", file=sys.stderr)
         return 1
