@@ -65,6 +65,7 @@ from studyhall.server.runtime.ask import AskDesk
 from studyhall.server.runtime.classroom import Classroom
 from studyhall.server.runtime.classroom.graph_context import GraphContext
 from studyhall.server.runtime.classroom.model_ready import (
+    no_key_for_extraction,
     no_key_for_turn,
     no_model_reason,
     transcriber_action,
@@ -234,6 +235,7 @@ def build_runtime(services: Services) -> Runtime:
         chat_model=s.chat_model, embedder=s.embedder,
         by_meaning=MeaningNeighbours(upkeep, graph.snapshot), clock=s.clock,
         ids=s.ids, prompt=load_prompt, supervisor=supervisor, reader=graph, reactions=reactions,
+        no_model=lambda: no_key_for_extraction(s),
     )
     notes = NotesImporter(
         vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,

@@ -163,6 +163,9 @@ def test_settings_and_a_session_without_a_key(window, tmp_path, request, monkeyp
         error = page.locator(".inline-error")
         assert error.inner_text().startswith("Add a key")
         assert error.get_by_role("button", name="Open settings").count() == 1
+        # The dock's "Add to graph" could only fail: it is held, and the line says why.
+        page.wait_for_selector(".add-to-graph:disabled")
+        assert "Add a key" in page.locator(".session-dock .coverage").inner_text()
         window.shot(f"polish-no-key-start-{theme}")
     finally:
         server.stop()

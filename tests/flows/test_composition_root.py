@@ -15,7 +15,8 @@ from tests.support.chat_script import say, scripted
 from tests.support.embedder import HashEmbedder
 
 
-async def test_a_session_triggers_extraction_before_any_graph_route_ran(tmp_path) -> None:
+async def test_a_session_triggers_extraction_before_any_graph_route_ran(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789")  # the extractor's key is there
     model = scripted(prober=[say("Tell me more.")] * 2, labeler=[say("Trees")],
                      extractor=[], auditor=[])
     services = replace(build_services(load_config(data_dir=tmp_path)), chat_model=model,

@@ -43,7 +43,8 @@ from tests.support.runs import finished
 SESSION_TOPIC = "Session of 1 Mar 2025"
 
 
-def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2000):
+def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2000,
+         no_model=lambda: None):
     if store_kind == "memory":
         chats, graph = InMemoryChatStore(), InMemoryGraphStore()
     else:
@@ -56,7 +57,7 @@ def make(model, store_kind: str = "memory", tmp_path=None, chunk_tokens: int = 2
         chat_model=model, embedder=UnloadableEmbedder(), by_meaning=LexicalNeighbours(()),
         clock=FixedClock(T0 + timedelta(hours=1)), ids=SequentialIds(),
         prompt=lambda name: f"prompt {name}", supervisor=supervisor,
-        reader=GraphReader(graph), reactions=Reactions(supervisor))
+        reader=GraphReader(graph), reactions=Reactions(supervisor), no_model=no_model)
     return scheduler, chats, graph
 
 
@@ -102,6 +103,27 @@ async def test_trigger_fires_only_at_the_chunk_tokens_threshold():
     assert run.status == "done" and len(graph_snapshot(graph).nodes) == 3  # + session topic
     scheduler.on_turn_end(Outcome(CHAT))  # all covered now: no new run
     assert len(scheduler.runs()) == 1
+
+
+NO_KEY = "Add a key to put this session into your graph."
+
+
+async def test_with_no_key_a_run_fails_at_once_in_words_and_calls_no_model():
+    model = good_model()
+    scheduler, _, graph = make(model, no_model=lambda: NO_KEY)
+    run = scheduler.start(CHAT)
+    await finished(scheduler.get(run.id))
+    assert run.status == "error" and run.error == NO_KEY
+    assert model.requests == [] and graph_snapshot(graph).nodes == ()
+    assert scheduler.no_model() == NO_KEY  # what the session's dock shows instead
+
+
+async def test_with_no_key_a_turn_past_the_threshold_starts_no_run():
+    scheduler, chats, _ = make(good_model(), chunk_tokens=200, no_model=lambda: NO_KEY)
+    chats.save_messages(CHAT, [text("m_5", "user", "x" * 4000, 5)], at(5))
+    assert scheduler.uncovered_tokens(CHAT) >= 200
+    scheduler.on_turn_end(Outcome(CHAT))
+    assert scheduler.runs() == []  # nothing to fail: the dock already says what to do
 
 
 async def test_a_second_start_joins_the_run_in_flight():

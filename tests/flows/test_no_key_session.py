@@ -3,6 +3,7 @@ fixes it (Open settings): the model is never called, so no 10–35 s wait for a 
 
 from __future__ import annotations
 
+import asyncio
 import os
 import time
 from dataclasses import replace
@@ -47,3 +48,13 @@ async def test_a_session_without_a_key_says_add_a_key_at_once(
         assert took < 3, f"the refusal took {took:.1f} s"
         chat = await api.chat(chat_id)
         assert chat["failure"] and chat["failure"]["message"].startswith("Add a key")
+        # "Add to graph" would only fail: the coverage says why, and a run fails at once.
+        coverage = (await api.http.get(f"/api/chats/{chat_id}/coverage")).json()
+        assert coverage["needs_key"].startswith("Add a key to put this session into your graph")
+        started = time.monotonic()
+        run_id = (await api.http.post(f"/api/chats/{chat_id}/extract")).json()["run_id"]
+        while (run := (await api.http.get(f"/api/extraction/runs/{run_id}")).json())[
+                "status"] == "running":
+            await asyncio.sleep(0.02)
+        assert run["status"] == "error" and run["error"] == coverage["needs_key"]
+        assert time.monotonic() - started < 3, "the refusal waited for a model call"

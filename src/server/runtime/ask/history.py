@@ -43,14 +43,15 @@ class _Heard:
     def hear(self, event: AskEvent) -> None:
         if isinstance(event, AskSources):
             self.case, self.unconfirmed = event.case, event.unconfirmed
-            self.sources = [s.model_dump() for s in event.sources]
+            # As the stream sent them: a field sent only when given is kept only then.
+            self.sources = [s.model_dump(exclude_unset=True) for s in event.sources]
         elif isinstance(event, AskTextDelta):
             self.parts.append(event.text)
         elif isinstance(event, AskFinish):
             self.ended, self.cut_off = True, False
             self.answered = event.answered
             self.reason = None if self.answered else (event.reason or "no answer")
-            self.passages = [p.model_dump() for p in event.passages or ()]
+            self.passages = [p.model_dump(exclude_unset=True) for p in event.passages or ()]
         elif isinstance(event, StreamError):
             self.ended = True
             self.reason = event.message or "the model failed"

@@ -90,6 +90,25 @@ def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> s
     )
 
 
+def no_key_for_extraction(services: Services) -> str | None:
+    """Why a session cannot go into the graph yet, told before any call (a call would import
+    litellm only to fail); None when the extractor's model may answer."""
+    if services.config.script_path is not None:
+        return None
+    try:
+        role = services.settings_store.load().model_for("extractor")
+        lacking = missing_key(role, services.secret_store.names(), env_key_providers())
+    except StudyhallError:
+        return None
+    if lacking is None:
+        return None
+    return (
+        f"Add a key to put this session into your graph: a model reads it for what you showed, "
+        f"and {role.model} needs a key for {lacking}. Open Settings to paste one, or pick a "
+        "local model."
+    )
+
+
 def no_key_for_turn(services: Services, role_name: str) -> str | None:
     """What a learner reads when a session's agent has no usable key, told before any call
     (a call would spend 10–35 s importing litellm and asking the provider); None when a model

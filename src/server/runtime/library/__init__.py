@@ -149,7 +149,9 @@ class Library:
                 "uncovered_exchanges": left,
                 "covered_exchanges": len(views) - left,
                 "chunk_tokens": self._settings.load().chunk_tokens,
-                "running": running}
+                "running": running,
+                # Why "Add to graph" cannot work now (no key for the extractor's model), or None.
+                "needs_key": scheduler.no_model()}
 
     def extraction_run(self, run_id: str) -> ExtractionRun | None:
         return self._extraction.get(run_id)

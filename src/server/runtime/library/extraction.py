@@ -28,7 +28,7 @@ from studyhall.core.agents.auditor import ModelAuditor
 from studyhall.core.agents.extractor import PROMPT_NAME as EXTRACTOR_PROMPT
 from studyhall.core.agents.extractor import ModelExtractor
 from studyhall.core.contracts.chat import ChatRecord, Usage, add_usage, session_names
-from studyhall.core.errors import NotFound, StudyhallError
+from studyhall.core.errors import ModelNotConfigured, NotFound, StudyhallError
 from studyhall.core.library.extraction.coverage import View, chat_views
 from studyhall.core.library.extraction.coverage import uncovered_tokens as count_uncovered
 from studyhall.core.library.extraction.finding_placement import Session, standing_session
@@ -117,8 +117,11 @@ class ExtractionScheduler:
         supervisor: Supervisor,
         reader: GraphReader,
         reactions: Reactions,
+        no_model: Callable[[], str | None],
     ) -> None:
         self._chats = chat_store
+        # Why the extractor's model plainly cannot answer (no key), told without calling it.
+        self._no_model = no_model
         self._settings = settings_store
         self._model = chat_model
         self._embedder = embedder  # judges which topic a session's finding is about
@@ -136,6 +139,10 @@ class ExtractionScheduler:
         self._active: dict[str, ExtractionRun] = {}  # source id -> its run in flight
 
     # --- coverage ---------------------------------------------------------------------------
+
+    def no_model(self) -> str | None:
+        """Why no run could answer now (no key for the extractor's model), or None."""
+        return self._no_model()
 
     def chat_views(self, chat_id: str) -> list[View]:
         return chat_views(chat_id, self._chat(chat_id).messages)
@@ -169,6 +176,8 @@ class ExtractionScheduler:
         try:
             if chat_id in self._active:
                 return  # the running run will not see this turn; the next trigger will
+            if self._no_model() is not None:
+                return  # no key: the session dock says so; a run would only fail
             chunk = self._settings.load().chunk_tokens
             views = self.chat_views(chat_id)
             # A chat shorter than a chunk cannot be due, whatever is covered: no ledger read.
@@ -208,6 +217,9 @@ class ExtractionScheduler:
     async def _execute(self, run: ExtractionRun, plan: SourcePlan) -> None:
         tag = f"[extraction {run.id}]"
         try:
+            why = self._no_model()
+            if why is not None:  # fail at once, in the learner's words, before any call
+                raise ModelNotConfigured(why, role="extractor")
             chunk = self._settings.load().chunk_tokens
             # Warm the fold off the event loop (a cold read of a large graph takes seconds);
             # the batches' own reads then fold only what was appended since.

@@ -26,7 +26,7 @@ export function renderSessionDock(dock, chat, { onExtract } = {}) {
       plan?.proposed ? h("p.muted.small", "Proposed — its steps are under the transcript: approve them or ask for changes.") : null),
     h("section.session-facts",
       h("div.session-actions",
-        h("button.small", { type: "button", onclick: onExtract, title: "Add what this session showed to your knowledge graph" }, "Add to graph"),
+        h("button.small.add-to-graph", { type: "button", onclick: onExtract, title: "Add what this session showed to your knowledge graph" }, "Add to graph"),
         makeButton({ type: "session", id: chat.id, label: chat.title || chat.topic || "" })),
       h("p.muted.small.coverage", ""),
       cost ? h("p.muted.small", `${cost} model cost of this session`) : null),
@@ -36,6 +36,7 @@ export function renderSessionDock(dock, chat, { onExtract } = {}) {
 /** In exchanges, never tokens; "everything" only once something is in and nothing is left. */
 export function coverageText(c) {
   if (c.running) return "Adding to your graph…";
+  if (c.needs_key) return "Add a key in Settings to put this session into your graph.";
   const left = c.uncovered_exchanges ?? 0;
   if (left === 1) return "One new exchange not yet in your graph.";
   if (left > 1) return left <= 4 ? "A few new exchanges not yet in your graph." : `${left} exchanges not yet in your graph.`;
@@ -45,6 +46,14 @@ export function coverageText(c) {
 export function setCoverage(dock, text) {
   const el = dock.querySelector(".coverage");
   if (el) el.textContent = text;
+}
+
+/** With no key for the extractor's model, "Add to graph" could only fail: it says why instead. */
+export function holdExtraction(dock, reason) {
+  const button = dock.querySelector(".add-to-graph");
+  if (!button) return;
+  button.disabled = Boolean(reason);
+  button.title = reason || "Add what this session showed to your knowledge graph";
 }
 
 function planTree(plan) {

@@ -7,7 +7,7 @@ import { h, newId, replace } from "./dom.js";
 import { go } from "./router.js";
 import { emit, on, refreshChats } from "./store.js";
 import { QuestionDock } from "./questions.js";
-import { coverageText, renderSessionDock, setCoverage } from "./plantree.js";
+import { coverageText, holdExtraction, renderSessionDock, setCoverage } from "./plantree.js";
 import { errorBlock, fillAssistant, isSteer, messageElement, renderTranscript } from "./transcript.js";
 import { TurnStream } from "./turn.js";
 import { modelWait } from "./model-wait.js";
@@ -95,6 +95,7 @@ export async function mountSession({ main, dock }, params, query) {
     renderSessionDock(dock, chat, { onExtract: extract });
     api.get(`/api/chats/${chatId}/coverage`).then((c) => {
       setCoverage(dock, coverageText(c));
+      holdExtraction(dock, c.needs_key);
     }).catch(() => {});
   }
 
