@@ -10,18 +10,18 @@ from studyhall.core.library.learner.key_terms import fold, is_content_word, word
 LEAST_SHARED = 2  # content words the sentence must share (fewer when the question has fewer)
 
 
-def content_terms(text: str) -> set[str]:
+def _content_terms(text: str) -> set[str]:
     return {fold(w) for w in words(text) if is_content_word(w)}
 
 
 def closest_sentence(question: str, chunk: Chunk) -> str | None:
     """The first of the chunk's sentences sharing the most of the question's content words, or
     None when none shares enough (a passage found only by meaning points nowhere)."""
-    wanted = content_terms(question)
+    wanted = _content_terms(question)
     need = min(LEAST_SHARED, len(wanted))
     best, shared = None, 0
     for sentence in chunk.sentences:
-        got = len(wanted & content_terms(sentence))
+        got = len(wanted & _content_terms(sentence))
         if got > shared:
             best, shared = sentence, got
     return best if need and shared >= need else None

@@ -66,16 +66,17 @@ def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> s
     in the environment)."""
     if services.config.script_path is not None:
         return None
-    try:
-        settings = services.settings_store.load()
-        if role_name == "transcriber" and settings.transcription_off:
-            return settings.transcription_off  # the chosen provider has no speech-to-text
-        role = settings.model_for(role_name)
-        lacking = missing_key(role, services.secret_store.names(), env_key_providers())
-    except StudyhallError:
-        return None  # let the model call say what is wrong
-    if lacking is None:
+    if role_name == "transcriber":
+        try:
+            off = services.settings_store.load().transcription_off
+        except StudyhallError:
+            off = None
+        if off:
+            return off  # the chosen provider has no speech-to-text
+    found = _lacking_key(services, role_name)
+    if found is None:
         return None
+    role, lacking = found
     if role_name == "extractor":
         # The first import's summary: in the learner's words, not the pipeline's.
         return (
@@ -90,18 +91,26 @@ def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> s
     )
 
 
-def no_key_for_extraction(services: Services) -> str | None:
-    """Why a session cannot go into the graph yet, told before any call (a call would import
-    litellm only to fail); None when the extractor's model may answer."""
+def _lacking_key(services: Services, role_name: ModelRole) -> tuple[RoleModel, str] | None:
+    """The role's model and the key it lacks, when that is plain without a call; None when a
+    model may answer (a script, no key needed, the key saved) or only a call can tell."""
     if services.config.script_path is not None:
         return None
     try:
-        role = services.settings_store.load().model_for("extractor")
+        role = services.settings_store.load().model_for(role_name)
         lacking = missing_key(role, services.secret_store.names(), env_key_providers())
     except StudyhallError:
+        return None  # let the model call say what is wrong
+    return None if lacking is None else (role, lacking)
+
+
+def no_key_for_extraction(services: Services) -> str | None:
+    """Why a session cannot go into the graph yet, told before any call (a call would import
+    litellm only to fail); None when the extractor's model may answer."""
+    found = _lacking_key(services, "extractor")
+    if found is None:
         return None
-    if lacking is None:
-        return None
+    role, lacking = found
     return (
         f"Add a key to put this session into your graph: a model reads it for what you showed, "
         f"and {role.model} needs a key for {lacking}. Open Settings to paste one, or pick a "
@@ -113,15 +122,12 @@ def no_key_for_turn(services: Services, role_name: str) -> str | None:
     """What a learner reads when a session's agent has no usable key, told before any call
     (a call would spend 10–35 s importing litellm and asking the provider); None when a model
     may answer."""
-    if services.config.script_path is not None or role_name not in get_args(ModelRole):
+    if role_name not in get_args(ModelRole):
         return None
-    try:
-        role = services.settings_store.load().model_for(cast(ModelRole, role_name))
-        lacking = missing_key(role, services.secret_store.names(), env_key_providers())
-    except StudyhallError:
+    found = _lacking_key(services, cast(ModelRole, role_name))
+    if found is None:
         return None
-    if lacking is None:
-        return None
+    role, lacking = found
     # The two session roles are one teacher to the learner ("prober" is a Settings word).
     whose = ("this session's model" if role_name in ("prober", "teacher")
              else f"the {role_name.replace('_', ' ')}'s model")

@@ -73,7 +73,7 @@ export function openImport() {
     h("label", { for: "import-path" }, "A folder of notes (an Obsidian vault works), a Markdown file, or an Anki deck (.apkg)"),
     h("p.muted.small", "Lectures (.vtt, .srt captions; audio or video beside them), PDFs and text files in the folder come along: they are searchable and citable in Ask."),
     folderField(input),
-    h("p.muted.small", "No key needed: without a model, the notes' own structure builds the graph. Importing again only reads what changed."),
+    h("p.muted.small", "No key needed: without a model, your notes are mapped from their titles, headings and links. Importing again only reads what changed."),
     error, body, actions,
   );
   const el = dialog("Import notes", form);
