@@ -127,17 +127,23 @@ def test_ask_with_no_model_shows_passages_not_an_answer(window, tmp_path):
         page.wait_for_function("() => location.hash.startsWith('#/sources/transcript_') && location.hash.endsWith('?t=754')")
 
         # Far from every passage it may say the material lacks it, and after a reload still.
+        # Each exchange is found by its question: the one on screen before may still show.
+        def case_of(question: str) -> str:
+            exchange = page.locator(".ask-exchange[data-state='no-model']").filter(
+                has=page.locator(".ask-q-text", has_text=question))
+            exchange.locator(".ask-case").wait_for()
+            return exchange.locator(".ask-case").inner_text()
+
         page.goto(f"{server.url}/#/ask")
         page.click(".ask-new")
+        page.wait_for_selector(".ask-empty:not([hidden])")
         page.fill(".ask-input", "What is the capital of Peru?")
         page.keyboard.press("Enter")
-        page.wait_for_selector(".ask-exchange[data-state='no-model'] .ask-case")
-        assert "Not in your material" in page.locator(".ask-case").inner_text()
+        assert "Not in your material" in case_of("What is the capital of Peru?")
         both_themes(window, "ask-06-no-model-far", ".ask-no-model")
         page.reload()
         page.click(".ask-history-link >> text=What does the sweep phase free?")
-        page.wait_for_selector(".ask-exchange[data-state='no-model'] .ask-case")
-        assert "Can't tell without a model" in page.locator(".ask-case").inner_text()
+        assert "Can't tell without a model" in case_of("What does the sweep phase free?")
     finally:
         server.stop()
 
