@@ -49,3 +49,18 @@ def labels_at(page) -> list[dict]:  # type: ignore[no-untyped-def]
     on_pointed = page.evaluate(ON_POINTED)
     assert not on_pointed, on_pointed
     return labels
+# Labels over a topic's disc drawn at least SEEN_DISC (labels.js) px in radius, other than
+# the label's own node's (or its topic's): [label text, covered topic].
+SEEN_DISC = 4
+ON_DISCS = """(least) => { const g = window.__studyhall.graph, m = g.model, out = [];
+    for (const i of g.drawnTopics) { const r = m.radius[i] * g.camera.k; if (r < least) continue;
+      const [x, y] = g.camera.toScreen(m.xs[i], m.ys[i], g.width, g.height);
+      for (const l of g.labelRects) if (l.node !== i && !(l.node >= 0 && m.topicOf[l.node] === i)
+          && x - r < l.x + l.w && x + r > l.x && y - r < l.y + l.h && y + r > l.y)
+        out.push([l.text, m.nodes[i].title || m.nodes[i].text]); }
+    return out; }"""
+
+
+def labels_on_discs(page) -> list[list[str]]:  # type: ignore[no-untyped-def]
+    """The labels of the frame now on screen that cover another topic's visible disc."""
+    return page.evaluate(ON_DISCS, SEEN_DISC)

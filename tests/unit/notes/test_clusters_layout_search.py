@@ -201,3 +201,12 @@ def test_graph_context_takes_the_nearest_under_a_token_budget():
     assert [c.node_id for c in chosen] == ["a", "c"]  # b does not fit, d is too far
     text = render_context("cell biology", chosen)
     assert "- Mitochondria produce ATP [solid]" in text and "Unrelated" not in text
+
+
+def test_a_title_with_a_colon_of_its_own_names_its_cluster_whole():
+    # Was "vertices and edges": a note's own title read as "Note: Heading". Only a prefix that
+    # is a note of the graph (an older import's heading node) or shared by two members is one.
+    texts = {"a": "Graph basics: vertices and edges", "b": "Adjacency lists"}
+    assert central_name(["a"], texts, [("a", "b")]) == "Graph basics: vertices and edges"
+    headings = {"x": "Plugins: Settings", "y": "Plugins: Sync"}
+    assert central_name(["x", "y"], headings, [("x", "y")]) in {"Settings", "Sync"}

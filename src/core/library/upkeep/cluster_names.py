@@ -2,11 +2,13 @@
 
 A region of the map is named like a person would name it — by its most central note title or
 heading (the member with the most edges inside the cluster; ties to the shorter name, then the
-id), never by a list of keywords. A heading topic ("Note: Heading") is named by its heading
-alone when its note is not in the cluster too. Two clusters with the same name get the note
-their headings belong to, or their next most central member, added ("Settings — Plugins"),
-and a number when that is not enough. A name that reads as code (``readable_names.py``) is
-never used: the next most central member, else the note a heading belongs to, else the folder.
+id), never by a list of keywords. A heading topic an older import made ("Note: Heading", its
+note a topic of the graph, or the prefix of another member too) is named by its heading alone
+when its note is not in the cluster; a title with a colon of its own ("Graph basics: vertices
+and edges") is kept whole. Two clusters with the same name get the note their headings belong
+to, or their next most central member, added ("Settings — Plugins"), and a number when that
+is not enough. A name that reads as code (``readable_names.py``) is never used: the next most
+central member, else the note a heading belongs to, else the folder.
 Where the topics of a cluster mostly live in one folder that names no other cluster better,
 the folder names it (``folder_names``): the learner's own name for that area.
 """
@@ -14,7 +16,7 @@ the folder names it (``folder_names``): the learner's own name for that area.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from studyhall.core.contracts.graph import Cluster
 from studyhall.core.library.upkeep.readable_names import readable
@@ -40,20 +42,40 @@ def ranked_members(members: Sequence[str], texts: Mapping[str, str],
                   key=lambda m: (-degree[m], len(texts[m]), m))
 
 
-def member_name(node: str, members: Sequence[str], texts: Mapping[str, str]) -> str:
+def topic_texts(texts: Mapping[str, str]) -> frozenset[str]:
+    """Every node's text, to tell a heading's note (a topic of its own) from a title's prefix."""
+    return frozenset(texts.values())
+
+
+def _heading_notes(members: Sequence[str], texts: Mapping[str, str],
+                   known: Collection[str]) -> Callable[[str], bool]:
+    """Whether a "Note: Heading" prefix names a note: a topic of the graph, or shared by two
+    members (headings of one note). Else it is part of a title."""
+    shared = Counter(texts[m].partition(": ")[0] for m in members if ": " in texts.get(m, ""))
+    return lambda note: note in known or shared[note] >= 2
+
+
+def member_name(node: str, members: Sequence[str], texts: Mapping[str, str],
+                is_note: Callable[[str], bool]) -> str:
     text = texts[node]
     note, sep, heading = text.partition(": ")
+    if not (sep and heading and is_note(note)):
+        return _short(text)  # a title, colon and all
     present = {texts.get(m) for m in members}
-    return _short(heading if sep and heading and note not in present else text)
+    return _short(heading if note not in present else text)
 
 
 def central_name(members: Sequence[str], texts: Mapping[str, str],
-                 edges: Iterable[tuple[str, str]], folder: str | None = None) -> str:
+                 edges: Iterable[tuple[str, str]], folder: str | None = None,
+                 known: Collection[str] | None = None) -> str:
     """The most central member whose name reads as words; else the note its most central
-    heading belongs to, else ``folder`` (the members' common folder), else "Untitled region"."""
+    heading belongs to, else ``folder`` (the members' common folder), else "Untitled region".
+    ``known``: ``topic_texts(texts)``, passed in when naming many clusters of one graph."""
+    is_note = _heading_notes(members, texts, topic_texts(texts) if known is None else known)
     ranked = ranked_members(members, texts, edges)
-    names = (member_name(m, members, texts) for m in ranked)
-    notes = (_short(texts[m].partition(": ")[0]) for m in ranked if ": " in texts[m])
+    names = (member_name(m, members, texts, is_note) for m in ranked)
+    notes = (_short(texts[m].partition(": ")[0]) for m in ranked
+             if ": " in texts[m] and is_note(texts[m].partition(": ")[0]))
     return next((n for n in (*names, *notes, folder) if readable(n)), None) or "Untitled region"
 
 
@@ -105,14 +127,15 @@ def unique_names(clusters: Sequence[Cluster], texts: Mapping[str, str],
                  edges: Sequence[tuple[str, str]]) -> list[Cluster]:
     """The same clusters, no two with the same label (case-insensitive), none that reads as
     code (a model's or an older label like that is replaced by the central name)."""
-    firsts = [c.label if c.label and readable(c.label) else central_name(c.node_ids, texts, edges)
-              for c in clusters]
+    known = topic_texts(texts)
+    firsts = [c.label if c.label and readable(c.label)
+              else central_name(c.node_ids, texts, edges, known=known) for c in clusters]
     counts = Counter(label.casefold() for label in firsts)
     taken: set[str] = set()
     out: list[Cluster] = []
     for cluster, label in zip(clusters, firsts, strict=True):
         if counts[label.casefold()] > 1:
-            extra = _distinct(label, cluster.node_ids, texts, edges)
+            extra = _distinct(label, cluster.node_ids, texts, edges, known)
             if extra:
                 label = f"{label} — {extra}"
         base, n = label, 2
@@ -124,12 +147,14 @@ def unique_names(clusters: Sequence[Cluster], texts: Mapping[str, str],
 
 
 def _distinct(label: str, members: Sequence[str], texts: Mapping[str, str],
-              edges: Sequence[tuple[str, str]]) -> str | None:
+              edges: Sequence[tuple[str, str]], known: Collection[str]) -> str | None:
     """What tells this cluster apart: the note its central headings belong to, else its next
     most central member whose name is not the label."""
+    is_note = _heading_notes(members, texts, known)
     ranked = ranked_members(members, texts, edges)
-    notes = [texts[m].partition(": ")[0] for m in ranked if ": " in texts[m]]
-    names = [member_name(m, members, texts) for m in ranked]
+    notes = [texts[m].partition(": ")[0] for m in ranked
+             if ": " in texts[m] and is_note(texts[m].partition(": ")[0])]
+    names = [member_name(m, members, texts, is_note) for m in ranked]
     for candidate in (*notes, *names):
         if candidate.casefold() != label.casefold() and readable(candidate):
             return _short(candidate)

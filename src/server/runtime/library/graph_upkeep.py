@@ -198,6 +198,7 @@ class GraphUpkeep:
         from studyhall.core.library.upkeep.cluster_names import (
             central_name,
             folder_names,
+            topic_texts,
             unique_names,
         )
         from studyhall.core.library.upkeep.clusters import (
@@ -215,6 +216,7 @@ class GraphUpkeep:
         previous = await asyncio.to_thread(self._store.clusters)
         clusters = await asyncio.to_thread(carry_labels, groups, previous)
         texts = {n.id: n.text for n in snapshot.nodes}
+        known = topic_texts(texts)
         edges = [(e.source, e.target) for e in snapshot.edges]
         by_folder = folder_names(clusters, await asyncio.to_thread(self._folders, snapshot))
         use_model = self._model is not None and self._model_usable()
@@ -252,7 +254,7 @@ class GraphUpkeep:
                     cluster.model_copy(
                         update={
                             "label": by_folder.get(cluster.id) or await asyncio.to_thread(
-                                central_name, cluster.node_ids, texts, edges),
+                                central_name, cluster.node_ids, texts, edges, None, known),
                             "label_source": "terms",
                             "core": cluster.node_ids,
                         }

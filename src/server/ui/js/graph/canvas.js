@@ -48,6 +48,7 @@ export class GraphCanvas {
     this.colors = palette();
     this.visible = [];
     this.satellites = [];  // the ideas drawn in the last frame (none below topic zoom)
+    this.drawnTopics = [];  // the topics drawn in the last frame, whose discs names keep off
     this.resize = this.resize.bind(this);
     this.observer = new ResizeObserver(this.resize);
     this.observer.observe(host);
@@ -288,6 +289,7 @@ export class GraphCanvas {
       visible = visible.filter((i) => topicOf[i] === -1);
     }
     this.satellites = ideas;
+    this.drawnTopics = visible;  // the labels keep off their discs
     const paint = (topics, moons, options) => {
       drawEdges(ctx, model, colors, k, box, { ...options, edges: model.mapEdges });
       drawNodes(ctx, model, colors, k, topics);

@@ -5,6 +5,8 @@
 // A text is on screen once: a topic named like its region (or two topics alike) is named once.
 // An idea (a satellite, from topic zoom) is named only when pointed at, after its topic, and
 // pointing outwards; no other label covers a satellite.
+// Every name keeps off the topics' discs drawn large enough to see where it can: first the
+// spots that leave them clear (a topic's also at its disc's corners), then as before.
 
 import { LabelGrid } from "./label-grid.js";
 
@@ -18,6 +20,7 @@ const MAX_LABELS = 350;
 const ALL_TOPICS = 44;  // screen px per typical node spacing from which every topic is named
 const FIRST_TOPICS = 7;  // below it only the map: regions and clusters
 const WHOLE_TOPICS = 8;  // topics named beside the regions at whole-graph zoom
+const SEEN_DISC = 4;  // screen px of radius from which a topic's disc is kept clear of names
 
 const smooth = (t) => (t <= 0 ? 0 : t >= 1 ? 1 : t * t * (3 - 2 * t));
 
@@ -48,20 +51,28 @@ export function drawLabels(view, visibleMask) {
 
   // The other names keep off the discs of what was pointed at (named first, wherever it is).
   let discs = null;
-  const put = (text, spots, w, font, fill, ground, alpha, kind, node = -1) => {
-    const key = text.toLowerCase();
+  const crowd = topicDiscs(view, screen);  // every topic's disc large enough to see
+  // First the spots that leave the other topics' discs clear (with `before` and `after`, tried
+  // only so), then the spots as they come. `full`: the text before it was shortened.
+  const put = (text, spots, w, font, fill, ground, alpha, kind,
+    { node = -1, before = [], after = [], full = text } = {}) => {
+    const key = full.toLowerCase();
     if (said.has(key)) return false;
-    for (const [x, y, align] of spots) {
-      const left = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
-      if (discs && node >= 0 && !discs.free(left - 2, y - 9, w + 4, 18, node, model.topicOf[node])) continue;
-      if (!grid.take(left - 2, y - 9, w + 4, 18)) continue;
-      ctx.font = font;
-      ctx.textAlign = align;
-      ctx.globalAlpha = alpha;
-      halo(ctx, text, x, y, fill, ground);
-      placed.push({ x: left - 2, y: y - 9, w: w + 4, h: 18, text, kind, node });
-      said.add(key);
-      return true;
+    const own = node >= 0 ? model.topicOf[node] : -1;
+    for (const clear of [true, false]) {
+      for (const [x, y, align] of clear ? [...before, ...spots, ...after] : spots) {
+        const left = align === "center" ? x - w / 2 : align === "right" ? x - w : x;
+        if (discs && node >= 0 && !discs.free(left - 2, y - 9, w + 4, 18, node, own)) continue;
+        if (clear && !crowd.free(left - 2, y - 9, w + 4, 18, node, own)) continue;
+        if (!grid.take(left - 2, y - 9, w + 4, 18)) continue;
+        ctx.font = font;
+        ctx.textAlign = align;
+        ctx.globalAlpha = alpha;
+        halo(ctx, text, x, y, fill, ground);
+        placed.push({ x: left - 2, y: y - 9, w: w + 4, h: 18, text, kind, node });
+        said.add(key);
+        return true;
+      }
     }
     return false;
   };
@@ -73,14 +84,22 @@ export function drawLabels(view, visibleMask) {
     ctx.font = strong ? STRONG_FONT : FONT;
     const key = strong ? model.strongWidth : model.labelWidth;
     if (!key[i]) key[i] = ctx.measureText(text).width;
-    const w = key[i], gap = Math.max(model.radius[i] * camera.k, 2) + 6;
+    const w = key[i], gap = gapOf(i);
     const t = model.topicOf[i];
     const spots = t >= 0 ? outwards(sx, sy, gap, model.xs[i] - model.xs[t], model.ys[i] - model.ys[t])
-      : [[sx + gap, sy, "left"], [sx - gap, sy, "right"], [sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
+      : sides(sx, sy, gap);
     const fill = i === view.selected || view.picked.has(i) || strong ? colors.ink : colors.ink2;
-    return put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, t >= 0 ? "idea" : "topic", i);
+    return put(text, spots, w, strong ? STRONG_FONT : FONT, fill, colors.bg, alpha, t >= 0 ? "idea" : "topic",
+      { node: i, after: t >= 0 ? [] : corners(sx, sy, gap), full: fullText(model, i) });
   };
   const learned = (i) => model.state[i] !== 2;
+  function gapOf(i) {
+    return Math.max(model.radius[i] * camera.k, 2) + 6;
+  }
+  const discSpots = (i) => {
+    const [sx, sy] = screen(model.xs[i], model.ys[i]);
+    return [...sides(sx, sy, gapOf(i)), ...corners(sx, sy, gapOf(i))];
+  };
 
   // 1. What the learner pointed at: the selection (one node or several), the hover, search hits;
   // an idea after its topic, so the topic keeps its place and says whose idea it is.
@@ -119,8 +138,11 @@ export function drawLabels(view, visibleMask) {
       const [sx, sy] = screen(r.cx, r.cy);
       const text = shortText(r.label, REGION_CHARS);
       const w = r.width || (r.width = ctx.measureText(text).width);
-      if (put(text, areaSpots(r, sx, sy, screen, 20), w,
-        REGION_FONT, colors.ink, colors.bg, mapAlpha, "region")) named.add(r.label);
+      // A region of one topic is named beside that topic's disc where it is clear.
+      const sole = r.size === 1 ? model.clusters[r.clusters[0]].members[0] : -1;
+      if (put(text, areaSpots(r, sx, sy, screen, 20), w, REGION_FONT, colors.ink, colors.bg, mapAlpha,
+        "region", { before: sole >= 0 ? discSpots(sole) : [], after: aroundSpots(sx, sy, w, 20),
+          full: r.label })) named.add(r.label);
     }
     // 4. Closer in, the clusters inside each region get their names too.
     ctx.font = CLUSTER_FONT;
@@ -131,7 +153,7 @@ export function drawLabels(view, visibleMask) {
       const text = shortText(c.label, REGION_CHARS);
       const w = c.width || (c.width = ctx.measureText(text).width);
       put(text, areaSpots(c, sx, sy, screen, 18), w, CLUSTER_FONT, colors.ink2, colors.bg,
-        mapAlpha * 0.9, "cluster");
+        mapAlpha * 0.9, "cluster", { after: aroundSpots(sx, sy, w, 18), full: c.label });
     }
   }
   // 5. Topics, most important first, each from the zoom its importance earns — at whole-graph
@@ -147,6 +169,20 @@ export function drawLabels(view, visibleMask) {
   }
   ctx.globalAlpha = 1;
   view.labelRects = placed;
+}
+
+/** The topics' discs drawn this frame at least SEEN_DISC px in radius, each with its node: a
+ *  speck at whole-graph zoom may sit under a name; a disc one can point at is kept clear. */
+function topicDiscs(view, screen) {
+  const { model, camera, width, height } = view;
+  const grid = new LabelGrid(width, height);
+  for (const i of view.drawnTopics || []) {
+    const r = model.radius[i] * camera.k;
+    if (r < SEEN_DISC) continue;
+    const [sx, sy] = screen(model.xs[i], model.ys[i]);
+    grid.block(sx - r, sy - r, r * 2, r * 2, i);
+  }
+  return grid;
 }
 
 /** The screen boxes of the discs of the pointed-at topics (an idea's: its topic's), each with
@@ -172,12 +208,37 @@ function areaSpots(area, sx, sy, screen, step) {
   return [[sx, top - 4, "center"], [sx, bottom + 4, "center"], [sx, sy, "center"]];
 }
 
+/** Spots a little further from an area's centre, for a name its middle spots would put over
+ *  a topic: two steps up and down, half a name's width to either side, and the corners. */
+function aroundSpots(sx, sy, w, step) {
+  const dx = w / 2 + 10, dy = step * 2;
+  return [[sx, sy - dy, "center"], [sx, sy + dy, "center"], [sx - dx, sy, "center"], [sx + dx, sy, "center"],
+    [sx - dx, sy - step, "center"], [sx + dx, sy - step, "center"], [sx - dx, sy + step, "center"],
+    [sx + dx, sy + step, "center"]];
+}
+
+/** The four spots beside a disc: right, left, above, below. */
+function sides(sx, sy, gap) {
+  return [[sx + gap, sy, "left"], [sx - gap, sy, "right"], [sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
+}
+
+/** The four corner spots around a disc, after the four sides (a map's eight positions). */
+function corners(sx, sy, gap) {
+  const d = gap * 0.7, v = gap + 4;  // as far up or down as the spots above and below
+  return [[sx + d, sy - v, "left"], [sx + d, sy + v, "left"], [sx - d, sy - v, "right"], [sx - d, sy + v, "right"]];
+}
+
 /** A satellite's label spots, pointing away from its topic (dx, dy: from the topic to it). */
 function outwards(sx, sy, gap, dx, dy) {
   const side = dx >= 0 ? [[sx + gap, sy, "left"], [sx - gap, sy, "right"]] : [[sx - gap, sy, "right"], [sx + gap, sy, "left"]];
   const vertical = dy >= 0 ? [[sx, sy + gap + 4, "center"], [sx, sy - gap - 4, "center"]]
     : [[sx, sy - gap - 4, "center"], [sx, sy + gap + 4, "center"]];
   return Math.abs(dx) >= Math.abs(dy) ? [side[0], ...vertical, side[1]] : [vertical[0], ...side, vertical[1]];
+}
+
+function fullText(model, i) {
+  const node = model.nodes[i];
+  return String(node.title || node.text);
 }
 
 function labelText(model, i) {
