@@ -18,6 +18,7 @@ from studyhall.core.contracts.graph import (
     UnderstandingObserved,
 )
 from studyhall.core.contracts.learner import ReviewGraded
+from studyhall.core.contracts.quiz import QuestionResult, QuizOutput
 from studyhall.core.contracts.sources import Source
 from studyhall.server.services import Services
 
@@ -28,6 +29,8 @@ TOPICS = {"basics": "Graph basics: vertices and edges",
           "trees": "Minimum spanning trees",
           "lists": "Adjacency lists",
           "mixup": "Conditional probability P(A|B)"}
+PROMPT = "Which vertex does breadth-first search visit first?"
+CHOICES = ["The start vertex", "The vertex farthest from the start"]
 PLAN = "flowchart TD\nA[What a graph is] --> B[Breadth-first search] --> C[Dijkstra]"
 
 
@@ -106,8 +109,12 @@ def open_session(at: datetime, answered: tuple[str, ...] = ("A",),
                        agent="teacher")
 
     def quiz(n: int, node: str, output: Any) -> Message:
-        return call(n, "quiz", {"questions": [{"prompt": "?", "choices": ["a", "b"],
+        return call(n, "quiz", {"questions": [{"prompt": PROMPT, "choices": CHOICES,
                                                "correct": [0]}], "plan_node": node}, output)
+
+    answered_well = QuizOutput(correct=1, total=1, results=(QuestionResult(
+        index=0, kind="single", prompt=PROMPT, verdict="correct", response=CHOICES[0],
+        chosen=(0,), expected=(CHOICES[0],)),)).model_dump(mode="json")
 
     messages = [Message(id="m_0", role="user", parts=(TextPart(text="Teach me graph search"),),
                         created_at=at)]
@@ -116,7 +123,7 @@ def open_session(at: datetime, answered: tuple[str, ...] = ("A",),
             call(1, "probe_done", {"floor": "f", "ceiling": "c", "goal": "g", "summary": "s"},
                  {"ok": True}),
             call(2, "plan_init", {"title": "Graph search", "mermaid": PLAN}, {"approve": True}),
-            *(quiz(3 + k, node, {"results": [{"verdict": "correct"}]})
+            *(quiz(3 + k, node, {**answered_well, "plan_node": node})
               for k, node in enumerate(answered)),
             *([quiz(9, waiting, None)] if waiting else []),  # waiting for the learner
         ]

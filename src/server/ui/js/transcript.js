@@ -178,8 +178,12 @@ function quizCard(part) {
     card.append(h("p.card-kicker", title), h("p.muted.small", "Not answered."));
     return card;
   }
-  card.append(h("p.card-kicker", `${title} · ${output.correct} / ${output.total} correct`));
-  for (const r of output.results || []) card.append(resultBlock(r));
+  // Counted from the results when a stored output lacks its totals (never "undefined").
+  const results = output.results || [];
+  const correct = output.correct ?? results.filter((r) => r.verdict === "correct").length;
+  const total = output.total ?? results.length;
+  card.append(h("p.card-kicker", total ? `${title} · ${correct} / ${total} correct` : title));
+  for (const r of results) card.append(resultBlock(r));
   return card;
 }
 
