@@ -6,6 +6,7 @@ the key first, and a session with no key says "Add a key" at once."""
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import pytest
@@ -139,6 +140,9 @@ def test_settings_and_a_session_without_a_key(window, tmp_path, request, monkeyp
         titles = sections.all_inner_texts()
         assert titles[0] == "API keys" and titles[1] == "Test connection", titles
         assert page.locator("details.settings-advanced").get_attribute("open") is None
+        # The keys the models lack, by the providers' names and what to do (not "anthropic, openai").
+        needed = page.locator("section.settings-section p.note", has_text="need a key").inner_text()
+        assert re.search(r"need a key for [A-Z]\w*( and [A-Z]\w*)?: choose one provider", needed), needed
         window.shot(f"polish-settings-{theme}")
         page.locator("details.settings-advanced > summary").click()
         model = page.locator("input[name='model-teacher']")

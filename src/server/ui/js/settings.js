@@ -96,10 +96,18 @@ function keysSection(s, redraw) {
     } }, "Remove")))) : h("p.muted.small", "No keys saved yet.");
   return h("section.settings-section", { "aria-labelledby": "keys-title" },
     h("h2", { id: "keys-title" }, "API keys"),
-    s.needed_keys.length && !s.scripted ? h("p.note.small", `Your models need a key for: ${s.needed_keys.join(", ")}.`) : null,
+    s.needed_keys.length && !s.scripted ? h("p.note.small",
+      `Your models need a key for ${providerNames(s, s.needed_keys)}: choose one provider above, or save a key below.`) : null,
     saved,
     s.env_keys.length ? h("p.muted.small", `Also from the environment: ${s.env_keys.join(", ")}.`) : null,
     form, error);
+}
+
+/** Provider ids as the learner reads them: "Anthropic and OpenAI", not "anthropic, openai". */
+export function providerNames(s, ids) {
+  const label = Object.fromEntries((s.provider_choices || []).map((c) => [c.id, c.label]));
+  const names = ids.map((id) => label[id] || id);
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
 }
 
 function modelsSection(s, redraw) {
