@@ -156,7 +156,7 @@ export async function renderNodePanel(dock, shownNode, data, focus, sourcesOf = 
   const node = data?.sections ? { ...shownNode, sections: data.sections } : shownNode;
   const byId = new Map((data?.nodes || []).map((n) => [n.id, n]));
   const quiz = (node.quiz || []).slice().sort((a, b) => b.at.localeCompare(a.at));
-  replace(dock, h("article.dock-section.node-panel", { "aria-label": "Selected proposition" },
+  replace(dock, h("article.dock-section.node-panel", { "aria-label": "Selected on your map" },
     stateBadge(node.state),
     h("h2.node-text", node.text),
     ideaOf(topic, focus),
@@ -182,7 +182,7 @@ export async function renderNodePanel(dock, shownNode, data, focus, sourcesOf = 
         sourceLink(o.source_id, o.message_ids?.[0], names), " · ", formatDate(o.at))))) : null,
     node.cluster
       ? ankiExport(`cluster:${node.cluster}`, "Download this topic's cluster as an Anki deck")
-      : ankiExport(`node:${node.id}`, "Download this proposition as an Anki card"),
+      : ankiExport(`node:${node.id}`, "Download this as an Anki card"),
     h("p.dock-make", makeButton(nodeScopes(node, data))),
   ));
 }

@@ -283,7 +283,7 @@ export async function mountSession({ main, dock }, params, query) {
       followExtraction(run_.run_id).then((done) => {
         if (!disposed) renderDock();
         if (done?.status === "done") {
-          toast(`Added to your graph: ${done.propositions} new proposition${done.propositions === 1 ? "" : "s"}.`, { action: ["Show graph", () => go("#/")] });
+          toast(`Added to your graph: ${done.propositions} new idea${done.propositions === 1 ? "" : "s"}.`, { action: ["Show graph", () => go("#/")] });
           emit("graph-changed");
         } else if (done) {
           toast(done.error || "Adding to the graph stopped.", { kind: "error" });

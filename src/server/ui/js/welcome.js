@@ -19,7 +19,7 @@ export function renderWelcome() {
           : h("button.primary", { type: "button", onclick: () => go("#/settings?first=1") }, "Add a key")),
       h("section.start-card", { "aria-labelledby": "start-import" },
         h("h2", { id: "start-import" }, "Import your notes (no key needed)"),
-        h("p", "Point Studyhall at a Markdown file or an Obsidian vault. Your notes become propositions in the graph, linked as you linked them."),
+        h("p", "Point Studyhall at a Markdown file or an Obsidian vault. Each note becomes a topic on your map, linked as you linked them, and searchable in Ask."),
         h("button", { type: "button", onclick: () => openImport() }, "Import notes")),
     ),
     h("p.muted.small.welcome-foot", "Everything stays on this computer; only your own model provider is ever contacted."),
