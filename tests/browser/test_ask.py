@@ -63,6 +63,8 @@ def test_ask_streams_cites_follows_up_and_keeps_a_history(window, tmp_path):
         assert "[1]" not in page.locator(".ask-answer").inner_text()
         assert page.locator(".ask-passage").count() >= 1
         assert page.locator(".ask-passage.cited .passage-place").first.inner_text() == " · 12:34"
+        # The cited moment to jump to says so (was "Also about this:", over the same passage).
+        assert page.locator(".ask-suggest-title").first.inner_text() == "Go to:"
         assert page.locator(".ask-send").is_visible()
         thread = page.evaluate("location.hash")
         assert thread.startswith("#/ask?thread=ask_")

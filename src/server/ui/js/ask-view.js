@@ -129,13 +129,16 @@ function momentLink(m, cls, scope) {
   return h(`a.${cls}`, { href: passageHref(m) }, title, place ? h("span.passage-place", ` · ${place}`) : null);
 }
 
-/** "Taken to …" (only when the learner asked to go somewhere) and at most two other moments. */
+/** "Taken to …" (only when the learner asked to go somewhere) and at most two moments: where
+ *  the cited passages are ("Go to:", a lecture's moment or a PDF's page), else other moments. */
 function moments(x) {
   const went = x.navigate ? h("p.ask-navigated", h("span", { "aria-hidden": "true" }, "↪ "), "Took you to ",
     momentLink(x.navigate, "ask-moment", x.scope)) : null;
   const others = (x.suggest || []).slice(0, 2);
-  const more = others.length ? h("nav.ask-suggest", { "aria-label": "Other moments about this" },
-    h("span.ask-suggest-title", "Also about this:"), others.map((m) => momentLink(m, "ask-moment", x.scope))) : null;
+  const cited = new Set((x.sources || []).map((p) => p.link));
+  const jumps = others.length && others.every((m) => cited.has(m.link));
+  const more = others.length ? h("nav.ask-suggest", { "aria-label": jumps ? "Where the cited passages are" : "Other moments about this" },
+    h("span.ask-suggest-title", jumps ? "Go to:" : "Also about this:"), others.map((m) => momentLink(m, "ask-moment", x.scope))) : null;
   return went || more ? [went, more] : null;
 }
 
