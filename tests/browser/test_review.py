@@ -172,6 +172,12 @@ def test_a_new_learner_sees_where_cards_come_from_and_sets_the_limits(window, tm
         page.wait_for_selector("body[data-review='empty']")
         text = page.locator(".review-empty").inner_text()
         assert "No review cards yet" in text and "Answer the quizzes in a session" in text
+        # The way in with no key: "Quiz me" on a note, which Today picks.
+        assert "“Quiz me” on one of your notes" in text
+        page.get_by_role("button", name="What to learn today").click()
+        page.wait_for_function("() => location.hash.startsWith('#/today')")
+        page.go_back()
+        page.wait_for_selector("body[data-review='empty']")
         assert page.locator(".review-link .nav-count").is_hidden()
         both_themes(window, "review-empty-new")
 

@@ -204,13 +204,14 @@ export async function mountReview({ main, dock }, params, query) {
       h("h1", { id: "review-title" }, hasCards ? "Nothing to review today" : "No review cards yet"),
       hasCards
         ? h("p.lede", `Your next card is due ${dayPhrase(s.nextDue)}. Reviewing a little each day keeps what you learnt within reach.`)
-        : h("p.lede", "Cards come from what you study. Answer the quizzes in a session and every idea you were tested on becomes a card here, scheduled to come back just before you would forget it."),
+        : h("p.lede", "Cards come from what you are tested on. Answer the quizzes in a session, or “Quiz me” on one of your notes, and every idea you were tested on becomes a card here, scheduled to come back just before you would forget it."),
       hasCards
         ? h("p.muted.small", "More cards join as you answer quizzes in your sessions.")
-        : h("p.muted.small", "Reviewing needs no API key: the cards are built from your own graph."),
+        : h("p.muted.small", "“Quiz me” and reviewing need no API key: the questions come from your notes, the cards from your own graph."),
       h("div.review-links",
-        h("button.primary", { type: "button", onclick: () => openNewSession() }, "Start a session"),
-        h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph")),
+        // Today names the note to quiz yourself on next (no key); a session wants one.
+        h("button.primary", { type: "button", onclick: () => go("#/today") }, "What to learn today"),
+        h("button", { type: "button", onclick: () => openNewSession() }, "Start a session")),
     ));
     renderReviewDock(dock, s.counts);
     document.body.dataset.review = "empty";
