@@ -5,7 +5,7 @@ the statistics."""
 from __future__ import annotations
 
 import pytest
-from studyhall.core.contracts.graph import Cluster
+from studyhall.core.contracts.graph import Cluster, Evidence, PropositionCreated
 from studyhall.core.contracts.learner import LearnerObserved, ReviewGraded, SourceQuizAnswered
 from studyhall.core.errors import NotFound
 from studyhall.core.library.graph.snapshot import Ledgers, fold_snapshot
@@ -110,3 +110,17 @@ def test_a_study_quiz_recorded_at_once_and_linked_by_extraction_later_counts_onc
     learner = LearnerModel(snapshot, LearnerEvidence(quiz_answers=[answered, other]),
                            at(60 * 24 * 3), Limits())
     assert sorted(s.ref for s in learner.score("a").signals) == ["c/q1", "c9/q1"]
+
+
+def test_stats_count_the_maps_topics_apart_from_their_ideas():
+    # A note's topic quotes its title line (as the map knows it); the rest are ideas.
+    title = PropositionCreated(id="prp_note", node_id="note", text="Trees",
+                               evidence=(Evidence(source_id="src_n", message_id="src_n#",
+                                                  quote="# Trees"),),
+                               source_id="src_n", run_id="r1", at=at(0))
+    ledgers = Ledgers(propositions=[*LEDGERS.propositions, title], edges=LEDGERS.edges,
+                      quiz_events=LEDGERS.quiz_events, observations=LEDGERS.observations,
+                      checkpoints=LEDGERS.checkpoints)
+    totals = stats_json(model(ledgers=ledgers))["totals"]
+    assert totals["nodes"] == 4 and totals["topics"] == 1
+    assert stats_json(model())["totals"]["topics"] == 0

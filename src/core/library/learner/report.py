@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from studyhall.core.library.graph.view import GraphSnapshot
+from studyhall.core.library.learner import rollup
 from studyhall.core.library.learner.cards import replay, retrievability
 from studyhall.core.library.learner.evidence import first_quote
 from studyhall.core.library.learner.mastery import Score, topic_score
@@ -120,7 +121,9 @@ def stats_json(model: LearnerModel) -> dict[str, Any]:
                      model.now, model.limits.desired_retention)
     return {
         "today": plan.today.isoformat(),
+        # ``topics``: the map's (a note's, a session's, a deck level's); the rest are ideas.
         "totals": {"nodes": len(scores), "tried": len(tried),
+                   "topics": sum(1 for n in model.snapshot.nodes if rollup.is_topic(n)),
                    "reviewable": len(model.reviewables), **counts,
                    "due_today": len(plan.due), "new_today": plan.new_today,
                    "overdue": plan.overdue},

@@ -32,8 +32,8 @@ export async function mountStats({ main, dock }) {
   if (!t.tried && !t.reviewable) {
     replace(page, h("div.stats-empty",
       h("h1", { id: "stats-title" }, "Nothing to plot yet"),
-      h("p.lede", "Your progress shows here once there is evidence of what you know: answer the quizzes in a session, then review the cards they give you."),
-      h("p.muted.small", `Your graph holds ${plural(t.nodes, "idea")}; none has been tried yet.`),
+      h("p.lede", "Your progress shows here once there is evidence of what you know: answer the quizzes in a session or “Quiz me” on a note, then review the cards they give you."),
+      h("p.muted.small", `Your graph holds ${graphSize(t)}; none has been tried yet.`),
       h("div.review-links", h("button.primary", { type: "button", onclick: () => openNewSession() }, "Start a session"),
         h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph")),
       goalsSummary()));
@@ -70,6 +70,14 @@ export async function mountStats({ main, dock }) {
       delete document.body.dataset.stats;
     },
   };
+}
+
+/** What the graph holds, in the map's words: "36 topics" or "10 topics and 25 ideas". */
+function graphSize(t) {
+  if (t.topics === undefined) return plural(t.nodes, "idea");
+  const ideas = t.nodes - t.topics;
+  if (!t.topics) return plural(ideas, "idea");
+  return ideas ? `${plural(t.topics, "topic")} and ${plural(ideas, "idea")}` : plural(t.topics, "topic");
 }
 
 function card(title, caption, plot) {
@@ -170,7 +178,7 @@ function renderStatsDock(dock, data) {
     h("h2.dock-title", "Where you stand"),
     h("ul.state-totals", Object.keys(STATE_LABELS).map((s) => h("li", stateGlyph(s, 12),
       h("span", STATE_LABELS[s]), h("span.count", String(t[s] || 0))))),
-    h("p.muted.small", `${plural(t.nodes, "idea")} in your graph · ${plural(t.reviewable, "card")} in review`),
+    h("p.muted.small", `${graphSize(t)} in your graph · ${plural(t.reviewable, "card")} in review`),
     h("h3", "Today"),
     h("p.small", t.due_today ? `${plural(t.due_today, "card")} to review (${t.new_today} new).` : "Nothing to review today."),
     t.due_today ? h("button.primary", { type: "button", onclick: () => go("#/review") }, "Review now") : null,
