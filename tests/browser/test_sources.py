@@ -6,6 +6,7 @@ at 1024×700, light and dark."""
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import replace
 
@@ -38,7 +39,9 @@ def test_the_shelf_and_the_reader_at_cited_places(window, tmp_path):
         page.wait_for_selector("body[data-sources='ready']")
         rows = page.locator(".shelf-row")
         assert rows.count() == 4
-        assert "ideas in your graph" in page.locator(".shelf-count").inner_text()
+        # In the map's words: each note, lecture and PDF is a topic (was "4 ideas").
+        count = page.locator(".shelf-count").inner_text()
+        assert re.search(r"\b\d+ topics( and \d+ ideas?)? in your graph", count), count
         lecture = page.locator(".shelf-row[data-kind='transcript']")
         assert "with its recording" in lecture.inner_text()
         assert "searchable by meaning" in page.locator(".shelf-count").inner_text()  # not "semantic"

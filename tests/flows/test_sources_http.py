@@ -47,6 +47,7 @@ def test_shelf_reader_and_player(tmp_path: Path):
         lecture, pdf = listed["lectures/Lecture 04 - Respiration.vtt"], listed["Chapter 5.pdf"]
         assert (note["kind"], lecture["kind"], pdf["kind"]) == ("note", "transcript", "pdf")
         assert note["title"] == "Glycolysis" and note["graph_nodes"] > 0
+        assert note["graph_topics"] == 1  # the note's own topic on the map
         assert lecture["chunks"] > 10 and lecture["embedded"] and lecture["stale"] is False
         assert lecture["has_media"] is True and pdf["has_media"] is False
 

@@ -17,6 +17,7 @@ from typing import Any
 from studyhall.core.contracts.material import MaterialFile, SkippedFile
 from studyhall.core.contracts.sources import Source
 from studyhall.core.errors import InvalidInput, NotFound, StudyhallError
+from studyhall.core.library.learner.rollup import is_topic
 from studyhall.core.library.sources.key_moments import Cue
 from studyhall.core.library.sources.note_reading import headings, link_wikilinks, strip_frontmatter
 from studyhall.core.ports.models import Embedder
@@ -55,11 +56,14 @@ class SourceLibrary:
 
     def summaries(self) -> list[dict[str, Any]]:
         """Every source as recorded, plus ``title``, ``chunks``, ``embedded`` (the model or
-        ``None``), ``stale`` (embedded by another model than the one set now), ``graph_nodes``
-        and ``has_media``."""
+        ``None``), ``stale`` (embedded by another model than the one set now), ``graph_nodes`` (of
+        them ``graph_topics``, the map's topics) and ``has_media``."""
         in_graph: Counter[str] = Counter()
+        topics: Counter[str] = Counter()  # of those, the map's topics (the rest are ideas)
         for node in self._graph.snapshot().nodes:
             in_graph.update(set(node.sources))
+            if is_topic(node):
+                topics.update(set(node.sources))
         current = self._current_model()
         out = []
         for s in self._sources.list():
@@ -71,6 +75,7 @@ class SourceLibrary:
                 "embedded": model or None,
                 "stale": bool(model) and bool(current) and model != current,
                 "graph_nodes": in_graph.get(s.id, 0),
+                "graph_topics": topics.get(s.id, 0),
                 "has_media": self.media_path(s) is not None,
             })
         return out

@@ -121,6 +121,12 @@ export function plural(n, one, many = `${one}s`) {
   return `${n} ${n === 1 ? one : many}`;
 }
 
+/** What part of the graph holds, in the map's words: "36 topics", "1 topic and 4 ideas". */
+export function topicsAndIdeas(topics, ideas) {
+  if (!topics) return plural(ideas, "idea");
+  return ideas ? `${plural(topics, "topic")} and ${plural(ideas, "idea")}` : plural(topics, "topic");
+}
+
 export function newId(prefix) {
   const bytes = crypto.getRandomValues(new Uint8Array(10));
   return `${prefix}_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;

@@ -3,7 +3,7 @@
 // (the import dialog, with the folder picker in the desktop window), re-import, remove.
 
 import { api } from "./api.js";
-import { h, plural, relativeTime, replace } from "./dom.js";
+import { h, plural, relativeTime, replace, topicsAndIdeas } from "./dom.js";
 import { openImport } from "./dialogs.js";
 import { toast } from "./toast.js";
 import { watchActivity } from "./activity.js";
@@ -52,7 +52,7 @@ export async function mountSources({ main, dock }) {
     add.hidden = !sources.length;  // the empty shelf offers it in its own words
     const live = sources.filter((s) => s.status !== "deleted");
     count.textContent = sources.length
-      ? `${plural(live.length, "source")} · ${plural(live.reduce((n, s) => n + s.chunks, 0), "passage")} ${searchedBy(live)} · ${plural(live.reduce((n, s) => n + s.graph_nodes, 0), "idea")} in your graph`
+      ? `${plural(live.length, "source")} · ${plural(live.reduce((n, s) => n + s.chunks, 0), "passage")} ${searchedBy(live)} · ${inGraph(live)} in your graph`
       : "";
     if (!sources.length) {
       replace(list, h("div.shelf-empty",
@@ -70,6 +70,12 @@ export async function mountSources({ main, dock }) {
   // How search finds the passages, in the learner's words (not "semantic" or "vectors"): the
   // shelf's line says it once; a row speaks up only when it differs.
   let wordsOnly = false;  // no source can be searched by meaning: the shelf's line says so
+
+  /** What of the graph cites these sources: "4 topics", "1 topic and 3 ideas". */
+  function inGraph(list) {
+    const topics = list.reduce((n, s) => n + (s.graph_topics || 0), 0);
+    return topicsAndIdeas(topics, list.reduce((n, s) => n + s.graph_nodes, 0) - topics);
+  }
 
   function searchedBy(live) {
     const indexed = live.filter((s) => s.chunks);
@@ -107,7 +113,7 @@ export async function mountSources({ main, dock }) {
           h("span.status-pill", { class: `pill-${s.status}` }, STATUS[s.status] || s.status),
           h("span.shelf-indexed", indexed),
           s.has_media ? h("span.shelf-media", "▶ with its recording") : null,
-          h("span.shelf-graph", s.graph_nodes ? `${plural(s.graph_nodes, "idea")} in your graph` : "not in the graph"),
+          h("span.shelf-graph", s.graph_nodes ? `${inGraph([s])} in your graph` : "not in the graph"),
           h("span.shelf-when", { title: s.imported_at }, relativeTime(s.imported_at)))),
       h("div.shelf-actions",
         h("button.small", { type: "button", title: `Import ${s.root} again`, "aria-label": `Re-import ${s.title}`,

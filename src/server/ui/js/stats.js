@@ -3,7 +3,7 @@
 // it shows, and an empty state before there is anything to plot. Redrawn to the column's width.
 
 import { api } from "./api.js";
-import { h, plural, replace, stateGlyph, STATE_LABELS } from "./dom.js";
+import { h, plural, replace, stateGlyph, STATE_LABELS, topicsAndIdeas } from "./dom.js";
 import { openNewSession } from "./dialogs.js";
 import { goalsSummary } from "./goals.js";
 import { go } from "./router.js";
@@ -72,12 +72,9 @@ export async function mountStats({ main, dock }) {
   };
 }
 
-/** What the graph holds, in the map's words: "36 topics" or "10 topics and 25 ideas". */
+/** What the graph holds, in the map's words (an older server sends no ``topics``). */
 function graphSize(t) {
-  if (t.topics === undefined) return plural(t.nodes, "idea");
-  const ideas = t.nodes - t.topics;
-  if (!t.topics) return plural(ideas, "idea");
-  return ideas ? `${plural(t.topics, "topic")} and ${plural(ideas, "idea")}` : plural(t.topics, "topic");
+  return t.topics === undefined ? plural(t.nodes, "idea") : topicsAndIdeas(t.topics, t.nodes - t.topics);
 }
 
 function card(title, caption, plot) {
