@@ -136,6 +136,7 @@ def test_the_cli_prints_the_queue_and_the_stats(capsys) -> None:
     assert main(["stats"]) == 0
     table = capsys.readouterr().out
     assert "Reviews due" in table and "Retention" in table
+    assert "In your graph: " in table and "Concepts" not in table  # the map's words
 
 
 def test_nothing_due_on_an_empty_graph(capsys) -> None:

@@ -25,6 +25,19 @@ def _number(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _plural(n: int, one: str) -> str:
+    return f"{n} {one}" + ("" if n == 1 else "s")
+
+
+def _graph_size(totals: dict[str, Any]) -> str:
+    """The graph in the map's words, as the window says it: "36 topics", "4 topics and 9 ideas"."""
+    topics = int(totals.get("topics", 0))
+    ideas = int(totals["nodes"]) - topics
+    if not topics:
+        return _plural(ideas, "idea")
+    return f"{_plural(topics, 'topic')} and {_plural(ideas, 'idea')}" if ideas else _plural(topics, "topic")
+
+
 def run_stats(args: argparse.Namespace) -> int:
     from studyhall.desktop.commands.review import read
 
@@ -33,10 +46,10 @@ def run_stats(args: argparse.Namespace) -> int:
         print(json.dumps(stats, ensure_ascii=False))
         return 0
     t = stats["totals"]
-    print(f"Concepts: {t['nodes']} ({t['solid']} solid, {t['shaky']} shaky, "
+    print(f"In your graph: {_graph_size(t)} ({t['solid']} solid, {t['shaky']} shaky, "
           f"{t['corrected-misconception']} corrected, {t['not-tried']} not tried); "
           f"{t['due_today']} due today, {t['overdue']} overdue")
-    print("\nMastery (mean of the concepts tried), last 10 days (--json: 30)")
+    print("\nMastery (mean of the topics and ideas tried), last 10 days (--json: 30)")
     print(f"  {'date':<10}  {'mean':>5}  {'solid':>5}  {'tried':>5}")
     for day in stats["mastery_over_time"][-10:]:
         mean = day["mean"]
