@@ -98,6 +98,11 @@ def test_learn_next_is_gated_by_prerequisites_and_ranked_by_links_from_what_is_k
                     checkpoints=[cp("r1")])
     learn = next(s for s in plan(model(fresh)).steps if s.kind == "learn")
     assert learn.extra["node_id"] == "hub"
+    assert learn.why == ("A good place to start: nothing comes before it, and it is linked more "
+                         "than anything else you have not tried (2 links).")
+    alone = Ledgers(propositions=[prop("solo")], checkpoints=[cp("r1")])
+    learn = next(s for s in plan(model(alone)).steps if s.kind == "learn")
+    assert learn.why == "A good place to start: nothing comes before it."
 
 
 def test_without_a_model_learn_next_opens_the_note_and_its_quiz_me():

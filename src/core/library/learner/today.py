@@ -247,8 +247,12 @@ def _learn_step(model: LearnerModel, scores: Mapping[str, Score],
         why = "Its prerequisites are solid: " + _names(model, mine) + "."
     elif near:
         why = "Linked to what you already know: " + _names(model, near) + "."
+    elif degree.get(node_id, 0):
+        # Nothing known yet: the most linked topic not yet tried, a hub of the learner's notes.
+        why = ("A good place to start: nothing comes before it, and it is linked more than "
+               f"anything else you have not tried ({degree[node_id]} links).")
     else:
-        why = "Nothing stands in its way: it builds on nothing you have not learned."
+        why = "A good place to start: nothing comes before it."
     action = _topic_action(model, node_id, label, note_of, has_model, "Learn it")
     return TodayStep("learn", f"Learn “{label}”", why, action,
                      {"node_id": node_id, "prerequisites": mine, "linked_known": len(near)})
