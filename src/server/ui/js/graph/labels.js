@@ -56,8 +56,9 @@ export function drawLabels(view, visibleMask) {
   // only so), then the spots as they come. `full`: the text before it was shortened.
   const put = (text, spots, w, font, fill, ground, alpha, kind,
     { node = -1, before = [], after = [], full = text } = {}) => {
-    const key = full.toLowerCase();
-    if (said.has(key)) return false;
+    // Neither the name nor the text shown (two long names may shorten alike) is said twice.
+    const key = full.toLowerCase(), shown = text.toLowerCase();
+    if (said.has(key) || said.has(shown)) return false;
     const own = node >= 0 ? model.topicOf[node] : -1;
     for (const clear of [true, false]) {
       for (const [x, y, align] of clear ? [...before, ...spots, ...after] : spots) {
@@ -71,6 +72,7 @@ export function drawLabels(view, visibleMask) {
         halo(ctx, text, x, y, fill, ground);
         placed.push({ x: left - 2, y: y - 9, w: w + 4, h: 18, text, kind, node });
         said.add(key);
+        said.add(shown);
         return true;
       }
     }
