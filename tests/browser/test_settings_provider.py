@@ -32,7 +32,7 @@ def test_one_provider_and_one_key_is_enough_and_the_local_form_says_what_is_miss
         # The provider step is the first thing on the page, above the keys.
         first = page.locator(".settings > section").first
         assert first.get_attribute("class") == "provider-step"
-        assert "anthropic" in page.locator(".settings-section .note").inner_text()
+        assert "Anthropic" in page.locator(".settings-section .note").inner_text()  # by its name
         window.shot(f"provider-before-{theme}")
 
         page.select_option("#provider-choice", "openai")
@@ -88,7 +88,7 @@ def test_with_only_an_openai_key_saved_openai_is_offered_and_one_click_is_enough
         page = window.page
         page.goto(server.launch_url.split("#")[0] + "#/settings")
         page.wait_for_selector("#provider-choice")
-        assert "anthropic" in page.locator(".settings-section .note").inner_text()
+        assert "Anthropic" in page.locator(".settings-section .note").inner_text()  # by its name
         assert page.locator("#provider-choice").input_value() == "openai"
         assert "is saved" in page.locator("#provider-key-help").inner_text()
         page.get_by_role("button", name="Use OpenAI").click()  # no key typed: the saved one
