@@ -31,7 +31,7 @@ def _plural(n: int, one: str) -> str:
 
 def _graph_size(totals: dict[str, Any]) -> str:
     """The graph in the map's words, as the window says it: "36 topics", "4 topics and 9 ideas"."""
-    topics = int(totals.get("topics", 0))
+    topics = int(totals["topics"])
     ideas = int(totals["nodes"]) - topics
     if not topics:
         return _plural(ideas, "idea")

@@ -254,7 +254,7 @@ class GraphUpkeep:
                     cluster.model_copy(
                         update={
                             "label": by_folder.get(cluster.id) or await asyncio.to_thread(
-                                central_name, cluster.node_ids, texts, edges, None, known),
+                                central_name, cluster.node_ids, texts, edges, known=known),
                             "label_source": "terms",
                             "core": cluster.node_ids,
                         }

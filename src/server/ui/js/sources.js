@@ -73,7 +73,7 @@ export async function mountSources({ main, dock }) {
 
   /** What of the graph cites these sources: "4 topics", "1 topic and 3 ideas". */
   function inGraph(list) {
-    const topics = list.reduce((n, s) => n + (s.graph_topics || 0), 0);
+    const topics = list.reduce((n, s) => n + s.graph_topics, 0);
     return topicsAndIdeas(topics, list.reduce((n, s) => n + s.graph_nodes, 0) - topics);
   }
 

@@ -72,9 +72,9 @@ export async function mountStats({ main, dock }) {
   };
 }
 
-/** What the graph holds, in the map's words (an older server sends no ``topics``). */
+/** What the graph holds, in the map's words. */
 function graphSize(t) {
-  return t.topics === undefined ? plural(t.nodes, "idea") : topicsAndIdeas(t.topics, t.nodes - t.topics);
+  return topicsAndIdeas(t.topics, t.nodes - t.topics);
 }
 
 function card(title, caption, plot) {
