@@ -47,7 +47,7 @@ export async function mountStats({ main, dock }) {
     card("Retention: achieved vs target", retentionCaption(data), (w) => retentionPlot(data, w)),
   ];
   replace(page, h("h1", { id: "stats-title" }, "Stats"),
-    h("p.lede.small", `${plural(t.tried, "idea")} tried · ${t.solid} solid · ${t.shaky} shaky`
+    h("p.lede.small", `${t.tried} tried · ${t.solid} solid · ${t.shaky} shaky`
       + (t["corrected-misconception"] ? ` · ${t["corrected-misconception"]} corrected` : "")
       + ` · ${plural(t.due_today, "card")} due today`),
     goalsSummary(), plots.map((p) => p.el));
@@ -147,7 +147,7 @@ function masteryCaption(data) {
   const first = days.find((d) => d.mean !== null);
   if (!last || last.mean === null) return "No mastery yet: answer a quiz in a session to start the line.";
   const change = first && first !== last ? ` (from ${first.mean.toFixed(2)} on ${shortDate(first.date)})` : "";
-  return `Mean mastery of the ${plural(last.tried, "idea")} you have tried: ${last.mean.toFixed(2)} today${change}; ${last.solid} solid, ${last.shaky} shaky.`;
+  return `Mean mastery of what you have tried (${last.tried}): ${last.mean.toFixed(2)} today${change}; ${last.solid} solid, ${last.shaky} shaky.`;
 }
 
 function dueCaption(data) {
