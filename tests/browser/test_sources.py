@@ -75,6 +75,10 @@ def test_the_shelf_and_the_reader_at_cited_places(window, tmp_path):
         page.locator(".cue-line:has-text('12:54')").click()
         page.wait_for_function("() => location.hash.endsWith('?t=774')")
         assert "12:54" in page.locator(".cue.current").inner_text()
+        # The fixture's recording is 2 s long: a moment past its end is said, not silently lost.
+        page.wait_for_selector(".past-end:not([hidden])")
+        assert "The recording ends at 0:02, before 12:54" in page.locator(".past-end").inner_text()
+        both_themes(window, "sources-03b-past-the-recording", ".past-end")
         page.keyboard.press("j")
         assert "13:00" in page.locator(".cue.current").inner_text()
 

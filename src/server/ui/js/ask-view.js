@@ -4,6 +4,7 @@
 
 import { h, replace } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
+import { clock } from "./when.js";
 
 // The case, in words, with a glyph so colour never carries it alone.
 export const CASES = {
@@ -33,14 +34,6 @@ export function passageHref(p) {
   else if (p.page) place = `page=${p.page}`;
   else if (p.anchor && !/^(t|page)=/.test(p.anchor)) place = `at=${encodeURIComponent(p.anchor)}`;
   return `#/sources/${encodeURIComponent(p.source_id)}${place ? `?${place}` : ""}`;
-}
-
-export function clock(seconds) {
-  const s = Math.floor(seconds);
-  const hh = Math.floor(s / 3600);
-  const mm = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, "0");
-  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
 }
 
 /** Where in its source a passage sits, in words ("4:12", "p. 12", "§ Backlinks"). */

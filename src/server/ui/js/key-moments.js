@@ -2,16 +2,9 @@
 // (computed once per transcript by the server, with no model); a click seeks there.
 
 import { h } from "./dom.js";
+import { clock } from "./when.js";
 import { momentPlace } from "./ask-view.js";
 import { sourceHref } from "./sources.js";
-
-function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds || 0));
-  const hh = Math.floor(s / 3600);
-  const mm = String(Math.floor(s / 60) % 60).padStart(hh ? 2 : 1, "0");
-  const ss = String(s % 60).padStart(2, "0");
-  return hh ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
-}
 
 /** The key moments of transcript `body` ({id, moments: [{start, end, title, terms}]}), or null. */
 export function keyMoments(body) {

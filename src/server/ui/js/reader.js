@@ -5,6 +5,7 @@
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
+import { clock } from "./when.js";
 import { renderMarkdown } from "./markdown.js";
 import { momentPlace } from "./ask-view.js";
 import { KIND_ICONS, sourceHref } from "./sources.js";
@@ -13,14 +14,6 @@ import { keyMoments } from "./key-moments.js";
 import { noteNode, studyButton } from "./study-this.js";
 import { makeButton } from "./artifacts-make.js";
 import { drawDiagrams } from "./reader-diagrams.js";
-
-export function clock(seconds) {
-  const s = Math.max(0, Math.floor(seconds || 0));
-  const hh = Math.floor(s / 3600);
-  const mm = String(Math.floor(s / 60) % 60).padStart(hh ? 2 : 1, "0");
-  const ss = String(s % 60).padStart(2, "0");
-  return hh ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
-}
 
 export async function mountReader({ main, dock }, params, query) {
   document.body.dataset.view = "reader";
@@ -177,13 +170,15 @@ function transcriptView(body, { scroll, dock, head }) {
   const list = h("ol.cue-list", { "aria-label": "Transcript" }, items);
   let media = null;
   let player;
+  let pastEnd = null;
   if (body.media) {
     media = h(body.media === "video" ? "video" : "audio", {
       controls: true, preload: "metadata", src: `/api/sources/${encodeURIComponent(body.id)}/media`,
     });
     const problem = h("p.muted.small.player-note", { hidden: true }, "This recording cannot be played here; the transcript still follows your clicks.");
     media.addEventListener("error", () => { problem.hidden = false; });
-    player = h("div.player", media, problem);
+    pastEnd = h("p.muted.small.player-note.past-end", { hidden: true, role: "status" });
+    player = h("div.player", media, problem, pastEnd);
   } else {
     player = h("p.muted.small.player-note.no-media",
       "No recording beside this transcript. Put the video or audio file next to it with the same name (Lecture 3.mp4 beside Lecture 3.vtt or Lecture 3.eng.vtt) and import again to play it here.");
@@ -219,8 +214,11 @@ function transcriptView(body, { scroll, dock, head }) {
       // A recording shorter than its transcript cannot go there: the cue stays the place.
       if (Number.isFinite(media.duration) && t > media.duration) {
         media.pause();
+        pastEnd.textContent = `The recording ends at ${clock(media.duration)}, before ${clock(t)}: read this moment in the transcript.`;
+        pastEnd.hidden = false;
         return;
       }
+      pastEnd.hidden = true;
       media.currentTime = t;
       if (play) media.play().catch(() => {});
     };

@@ -57,3 +57,12 @@ export function chance(x) {
   if (x === null || x === undefined) return "—";
   return x >= 1 ? "100%" : `${Math.min(99, Math.round(x * 100))}%`;
 }
+
+/** A moment in a recording as its player shows it: "4:05", "1:02:09" (never negative). */
+export function clock(seconds) {
+  const s = Math.max(0, Math.floor(seconds || 0));
+  const hh = Math.floor(s / 3600);
+  const mm = String(Math.floor(s / 60) % 60).padStart(hh ? 2 : 1, "0");
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
+}
