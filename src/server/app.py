@@ -235,7 +235,7 @@ def build_runtime(services: Services) -> Runtime:
         chat_model=s.chat_model, embedder=s.embedder,
         by_meaning=MeaningNeighbours(upkeep, graph.snapshot), clock=s.clock,
         ids=s.ids, prompt=load_prompt, supervisor=supervisor, reader=graph, reactions=reactions,
-        no_model=lambda: no_key_for_extraction(s),
+        no_model=partial(no_key_for_extraction, s),  # no lambda: app.py stays out of a turn
     )
     notes = NotesImporter(
         vault_reader=s.vault_reader, graph_store=s.graph_store, source_store=s.source_store,

@@ -22,6 +22,7 @@ from studyhall.server.web import build_app
 
 from tests.support.chat_model import FunctionChatModel
 from tests.support.jobs import (
+    PROBE,
     RoleGate,
     artifact,
     job_call,
@@ -429,3 +430,38 @@ async def test_a_kill_during_the_wake_turn_flips_on_restart_and_the_teacher_stil
     await first.supervisor.aclose()  # the dead process's hung turn; it writes nothing
     assert len(steers({"messages": [m.model_dump(mode="json") for m in
                                     first.services.chat_store.get(chat_id).messages]})) == 1
+
+
+async def test_a_turn_in_a_session_with_no_job_ends_without_reading_the_job_folder(
+        tmp_path: Path) -> None:
+    # The runner is the only writer of jobs/, so it knows which chats hold an unsettled job: a
+    # turn elsewhere does not list every job file there is (they pile up over months).
+    roles = session_script([job_call("notes", {"topic": "heaps"}, "c1")], notes_writer=[NOTES])
+    roles["prober"] = [PROBE, PROBE]
+    roles["teacher"] += [{"text": "A heap keeps its smallest key on top."},
+                         {"text": "Sift-down swaps a key with its smaller child."}]
+    script = write(tmp_path / "s.json", roles)
+    async with scripted_app(script) as (api, runtime):
+        busy = await start(api, LESSON)  # starts a job; its result is delivered and settled
+        await settle(runtime)
+        (job,) = jobs_of(runtime, busy)
+        assert job.status == "done"
+        store = runtime.services.job_store
+        listed: list[str | None] = []
+        real_list = store.list
+
+        def counting(chat_id: str | None = None) -> list[Job]:
+            listed.append(chat_id)
+            return real_list(chat_id)
+
+        store.list = counting  # type: ignore[method-assign]
+        quiet = await api.new_chat("heaps")
+        turn = await api.say(quiet, "Teach me heaps")
+        assert turn.status == 200 and turn.last[0] == "finish", turn.events
+        await settle(runtime)
+        assert listed == []
+        # and the settled chat, once reconciled to nothing, is not listed on its next turn
+        turn = await api.say(busy, "And sift-down?")
+        assert "Sift-down swaps" in turn.text()
+        await settle(runtime)
+        assert listed == []

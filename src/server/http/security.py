@@ -4,6 +4,13 @@ A pure ASGI middleware (not ``BaseHTTPMiddleware``) so SSE streams pass through 
 Order of checks: Host (DNS rebinding) -> Origin (CSRF) -> token bootstrap -> token on /api.
 A header that must be single (Host, Origin) is refused when it comes twice. The bootstrap's
 redirect is built from the raw request target and is always a same-origin path.
+
+One page has headers of its own, ``/diagram-frame.html``: Mermaid writes ``<style>`` and
+``style=""`` into the SVG it lays out, which the app page's CSP (``style-src 'self'``) refuses.
+So diagrams are drawn in a frame of their own, sandboxed (an opaque origin: no cookie, no reach
+into the app, no network) whose CSP allows inline styles and nothing else new; it runs only the
+app's own two scripts and posts the SVG text back, which the reader shows as an ``<img>``. The
+two scripts it loads are shared with that opaque origin.
 """
 
 from __future__ import annotations
@@ -16,10 +23,9 @@ from urllib.parse import parse_qsl, quote, unquote_to_bytes
 
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from studyhall.server.http.diagram_frame import page_headers
 
 # Everything the page needs comes from the app itself: no external hosts, no inline script,
-# no framing by anyone. UI code that needs more (e.g. a sandboxed demo frame) edits this.
+# no framing by anyone. A page that needs more (the sandboxed diagram frame) has its own below.
 CONTENT_SECURITY_POLICY = "; ".join(  # noqa: FLY002 - one directive per line
     (
         "default-src 'self'",
@@ -47,6 +53,33 @@ SECURITY_HEADERS: tuple[tuple[str, str], ...] = (
     ("cross-origin-resource-policy", "same-origin"),
     ("permissions-policy", "camera=(), microphone=(), geolocation=()"),
 )
+
+# --- the diagram frame: the one page with headers of its own (see the docstring) ----------
+
+DIAGRAM_FRAME = "/diagram-frame.html"
+DIAGRAM_CSP = "; ".join((  # noqa: FLY002 - one directive per line
+    "sandbox allow-scripts",
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'unsafe-inline'",
+    "img-src data:",
+    "font-src 'self' data:",
+    "connect-src 'none'",
+    "form-action 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'self'",
+))
+DIAGRAM_SCRIPTS = frozenset({"/vendor/mermaid.js", "/js/diagram-frame.js"})
+
+
+def page_headers(path: str) -> tuple[tuple[str, str], ...]:
+    """Headers that replace the app's defaults for ``path`` (none for every other path)."""
+    if path == DIAGRAM_FRAME:
+        # The app frames it (SAMEORIGIN, frame-ancestors 'self'); nobody else can.
+        return (("content-security-policy", DIAGRAM_CSP), ("x-frame-options", "SAMEORIGIN"))
+    if path in DIAGRAM_SCRIPTS:  # public code, loaded by the sandboxed (opaque-origin) frame
+        return (("cross-origin-resource-policy", "cross-origin"),)
+    return ()
 
 log = logging.getLogger("studyhall.http")
 

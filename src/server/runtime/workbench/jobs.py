@@ -87,6 +87,9 @@ class JobRunner:
         self._aborting: set[str] = set()
         self._queued: set[str] = set()  # steer ids handed to the turn runner by this process
         self._locks: dict[str, asyncio.Lock] = {}
+        # Chats that may hold a job not yet settled (this runner is the only writer of jobs/):
+        # a turn in any other chat ends without listing the job folder.
+        self._open: set[str] = set()
 
     # --- starting ---------------------------------------------------------------------------
 
@@ -122,6 +125,7 @@ class JobRunner:
     def _launch(self, job: Job) -> None:
         if job.chat_id is not None:
             self._chat_of[job.id] = job.chat_id
+            self._open.add(job.chat_id)
         self._usage[job.id] = job.usage  # a re-run keeps counting from what was spent
         task = self._supervisor.spawn(f"job {job.id}", self._execute(job.id))
         self._tasks[job.id] = task
@@ -161,6 +165,7 @@ class JobRunner:
             # start-up catch-up keeps it later.
             await self._reactions.handle(JobFinished(finished))
         if finished.chat_id is not None:
+            self._open.add(finished.chat_id)
             self._in_background(finished.chat_id, self.reconcile(finished.chat_id))
 
     def _finish(self, job_id: str, outcome: str, *, result: dict[str, Any] | None = None,
@@ -214,6 +219,7 @@ class JobRunner:
         async with self._locks.setdefault(chat_id, asyncio.Lock()):
             jobs = [j for j in self._jobs.list(chat_id) if j.status not in TERMINAL]
             if not jobs:
+                self._open.discard(chat_id)
                 return
             record = self._chats.get(chat_id)
             if record is None:
@@ -222,12 +228,16 @@ class JobRunner:
                 return
             running = self._board.running(chat_id)
             deliver = []
+            flipped = 0
             for job in jobs:
                 action = delivery_action(job, record.messages, turn_running=running)
                 if action == "flip":
                     self._flip(job)
+                    flipped += 1
                 elif action == "deliver":
                     deliver.append(job)
+            if flipped == len(jobs):
+                self._open.discard(chat_id)  # every job of the chat is settled now
             if not deliver:
                 return
             for job in deliver:
@@ -261,8 +271,10 @@ class JobRunner:
         self._changed(job.id)
 
     async def on_turn_end(self, ended: TurnEnded) -> None:
-        """A turn ended: flip what that turn delivered, wake for the rest."""
-        await self.reconcile(ended.chat_id)
+        """A turn ended: flip what that turn delivered, wake for the rest (nothing to do in a
+        chat that holds no unsettled job)."""
+        if ended.chat_id in self._open:
+            await self.reconcile(ended.chat_id)
 
     # --- start-up, abort ---------------------------------------------------------------------
 
@@ -295,6 +307,7 @@ class JobRunner:
                 log.warning("[job %s] interrupted twice; failed", job.id)
                 if job.chat_id is not None:
                     chats.add(job.chat_id)
+        self._open.update(chats)
         for chat_id in sorted(chats):
             try:
                 await self.reconcile(chat_id)
