@@ -91,6 +91,7 @@ from studyhall.server.runtime.reactions import (
     GraphMerged,
     JobChanged,
     JobFinished,
+    PlanApproved,
     QuizGraded,
     Reactions,
     TurnEnded,
@@ -321,14 +322,14 @@ def build_runtime(services: Services) -> Runtime:
     reactions.declare({
         # Each in its own task once the turn is saved: a turn past chunk_tokens starts an
         # extraction run; the workbench flips what the turn delivered and wakes for the rest.
-        TurnEnded: (library.turn_ended, workbench.on_turn_end,
-                    learner.goal_turn_ended),  # a goal session's plan flows into its goal
+        TurnEnded: (library.turn_ended, workbench.on_turn_end),
         WakeWanted: (classroom.wake,),  # a job's steer waits and no turn will claim it
         JobChanged: (workbench.job_changed,),  # the activity streams re-read
         # Session and scope jobs alike keep what they wrote, before the delivery.
         JobFinished: (workbench.job_finished,),
         GraphMerged: (library.graph_merged,),  # new nodes get vectors, clusters, positions
         QuizGraded: (learner.quiz_graded,),  # a studied note's quiz answers are its evidence
+        PlanApproved: (learner.plan_approved,),  # a goal session's plan flows into its goal
     })
     return Runtime(
         services=s, supervisor=supervisor, reactions=reactions, classroom=classroom,

@@ -14,6 +14,7 @@ from studyhall.server.runtime.reactions import (
     GraphMerged,
     JobChanged,
     JobFinished,
+    PlanApproved,
     QuizGraded,
     TurnEnded,
     WakeWanted,
@@ -29,12 +30,13 @@ def runtime(tmp_path: Path) -> Runtime:
 def test_every_event_has_the_reactions_the_table_names(runtime: Runtime) -> None:
     r = runtime
     assert dict(r.reactions.table) == {
-        TurnEnded: (r.library.turn_ended, r.workbench.on_turn_end, r.learner.goal_turn_ended),
+        TurnEnded: (r.library.turn_ended, r.workbench.on_turn_end),
         WakeWanted: (r.classroom.wake,),
         JobChanged: (r.workbench.job_changed,),
         JobFinished: (r.workbench.job_finished,),
         GraphMerged: (r.library.graph_merged,),
         QuizGraded: (r.learner.quiz_graded,),
+        PlanApproved: (r.learner.plan_approved,),
     }
     assert set(r.reactions.table) == set(EVENTS)  # no event is published to nobody
 

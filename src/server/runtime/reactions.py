@@ -128,9 +128,23 @@ class QuizGraded:
         return f"[chat {self.chat_id}]"
 
 
-Event = TurnEnded | WakeWanted | JobChanged | JobFinished | GraphMerged | QuizGraded
+@dataclass(frozen=True)
+class PlanApproved:
+    """The learner approved a session's plan (the answer is saved): a session on a goal gives
+    the goal its plan."""
+
+    LOG: ClassVar[str] = "studyhall.turns"
+    chat_id: str
+    plan_id: str  # the approved ``plan_init`` call's id
+
+    @property
+    def subject(self) -> str:
+        return f"[chat {self.chat_id}]"
+
+
+Event = TurnEnded | WakeWanted | JobChanged | JobFinished | GraphMerged | QuizGraded | PlanApproved
 EVENTS: tuple[type[Event], ...] = (TurnEnded, WakeWanted, JobChanged, JobFinished, GraphMerged,
-                                   QuizGraded)
+                                   QuizGraded, PlanApproved)
 
 
 # --- the dispatcher ----------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from typing import Any
 from studyhall.core.agents.roster import AgentRoster, ToolWrap
 from studyhall.core.agents.tools import Tool
 from studyhall.core.agents.turn_events import Finish, MessageStart, Steer, ToolResult, TurnTextDelta
+from studyhall.core.classroom.phases import approves_plan
 from studyhall.core.classroom.turn_state import close_dangling, owes_reply, pending_client_calls
 from studyhall.core.contracts.chat import (
     MAX_MESSAGE_CHARS,
@@ -50,7 +51,13 @@ from studyhall.server.runtime.classroom.after_turn import AfterTurn
 from studyhall.server.runtime.classroom.agent_turn import AgentTurnDeps, run_agent_turn
 from studyhall.server.runtime.classroom.answers import answer_output
 from studyhall.server.runtime.classroom.turn_board import RunningTurn, TurnBoard
-from studyhall.server.runtime.reactions import QuizGraded, Reactions, TurnEnded, WakeWanted
+from studyhall.server.runtime.reactions import (
+    PlanApproved,
+    QuizGraded,
+    Reactions,
+    TurnEnded,
+    WakeWanted,
+)
 from studyhall.server.runtime.supervisor import Supervisor
 
 log = logging.getLogger("studyhall.turns")
@@ -184,6 +191,8 @@ class TurnRunner:
             record = self._save(chat_id, [updated])
             turn.emit(ToolResult(updated.id, done))
             self._studied(record, done)
+            if approves_plan(done):
+                self._reactions.publish(PlanApproved(chat_id, done.tool_call_id))
         except BaseException:
             self._end(chat_id)
             raise

@@ -49,7 +49,7 @@ from studyhall.server.runtime.learner.tool_answers import LearnerToolAnswers
 from studyhall.server.runtime.learner.wrong_choices import WrongChoices
 from studyhall.server.runtime.library.graph_reader import GraphReader
 from studyhall.server.runtime.library.node_finder import NodeFinder
-from studyhall.server.runtime.reactions import QuizGraded, TurnEnded
+from studyhall.server.runtime.reactions import PlanApproved, QuizGraded
 
 if TYPE_CHECKING:
     from studyhall.core.library.export.vault import VaultReport
@@ -158,7 +158,7 @@ class Learner:
                           goals=list(zip(goals, self._goals.progress(goals, model),
                                          strict=True))).json()
 
-    # --- goals across sessions (blocking, but ``goal_turn_ended``) ------------------------
+    # --- goals across sessions (blocking, but ``plan_approved``) --------------------------
 
     def goals(self) -> list[dict[str, Any]]:
         """Every goal with its plan and progress, newest first (``GET /api/goals``)."""
@@ -198,9 +198,9 @@ class Learner:
         """Record the session on its goal (its approved plans flow back into the goal)."""
         self._goals.attach(opening.goal.id, chat_id)
 
-    async def goal_turn_ended(self, ended: TurnEnded) -> None:
-        """A session on a goal approved a new plan: it becomes the goal's plan."""
-        await asyncio.to_thread(self._goals.take_session_plan, ended.chat_id)
+    async def plan_approved(self, approved: PlanApproved) -> None:
+        """A session approved a plan: on a goal, it becomes the goal's plan."""
+        await asyncio.to_thread(self._goals.take_session_plan, approved.chat_id)
 
     def write_questions(self, cards: list[dict[str, Any]]) -> None:
         """With a model, start writing stored questions for the shown cards that lack one, and
