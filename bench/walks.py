@@ -1,7 +1,7 @@
-"""Walks: the files of ``src/`` four requests cross, in the order each is first entered
+"""Walks: the files of ``src/`` five requests cross, in the order each is first entered
 (docs/walks.md's method, re-runnable).
 
-    .venv/bin/python bench/walks.py [--walk message|import|ask|grade] [--markdown]
+    .venv/bin/python bench/walks.py [--walk message|next-message|import|ask|grade] [--markdown]
 
 Each walk sends its request to the real app (``build_services`` -> ``build_runtime`` ->
 ``build_app``, ``tests/support/session_api.py`` over ASGI, scripted models, no key, a temporary
@@ -107,7 +107,7 @@ def docstring(path: str) -> str:
     return first if len(first) <= 110 else first[:109] + " …"
 
 
-# --- the four walks ------------------------------------------------------------------------------
+# --- the five walks -------------------------------------------------------------------------------
 
 async def _routes_built(api: Any) -> None:
     """Build every lazy route group first (the OpenAPI document walks the whole table), as
@@ -139,6 +139,25 @@ async def _message(tmp: Path, profiled: Callable[[], Any]) -> None:
         await _routes_built(api)
         with profiled():
             r = await api.say(chat_id, GRAPH_TOPIC)
+            await runtime.supervisor.idle()
+        assert r.status == 200 and r.names()[-1] == "finish", r.names()
+
+
+async def _next_message(tmp: Path, profiled: Callable[[], Any]) -> None:
+
+    script = write_script(tmp / "script.json", {
+        "prober": [{"text": "Hello! What do you know about graphs?"},
+                   {"text": "Good. Have you met breadth-first search?"}],
+        "labeler": [{"text": "Graphs"}]})
+    async with scripted_app(script, data_dir=tmp / "data") as (api, runtime):
+        chat_id = await api.new_chat(None)
+        await runtime.supervisor.idle()
+        await _routes_built(api)
+        first = await api.say(chat_id, GRAPH_TOPIC)
+        await runtime.supervisor.idle()
+        assert first.status == 200 and first.names()[-1] == "finish", first.names()
+        with profiled():
+            r = await api.say(chat_id, "I know what vertices and edges are.")
             await runtime.supervisor.idle()
         assert r.status == 200 and r.names()[-1] == "finish", r.names()
 
@@ -202,6 +221,9 @@ WALKS = {
     "message": Walk("message", '`POST /api/chats/{id}/messages` `{"text": "Hi, I want to learn '
                     'graph theory"}`, the first message of a new session (scripted prober '
                     "and labeler)", "none", _message),
+    "next-message": Walk("next-message", "the same request, the second message of that "
+                         "session (its title and its model's capabilities known by then)",
+                         "none", _next_message),
     "import": Walk("import", '`POST /api/graph/import` `{"path": …}` over '
                    "`tests/support/notes.py: write_vault` (a small Obsidian-style vault), no "
                    "model, then `GET /api/graph/import/{run_id}` until it is done",
@@ -230,7 +252,7 @@ def walk(name: str) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--walk", choices=sorted(WALKS), action="append",
-                        help="one walk (repeatable); all four by default")
+                        help="one walk (repeatable); all five by default")
     parser.add_argument("--markdown", action="store_true", help="print docs/walks.md tables")
     args = parser.parse_args()
     for name in args.walk or list(WALKS):
