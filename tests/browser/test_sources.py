@@ -16,6 +16,7 @@ import pytest
 from tests.support.browser_shelf import imported
 from tests.support.embedder import HashEmbedder
 from tests.support.live_server import start_server
+from tests.support.real_vault import make_real_vault, note_path, title_of
 from tests.support.shelf import make_shelf
 from tests.support.themes import both_themes
 
@@ -188,5 +189,67 @@ def test_a_place_in_a_lecture_opens_its_own_cue_not_the_one_before(window, tmp_p
         page.reload()  # the address alone: what a citation or a bookmark opens
         page.wait_for_selector("body[data-reader='transcript'] .cue.current")
         assert "Point 3" in page.locator(".cue.current").inner_text()
+    finally:
+        server.stop()
+
+
+def test_a_long_shelf_finds_a_source_by_the_words_typed(window, tmp_path):
+    # 30 notes in six folders: every word typed must be in a source's name, folder or kind.
+    vault = make_real_vault(tmp_path / "Vault", notes=30)
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        shelf = imported(server, vault.root)
+        assert len(shelf) == 30
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.click("a.sources-link")
+        page.wait_for_selector("body[data-sources='ready'] .shelf-find:not([hidden])")
+        page.keyboard.press("/")  # the shelf's own find box, not the graph's search
+        assert page.evaluate("document.activeElement.classList.contains('shelf-filter')")
+        assert page.locator(".shelf-filter").input_value() == ""  # the "/" was not typed
+
+        folder, name = note_path(4).split("/")
+        words = f"{name.split()[1]} {folder.split()[0]}"  # one word of the name, one of the folder
+        page.keyboard.type(words.upper())  # in any case
+        expected = sorted(title_of(p) for p in shelf
+                          if all(w in p.lower() for w in words.lower().split()))
+        assert 1 <= len(expected) < 30
+        titles = page.locator(".shelf-row .shelf-title").all_inner_texts()
+        assert sorted(titles) == expected
+        assert page.locator(".shelf-matches").inner_text() == f"{len(expected)} of 30 sources"
+        both_themes(window, "sources-07-find", ".shelf-row")
+
+        page.locator(".shelf-filter").press("Enter")  # opens the first match
+        page.wait_for_selector("body[data-reader='note']")
+        assert titles[0] in page.locator(".reader-title").inner_text()
+
+        page.go_back()
+        page.wait_for_selector("body[data-sources='ready']")
+        page.fill(".shelf-filter", "nothing-like-this")
+        assert "No source has “nothing-like-this”" in page.locator(".shelf-none").inner_text()
+        assert page.locator(".shelf-row").count() == 0
+        page.click(".shelf-none button")
+        assert page.locator(".shelf-row").count() == 30
+        assert page.locator(".shelf-matches").inner_text() == ""
+        assert not window.page_errors
+    finally:
+        server.stop()
+
+
+def test_a_short_shelf_has_no_find_box_and_slash_still_searches_the_graph(window, tmp_path):
+    course = make_shelf(tmp_path / "Course")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        imported(server, course)
+        page = window.page
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.click("a.sources-link")
+        page.wait_for_selector("body[data-sources='ready']")
+        assert page.locator(".shelf-find").is_hidden()
+        page.keyboard.press("/")
+        page.wait_for_function("() => location.hash === '' || location.hash === '#/'")
     finally:
         server.stop()

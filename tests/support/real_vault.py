@@ -29,7 +29,8 @@ def _title(i: int) -> str:
     return f"{_word(i).capitalize()} {_word(i * 7 + 3)} guide {i:03d}"
 
 
-def _path(i: int) -> str:
+def note_path(i: int) -> str:
+    """Where note ``i`` sits in the vault: ``<folder>/<title>.md``."""
     return f"{FOLDERS[i % len(FOLDERS)]}/{_title(i)}.md"
 
 
@@ -90,11 +91,11 @@ def make_real_vault(root: Path, notes: int = 30) -> RealVault:
     links: set[tuple[str, str]] = set()
     for i in range(notes):
         text, count, targets = _note(i, notes)
-        path = root / _path(i)
+        path = root / note_path(i)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         headings += count
-        links |= {(_path(i), _path(t)) for t in targets}
+        links |= {(note_path(i), note_path(t)) for t in targets}
     return RealVault(root, notes, headings, frozenset(links))
 
 

@@ -6,7 +6,7 @@ import { currentRoute, go } from "./router.js";
 import { openNewSession } from "./dialogs.js";
 
 const KEYS = [
-  ["/", "Search the graph"],
+  ["/", "Search the graph (in Sources: find a source; in Ask: the question box)"],
   ["n", "New session"],
   ["1 – 9", "Choose an answer (in a question)"],
   ["Enter", "Submit the answer / approve the plan"],

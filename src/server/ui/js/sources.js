@@ -1,6 +1,8 @@
 // Sources (#/sources): the learner's shelf — every imported note, transcript, PDF and text file
 // with its kind, status, how it is indexed and how much of it is in the graph; add material
-// (the import dialog, with the folder picker in the desktop window), re-import, remove.
+// (the import dialog, with the folder picker in the desktop window), re-import, remove. A long
+// shelf gets a find box ("/" focuses it): every word typed must be in a source's name, path,
+// folder or kind.
 
 import { api } from "./api.js";
 import { h, plural, relativeTime, replace, topicsAndIdeas } from "./dom.js";
@@ -13,6 +15,8 @@ const KIND_NAMES = { note: "Note", transcript: "Lecture", pdf: "PDF", text: "Tex
 const STATUS = { imported: "Imported", unchanged: "Up to date", skipped: "Skipped", deleted: "Removed",
   needs_transcription: "Needs transcription" };
 
+const FIND_FROM = 8;  // sources on the shelf before it offers the find box
+
 export function sourceHref(id, place = "") {
   return `#/sources/${encodeURIComponent(id)}${place ? `?${place}` : ""}`;
 }
@@ -22,16 +26,32 @@ export async function mountSources({ main, dock }) {
   const list = h("div.shelf-body", { "aria-busy": "true" }, h("p.muted.shelf-loading", "Loading your sources…"));
   const count = h("p.muted.small.shelf-count", "");
   const add = h("button.primary", { type: "button", onclick: () => addMaterial() }, "Add material…");
+  const find = h("input.shelf-filter", { type: "search", "aria-label": "Find a source",
+    placeholder: "Find a source by name, folder or kind", autocomplete: "off",
+    dataset: { slashTarget: "1" } });
+  const matches = h("p.muted.small.shelf-matches", { role: "status" });
+  const findKey = h("span", { hidden: true }, h("kbd", "/"), " find, ");
+  const finder = h("div.shelf-find", { hidden: true }, h("span.search-key", { "aria-hidden": "true" }, "/"), find, matches);
   const page = h("section.shelf", { "aria-labelledby": "shelf-title" },
     h("header.shelf-head", h("div", h("h1", { id: "shelf-title" }, "Sources"), count), add),
-    list);
+    finder, list);
   replace(main, h("div.shelf-scroll", page));
   replace(dock, h("div.dock-section.shelf-help",
     h("h2", "Your material"),
     h("p", "Notes, lecture transcripts, PDFs and text you imported. Open one to read it — a lecture plays beside its transcript when the video or audio file sits next to it."),
     h("p.muted.small", "Removing a source takes its passages out of search. What you learned from it stays in your graph and your reviews."),
-    h("p.muted.small", "Keys: ", h("kbd", "j"), " / ", h("kbd", "k"), " move, ", h("kbd", "Enter"), " open.")));
+    h("p.muted.small", "Keys: ", findKey, h("kbd", "j"), " / ", h("kbd", "k"), " move, ", h("kbd", "Enter"), " open.")));
   let disposed = false;
+  let shelf = [];  // the sources in shelf order, as last loaded
+  find.addEventListener("input", () => show());
+  find.addEventListener("keydown", (e) => {
+    const first = list.querySelector("a.shelf-title");
+    if ((e.key === "ArrowDown" || e.key === "Enter") && first) {
+      e.preventDefault();
+      if (e.key === "Enter") location.hash = first.getAttribute("href");
+      else first.focus();
+    }
+  });
 
   async function load() {
     list.setAttribute("aria-busy", "true");
@@ -63,8 +83,26 @@ export async function mountSources({ main, dock }) {
       return;
     }
     const order = { imported: 0, unchanged: 0, needs_transcription: 1, skipped: 1, deleted: 2 };
-    const sorted = sources.slice().sort((a, b) => (order[a.status] - order[b.status]) || a.title.localeCompare(b.title));
-    replace(list, h("ul.shelf-list", sorted.map(row)));
+    shelf = sources.slice().sort((a, b) => (order[a.status] - order[b.status]) || a.title.localeCompare(b.title));
+    finder.hidden = findKey.hidden = shelf.length < FIND_FROM;
+    show();
+  }
+
+  /** The shelf, or the sources every word in the find box is found in. */
+  function show() {
+    const words = finder.hidden ? [] : find.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const shown = words.length ? shelf.filter((s) => {
+      const text = `${s.title} ${s.path} ${s.root} ${KIND_NAMES[s.kind] || s.kind}`.toLowerCase();
+      return words.every((w) => text.includes(w));
+    }) : shelf;
+    matches.textContent = words.length ? `${shown.length} of ${plural(shelf.length, "source")}` : "";
+    if (shown.length) {
+      replace(list, h("ul.shelf-list", shown.map(row)));
+      return;
+    }
+    replace(list, h("div.shelf-none",
+      h("p", `No source has “${find.value.trim()}” in its name, folder or kind.`),
+      h("button", { type: "button", onclick: () => { find.value = ""; show(); find.focus(); } }, "Show every source")));
   }
 
   // How search finds the passages, in the learner's words (not "semantic" or "vectors"): the
@@ -161,5 +199,9 @@ export async function mountSources({ main, dock }) {
   }
 
   await load();
-  return { unmount() { disposed = true; delete document.body.dataset.sources; }, handleKey };
+  return {
+    unmount() { disposed = true; delete document.body.dataset.sources; },
+    handleKey,
+    get focusSearch() { return finder.hidden ? undefined : () => find.focus(); },  // a short shelf: "/" searches the graph
+  };
 }
