@@ -13,6 +13,7 @@ from studyhall.core.contracts.learner import (
     AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    GradeUndone,
     LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
@@ -54,11 +55,16 @@ def asserted(rid: str) -> LearnerAsserted:
                            at=at(6))
 
 
+def undone(rid: str) -> GradeUndone:
+    return GradeUndone(id=rid, grade_id="r1", at=at(8))
+
+
 def retracted(rid: str) -> AssertionRetracted:
     return AssertionRetracted(id=rid, assertion_id="las_1", at=at(7))
 
 
-LEDGERS = [("append_grades", "grades", graded), ("append_observations", "observations", observed),
+LEDGERS = [("append_grades", "grades", graded), ("append_undone", "undone", undone),
+           ("append_observations", "observations", observed),
            ("append_questions", "questions", question),
            ("append_flashcards", "flashcards", flashcard),
            ("append_retirements", "retirements", retired),

@@ -168,3 +168,45 @@ async def test_a_teacher_observation_is_validated_and_explains_the_score() -> No
                 ledgers.observe(*bad)
         with pytest.raises(NotFound):
             ledgers.observe("nowhere", "solid")
+
+
+async def test_a_grade_taken_back_leaves_the_card_as_if_it_had_not_been_given() -> None:
+    services, clock = seeded_services()
+    async with scripted_app(None, services=services) as (api, _):
+        before = (await api.http.get("/api/review?node=heap")).json()
+        first = await api.http.post("/api/review/heap", json={"grade": "good"})
+        clock.advance(days=1)
+        queue_before = (await api.http.get("/api/review")).json()
+        stats_before = (await api.http.get("/api/stats")).json()
+        mastery_before = (await api.http.get("/api/mastery/heap")).json()
+
+        # A slip: "again" pressed for a card the learner knew.
+        slip = await api.http.post("/api/review/heap", json={"grade": "again"})
+        assert slip.status_code == 200 and slip.json()["grade_id"].startswith("rev")
+        assert slip.json()["reviews"] == 2
+        undone = await api.http.delete(f"/api/grades/{slip.json()['grade_id']}")
+        assert undone.status_code == 200, undone.text
+        card = undone.json()
+        assert card["grade_id"] is None and card["reviews"] == 1
+        # Exactly the card, the queue, the statistics and the mastery before the slip.
+        assert {k: card[k] for k in ("due_at", "stability", "difficulty", "state")} == {
+            k: first.json()[k] for k in ("due_at", "stability", "difficulty", "state")}
+        assert (await api.http.get("/api/review")).json() == queue_before
+        assert (await api.http.get("/api/stats")).json() == stats_before
+        assert (await api.http.get("/api/mastery/heap")).json() == mastery_before
+
+        # Taking it back twice changes nothing; an unknown grade is a 404 in plain words.
+        again = await api.http.delete(f"/api/grades/{slip.json()['grade_id']}")
+        assert again.status_code == 200 and again.json() == card
+        missing = await api.http.delete("/api/grades/rev_nothing")
+        assert missing.status_code == 404
+        assert "no review grade 'rev_nothing'" in missing.json()["message"]
+        # Both undos of the first grade too: the card is new again, as before any grade.
+        fresh = await api.http.delete(f"/api/grades/{first.json()['grade_id']}")
+        assert (fresh.json()["reviews"], fresh.json()["card"]) == (0, "new")
+        (was,), (now,) = before["due"], (await api.http.get("/api/review?node=heap")).json()["due"]
+        same = ("queue", "card", "due_at", "stability", "difficulty", "reviews", "mastery")
+        assert {k: now[k] for k in same} == {k: was[k] for k in same}
+        assert now["card"] == "new" and now["reviews"] == 0
+        ledger = services.learner_store
+        assert len(ledger.grades().records) == 2 and len(ledger.undone().records) == 2

@@ -8,6 +8,7 @@ from studyhall.core.contracts.learner import (
     AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    GradeUndone,
     LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
@@ -19,6 +20,7 @@ from studyhall.core.contracts.learner import (
 class InMemoryLearnerStore(LearnerLedgerMethods):
     def __init__(self) -> None:
         self._grades = MemoryLedger(ReviewGraded, "review grades")
+        self._undone = MemoryLedger(GradeUndone, "undone review grades")
         self._observations = MemoryLedger(LearnerObserved, "learner observations")
         self._quiz_answers = MemoryLedger(SourceQuizAnswered, "quiz me answers")
         self._questions = MemoryLedger(ReviewQuestionWritten, "review questions")

@@ -1,6 +1,7 @@
 """``JsonlLearnerStore``: the learner's append-only ledgers under ``learner/``.
 
     reviews.jsonl        review grades (ReviewGraded)
+    reviews_undone.jsonl a grade taken back right after it was given (GradeUndone)
     observations.jsonl   the teacher's validated observations (LearnerObserved)
     quiz_answers.jsonl   "Quiz me" answers on a source, per supported node (SourceQuizAnswered)
     questions.jsonl      model-written review questions that passed the evidence check
@@ -30,6 +31,7 @@ from studyhall.core.contracts.learner import (
     AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    GradeUndone,
     LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
@@ -40,9 +42,10 @@ from studyhall.core.contracts.ledger import LedgerRead
 
 
 class LearnerLedgerMethods:
-    """Mixin shared with the in-memory fake: the subclass sets the eight ledgers."""
+    """Mixin shared with the in-memory fake: the subclass sets the nine ledgers."""
 
     _grades: Ledger
+    _undone: Ledger
     _observations: Ledger
     _quiz_answers: Ledger
     _questions: Ledger
@@ -53,6 +56,12 @@ class LearnerLedgerMethods:
 
     def append_grades(self, records: Sequence[ReviewGraded]) -> None:
         self._grades.append(records)
+
+    def append_undone(self, records: Sequence[GradeUndone]) -> None:
+        self._undone.append(records)
+
+    def undone(self) -> LedgerRead[GradeUndone]:
+        return self._undone.read()
 
     def append_observations(self, records: Sequence[LearnerObserved]) -> None:
         self._observations.append(records)
@@ -106,6 +115,8 @@ class JsonlLearnerStore(LearnerLedgerMethods):
         name = self._root.name
         self._grades: JsonlLedger[Any] = JsonlLedger(
             self._root / "reviews.jsonl", ReviewGraded, label=f"{name}/reviews.jsonl")
+        self._undone: JsonlLedger[Any] = JsonlLedger(
+            self._root / "reviews_undone.jsonl", GradeUndone, label=f"{name}/reviews_undone.jsonl")
         self._observations: JsonlLedger[Any] = JsonlLedger(
             self._root / "observations.jsonl", LearnerObserved,
             label=f"{name}/observations.jsonl")

@@ -4,7 +4,7 @@ questions a model wrote for a node, kept once they passed the evidence check, an
 the learner kept (from an artifact or an Anki deck) with their retirements, and what the learner
 said of themselves ("I know this", "I don't know this", "this is wrong") with its retractions.
 
-Append-only like the graph ledgers; every id is unique (a replayed append is ignored by readers).
+A grade taken back is a record too (``GradeUndone``). Append-only like the graph ledgers; every id is unique (a replayed append is ignored by readers).
 Mastery, FSRS card state and due dates are derived from these at read time, never stored.
 """
 
@@ -36,6 +36,16 @@ class ReviewGraded(Record):
     node_id: str = Field(min_length=1)
     grade: Grade
     prompt_kind: PromptKind | None = None  # the prompt shown, for the record
+    at: datetime
+
+
+class GradeUndone(Record):
+    """The learner took a review grade back (undo, right after giving it): from then on the
+    card is replayed without it, as if it had not been given."""
+
+    kind: Literal["grade-undone"] = "grade-undone"
+    id: str = Field(min_length=1)  # ``undo_<grade id>``: one undo per grade
+    grade_id: str = Field(min_length=1)
     at: datetime
 
 

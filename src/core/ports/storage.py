@@ -27,6 +27,7 @@ from studyhall.core.contracts.learner import (
     AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    GradeUndone,
     LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
@@ -130,7 +131,7 @@ class GraphTails(Protocol):
 
 
 class LearnerStore(Protocol):
-    """The learner ledgers: review grades, the teacher's observations, "Quiz me" answers,
+    """The learner ledgers: review grades (and the ones taken back), the teacher's observations, "Quiz me" answers,
     model-written review questions that passed the evidence check, and the flashcards the
     learner kept (and their artifacts' retirements), the learner's own assertions (and their
 retractions), append-only (one fsync
@@ -138,6 +139,8 @@ retractions), append-only (one fsync
     skipped and counted, a replayed id ignored)."""
 
     def append_grades(self, records: Sequence[ReviewGraded]) -> None: ...
+    def append_undone(self, records: Sequence[GradeUndone]) -> None: ...
+    def undone(self) -> LedgerRead[GradeUndone]: ...
     def append_observations(self, records: Sequence[LearnerObserved]) -> None: ...
     def append_quiz_answers(self, records: Sequence[SourceQuizAnswered]) -> None: ...
     def grades(self) -> LedgerRead[ReviewGraded]: ...

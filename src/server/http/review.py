@@ -3,10 +3,11 @@
 ``GET /api/review?limit=N`` → ``{"due": [{"node_id", "prompt", "kind", "state",
 "retrievability", "due_at", "answer", "text", …}], "counts": {"due_today", "new_today",
 "overdue"}}``; ``POST /api/review/{node_id}`` ``{"grade": "again"|"hard"|"good"|"easy"}`` →
-``{"node_id", "due_at", "stability", "difficulty", "mastery", "state", …}``;
+``{"node_id", "grade_id", "due_at", "stability", "difficulty", "mastery", "state", …}``;
+``DELETE /api/grades/{grade_id}`` takes that grade back (undo) → the card without it;
 ``GET /api/mastery/{node_id}`` → ``{"mastery", "state", "explanation": [{"at", "kind",
 "detail", "before", "after"}], …}``; ``GET /api/stats`` → plot data. All derived from the
-evidence at each read (nothing but the grade is written).
+evidence at each read (nothing but the grade, or its undo, is written).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ class ReviewQueue(BodyModel):
 
 class CardOut(BodyModel):
     node_id: str
+    grade_id: str | None = None  # after a grade: what DELETE /api/grades/{id} takes back
     due_at: str
     stability: float | None
     difficulty: float | None
@@ -161,6 +163,15 @@ def routes(learner: Learner) -> list[BaseRoute]:
         return JSONResponse(await asyncio.to_thread(learner.grade, node_id, body.grade,
                                                     body.kind))
 
+    @describe(summary="Take a review grade back (undo)", response=CardOut,
+              responses={404: "No such grade, or its topic has left the graph"})
+    async def delete_grade(request: Request) -> Response:
+        """The card is replayed without that grade, as if it had not been given (the ledger
+        keeps both records: an undo is appended). Its node's card after; taking the same grade
+        back twice changes nothing."""
+        grade_id = request.path_params["grade_id"]
+        return JSONResponse(await asyncio.to_thread(learner.undo_grade, grade_id))
+
     @describe(summary="A node's mastery, explained", response=MasteryOut,
               responses={404: "No such node"})
     async def get_mastery(request: Request) -> Response:
@@ -177,6 +188,8 @@ def routes(learner: Learner) -> list[BaseRoute]:
 
     return [
         Route("/api/review", get_review, methods=["GET"], name="get_review"),
+        Route("/api/grades/{grade_id}", delete_grade, methods=["DELETE"],
+              name="delete_grade"),
         Route("/api/review/{node_id:path}", post_review, methods=["POST"], name="post_review"),
         Route("/api/mastery/{node_id:path}", get_mastery, methods=["GET"], name="get_mastery"),
         Route("/api/stats", get_stats, methods=["GET"], name="get_stats"),

@@ -19,6 +19,7 @@ from studyhall.core.contracts.learner import (
     AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    GradeUndone,
     LearnerAsserted,
     LearnerObserved,
     ReviewGraded,
@@ -49,12 +50,16 @@ class LearnerEvidence:
                  retired: Iterable[FlashcardsRetired] = (),
                  follow: Mapping[str, str] | None = None,
                  assertions: Iterable[LearnerAsserted] = (),
-                 retractions: Iterable[AssertionRetracted] = ()) -> None:
+                 retractions: Iterable[AssertionRetracted] = (),
+                 undone: Iterable[GradeUndone] = ()) -> None:
         self.flashcards = Flashcards(flashcards, retired, follow)
         self.signals: dict[str, list[Signal]] = {}
         self.grades: dict[str, list[Graded]] = {}
         at_node = (lambda node_id: node_id) if not follow else (lambda n: follow.get(n, n))
+        taken_back_grades = {u.grade_id for u in undone}  # as if never given
         for g in grades:
+            if g.id in taken_back_grades:
+                continue
             at = aware(g.at)
             node = at_node(g.node_id)
             self.signals.setdefault(node, []).append(Signal(at, "review", g.grade, g.id))

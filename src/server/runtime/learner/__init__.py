@@ -105,6 +105,10 @@ class Learner:
         """Record a review grade: the node's new card and mastery (the model built once)."""
         return self._ledgers.grade(node_id, grade, prompt_kind)
 
+    def undo_grade(self, grade_id: str) -> dict[str, Any]:
+        """Take a review grade back: its node's card replayed without it."""
+        return self._ledgers.undo_grade(grade_id)
+
     def fsrs_state(self, node_id: str) -> dict[str, Any]:
         """That node's FSRS state now, read-only (``NotFound`` for an unknown node)."""
         return self._ledgers.fsrs_state(node_id)

@@ -23,6 +23,7 @@ from studyhall.core.contracts.learner import (
     AssertionRetracted,
     FlashcardKept,
     FlashcardsRetired,
+    GradeUndone,
     LearnerAsserted,
     LearnerObserved,
     PromptKind,
@@ -139,10 +140,25 @@ class LearnerLedgers:
             raise InvalidInput(f"Unknown grade {grade!r}: use one of {', '.join(GRADES)}.")
         snapshot = self._graph.snapshot()
         require_node(snapshot, node_id)  # NotFound for a node the graph does not hold
-        self._store.append_grades([ReviewGraded(
-            id=self._ids.new("rev"), node_id=node_id, grade=grade,
-            prompt_kind=prompt_kind, at=self._clock.now())])
-        return card_json(self.model(snapshot), node_id)  # the model is built once, after
+        graded = ReviewGraded(id=self._ids.new("rev"), node_id=node_id, grade=grade,
+                              prompt_kind=prompt_kind, at=self._clock.now())
+        self._store.append_grades([graded])
+        # The model is built once, after; the grade's id is what an undo names.
+        return {**card_json(self.model(snapshot), node_id), "grade_id": graded.id}
+
+    def undo_grade(self, grade_id: str) -> dict[str, Any]:
+        """Take a review grade back (``DELETE /api/grades/{id}``): the card is replayed
+        without it. Its node's card after; a second undo of the same grade adds nothing."""
+        graded = next((g for g in self._store.grades().records if g.id == grade_id), None)
+        if graded is None:
+            raise NotFound(f"There is no review grade {grade_id!r} to take back.")
+        snapshot = self._graph.snapshot()
+        node_id = snapshot.absorbed.get(graded.node_id, graded.node_id)
+        require_node(snapshot, node_id)  # NotFound when its topic has left the graph
+        # One id per grade: undoing twice is a replay the ledger ignores.
+        self._store.append_undone([GradeUndone(id=f"undo_{grade_id}", grade_id=grade_id,
+                                               at=self._clock.now())])
+        return {**card_json(self.model(snapshot), node_id), "grade_id": None}
 
     def observe(self, node_id: str, level: str, note: str = "",
                 source_id: str | None = None) -> dict[str, Any]:
@@ -271,7 +287,8 @@ class LearnerLedgers:
                                self._store.flashcards().records,
                                self._store.retirements().records, follow=snapshot.absorbed,
                                assertions=self._store.assertions().records,
-                               retractions=self._store.retractions().records)
+                               retractions=self._store.retractions().records,
+                               undone=self._store.undone().records)
 
     def _flashcards(self) -> Flashcards:
         return Flashcards(self._store.flashcards().records, self._store.retirements().records)

@@ -34,7 +34,7 @@ export function renderCardDock(dock, card, counts) {
     h("h3", "Grades"),
     h("dl.grade-meanings", MEANINGS.map(([key, label, what]) => [
       h("dt", h("kbd", key), ` ${label}`), h("dd", what)])),
-    h("p.small.muted", h("kbd", "Space"), " shows the answer."),
+    h("p.small.muted", h("kbd", "Space"), " shows the answer; ", h("kbd", "u"), " takes the last grade back."),
     todayCounts(counts),
   ));
 }

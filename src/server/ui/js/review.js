@@ -1,9 +1,11 @@
 // Review: today's cards one at a time — the prompt, "Show answer" (Space / Enter), then four
 // grades (1–4) each saying when the card would come back; a progress line, a calm summary, and
 // an empty state that says where cards come from. No model is needed. #/review?node=ID reviews
-// that one node now ("Review now" in the graph's dock).
+// that one node now ("Review now" in the graph's dock). A grade given by mistake is taken back
+// with "Undo" (u): the card comes back as it was, to be graded again.
 
 import { api } from "./api.js";
+import { toast } from "./toast.js";
 import { h, plural, replace, stateBadge } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
 import { openNewSession } from "./dialogs.js";
@@ -92,8 +94,10 @@ export async function mountReview({ main, dock }, params, query) {
     replace(page,
       h("header.review-head",
         h("h1.visually-hidden", { id: "review-title" }, "Review"),
-        h("p.review-progress", { role: "status", "aria-live": "polite" },
-          s.only ? "Reviewing one card" : leftText(left, done)),
+        h("div.review-head-line",
+          h("p.review-progress", { role: "status", "aria-live": "polite" },
+            s.only ? "Reviewing one card" : leftText(left, done)),
+          undoButton()),
         h("div.progress.thin", { role: "progressbar", "aria-label": "Review progress",
           "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(done) },
         h("div.progress-fill"))),
@@ -149,7 +153,8 @@ export async function mountReview({ main, dock }, params, query) {
       const result = await api.post(`/api/review/${encodeURIComponent(card.node_id)}`,
         { grade, kind: card.kind });
       if (s !== session || disposed) return;
-      s.graded.push({ node_id: card.node_id, grade, due_at: result.due_at, text: card.text });
+      s.graded.push({ node_id: card.node_id, grade, due_at: result.due_at, text: card.text,
+        grade_id: result.grade_id, card });
       refreshReviewCount();
     } catch (error) {
       if (s !== session || disposed) return;
@@ -164,6 +169,38 @@ export async function mountReview({ main, dock }, params, query) {
     }
     s.busy = false;
     next();
+  }
+
+  /** "Undo" for the last grade given here (u), or nothing before the first. */
+  function undoButton() {
+    const last = session.graded.at(-1);
+    if (!last) return null;
+    const label = GRADES.find((g) => g.grade === last.grade).label;
+    return h("button.small.undo-grade", { type: "button", onclick: undo,
+      "aria-label": `Undo the last grade (${label}) and review that card again`,
+      title: "Take the last grade back: the card comes back as it was" },
+    `↶ Undo “${label}”`, h("kbd", "u"));
+  }
+
+  async function undo() {
+    const s = session;
+    const last = s.graded.at(-1);
+    if (!last || s.busy) return;
+    s.busy = true;
+    try {
+      await api.del(`/api/grades/${encodeURIComponent(last.grade_id)}`);
+    } catch (error) {
+      if (s === session && !disposed) toast(`The grade was not taken back: ${error.message}`, { kind: "error" });
+      s.busy = false;
+      return;
+    }
+    s.busy = false;
+    if (s !== session || disposed) return;
+    s.graded.pop();
+    refreshReviewCount();
+    s.card = last.card;  // as it was before that grade (its due dates per grade too)
+    s.revealed = false;
+    showCard();
   }
 
   function showSummary() {
@@ -188,6 +225,7 @@ export async function mountReview({ main, dock }, params, query) {
         h("li", { class: `grade-${grade}` }, h("span.tally-count", String(counts[grade])), label))),
       s.nextDue && !left ? h("p.muted", `Next review ${dayPhrase(s.nextDue)}.`) : null,
       h("div.review-links",
+        undoButton(),
         s.only && left ? h("button.primary", { type: "button", onclick: () => go("#/review") },
           `Review today's cards (${left})`) : null,
         h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph"),
@@ -224,6 +262,10 @@ export async function mountReview({ main, dock }, params, query) {
     },
     handleKey(e) {
       const s = session;
+      if (e.key === "u" && s?.graded.length && !s.busy) {
+        undo();
+        return true;
+      }
       if (!s?.card) return false;
       if (e.key === " " || e.key === "Enter") {
         if (!s.revealed) reveal();

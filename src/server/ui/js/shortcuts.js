@@ -16,6 +16,7 @@ const KEYS = [
   ["0", "Whole graph (graph focused)"],
   ["Space", "Show the answer (in a review)"],
   ["1 – 4", "Again / Hard / Good / Easy (in a review)"],
+  ["u", "Undo the last grade (in a review)"],
   ["Esc", "Close a dialog or panel"],
 ];
 

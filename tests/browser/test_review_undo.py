@@ -1,0 +1,84 @@
+"""Undo in a review, in the real window with no key: "1" pressed by mistake is taken back with
+"u" (the card comes back as it was, and nothing counts it), and the last grade of the day is
+taken back from the summary with its button. Screenshots at 1024×700, light and dark."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from studyhall.server.app import build_services
+from studyhall.server.config import load_config
+
+from tests.support.embedder import HashEmbedder
+from tests.support.graph_events import cp, prop, quiz
+from tests.support.live_server import start_server
+from tests.support.themes import both_themes
+
+pytestmark = pytest.mark.browser
+
+SIZE = {"width": 1024, "height": 700}
+TREE = "A tree is a connected graph without cycles."
+HEAP = "A heap is a complete binary tree with the heap property."
+
+
+def seeded(data_dir):
+    graph = build_services(load_config(data_dir=data_dir)).graph_store
+    graph.append_propositions([prop("tree", text=TREE), prop("heap", text=HEAP)])
+    graph.append_quiz_events([quiz("tree", "correct", 1), quiz("heap", "miss", 2, call="c2")])
+    graph.append_checkpoint(cp("r1"))
+
+
+def prompt(page) -> str:
+    return page.locator(".review-prompt").inner_text()
+
+
+def test_a_grade_given_by_mistake_is_taken_back_and_the_card_comes_back(window, tmp_path):
+    seeded(tmp_path / "data")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/review")
+        page.wait_for_selector("body[data-review='question']")
+        assert page.locator(".undo-grade").count() == 0  # nothing to take back yet
+        first = prompt(page)
+        page.keyboard.press("Space")
+        page.wait_for_selector("body[data-review='answer']")
+        page.keyboard.press("1")  # a slip: "Again" for a card the learner knew
+        page.wait_for_function(f"() => document.querySelector('.review-prompt')?.innerText !== {first!r}")
+        undo = page.locator(".undo-grade")
+        assert undo.inner_text().startswith("↶ Undo “Again”")
+        # "Again" brings the card back today: two left still, one done.
+        assert page.locator(".review-progress").inner_text() == "2 cards left · 1 done"
+        both_themes(window, "review-undo", ".undo-grade")
+
+        page.keyboard.press("u")
+        page.wait_for_function(f"() => document.querySelector('.review-prompt')?.innerText === {first!r}")
+        assert page.evaluate("document.body.dataset.review") == "question"
+        assert page.locator(".undo-grade").count() == 0
+        assert page.locator(".review-progress").inner_text() == "2 cards left"
+        store = server.services.learner_store
+        assert len(store.grades().records) == 1 and len(store.undone().records) == 1
+
+        # Graded again (a new card comes back while it is learnt), then the day's last grade
+        # taken back from the summary.
+        for _ in range(12):
+            if page.evaluate("document.body.dataset.review") == "summary":
+                break
+            page.keyboard.press("Space")
+            page.wait_for_selector("body[data-review='answer']")
+            page.keyboard.press("4")
+            page.wait_for_selector("body[data-review='question'], body[data-review='summary']")
+        assert page.evaluate("document.body.dataset.review") == "summary"
+        assert "2 cards reviewed" in page.locator(".summary-line").inner_text()
+        given = len(store.grades().records)
+        page.locator(".review-done .undo-grade").click()
+        page.wait_for_selector("body[data-review='question']")
+        assert len(store.undone().records) == 2 and len(store.grades().records) == given
+        assert page.locator(".undo-grade").inner_text().startswith("↶ Undo “Easy”")  # the one before
+        assert not window.page_errors and not window.console_errors
+    finally:
+        server.stop()
