@@ -82,7 +82,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
         LazyRoutes(("/api/frames",), lambda: demo_frames.routes(runtime.workbench)),
         LazyRoutes(("/api/activity", "/api/jobs"), lambda: activity.routes(runtime.workbench)),
         LazyRoutes(("/api/artifacts",), lambda: artifacts.routes(runtime.workbench)),
-        LazyRoutes(("/api/review", "/api/grades", "/api/mastery", "/api/stats"),
+        LazyRoutes(("/api/review", "/api/grades", "/api/cards", "/api/mastery", "/api/stats"),
                    lambda: review.routes(runtime.learner)),
         LazyRoutes(("/api/export",), lambda: exports.routes(runtime.learner)),
         LazyRoutes(("/api/today",), lambda: today.routes(runtime.learner)),

@@ -82,3 +82,46 @@ def test_a_grade_given_by_mistake_is_taken_back_and_the_card_comes_back(window, 
         assert not window.page_errors and not window.console_errors
     finally:
         server.stop()
+
+
+def test_a_card_not_worth_reviewing_is_taken_out_and_its_topic_puts_it_back(window, tmp_path):
+    seeded(tmp_path / "data")
+    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    try:
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/review")
+        page.wait_for_selector("body[data-review='question']")
+        assert page.locator(".review-progress").inner_text() == "2 cards left"
+        first = prompt(page)
+        gone = "heap" if "heap" in first else "tree"
+        page.click(".suspend-card")
+        page.wait_for_function(f"() => document.querySelector('.review-prompt')?.innerText !== {first!r}")
+        assert page.locator(".review-progress").inner_text() == "Last card"
+        assert "is out of your reviews" in page.locator(".toast").inner_text()
+        both_themes(window, "review-suspended", ".toast")
+        (held,) = server.services.learner_store.suspensions().records
+        assert (held.node_id, held.suspended) == (gone, True)
+        assert not server.services.learner_store.grades().records  # not a grade
+
+        # On the map, its topic says so and puts it back.
+        page.goto(server.home_url)
+        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                               " && window.__studyhall.graph.model", timeout=60_000)
+        page.evaluate(f"""() => {{ const g = window.__studyhall.graph;
+            g.select(g.model.index.get({gone!r}), {{ fly: true }}); }}""")
+        page.wait_for_selector(".node-mastery:not([aria-busy]) .suspend-toggle")
+        assert "Out of your reviews" in page.locator(".node-mastery .review-when").inner_text()
+        page.locator(".node-mastery").scroll_into_view_if_needed()
+        both_themes(window, "review-suspended-dock", ".suspend-toggle")
+        page.click(".suspend-toggle:has-text('Put it back in your reviews')")
+        page.wait_for_selector(".suspend-toggle:has-text('Stop reviewing it')")
+        assert "Out of your reviews" not in page.locator(".node-mastery .review-when").inner_text()
+        page.goto(f"{server.url}/#/review")
+        page.wait_for_selector("body[data-review='question']")
+        assert page.locator(".review-progress").inner_text() == "2 cards left"
+        assert not window.page_errors and not window.console_errors
+    finally:
+        server.stop()

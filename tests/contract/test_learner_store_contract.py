@@ -11,6 +11,7 @@ from studyhall.adapters.fakes import InMemoryLearnerStore
 from studyhall.adapters.store import JsonlLearnerStore
 from studyhall.core.contracts.learner import (
     AssertionRetracted,
+    CardSuspended,
     FlashcardKept,
     FlashcardsRetired,
     GradeUndone,
@@ -59,11 +60,16 @@ def undone(rid: str) -> GradeUndone:
     return GradeUndone(id=rid, grade_id="r1", at=at(8))
 
 
+def suspended(rid: str) -> CardSuspended:
+    return CardSuspended(id=rid, node_id="n_tree", suspended=True, at=at(9))
+
+
 def retracted(rid: str) -> AssertionRetracted:
     return AssertionRetracted(id=rid, assertion_id="las_1", at=at(7))
 
 
 LEDGERS = [("append_grades", "grades", graded), ("append_undone", "undone", undone),
+           ("append_suspensions", "suspensions", suspended),
            ("append_observations", "observations", observed),
            ("append_questions", "questions", question),
            ("append_flashcards", "flashcards", flashcard),

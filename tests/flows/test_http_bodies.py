@@ -32,6 +32,7 @@ JSON_ROUTES = [
     ("PUT", "/api/settings/timeouts"),
     ("POST", "/api/settings/test"),
     ("POST", "/api/review/{node_id}"),
+    ("PUT", "/api/cards/{node_id}"),
     ("POST", "/api/sources/{source_id}/quiz"),
     ("POST", "/api/sources/{source_id}/quiz/{quiz_id}/answers"),
     ("POST", "/api/goals"),

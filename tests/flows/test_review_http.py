@@ -210,3 +210,39 @@ async def test_a_grade_taken_back_leaves_the_card_as_if_it_had_not_been_given() 
         assert now["card"] == "new" and now["reviews"] == 0
         ledger = services.learner_store
         assert len(ledger.grades().records) == 2 and len(ledger.undone().records) == 2
+
+
+async def test_a_card_taken_out_of_review_leaves_the_queue_and_comes_back_as_it_was() -> None:
+    services, _ = seeded_services()
+    async with scripted_app(None, services=services) as (api, _):
+        await api.http.post("/api/review/heap", json={"grade": "good"})
+        queue = (await api.http.get("/api/review")).json()
+        stats = (await api.http.get("/api/stats")).json()
+        mastery = (await api.http.get("/api/mastery/heap")).json()
+        assert "heap" in [d["node_id"] for d in queue["due"]] and mastery["suspended"] is False
+
+        out = await api.http.put("/api/cards/heap", json={"suspended": True})
+        assert out.status_code == 200 and out.json() == {"node_id": "heap", "suspended": True}
+        after = (await api.http.get("/api/review")).json()
+        assert [d["node_id"] for d in after["due"]] == ["tree"]
+        assert after["counts"]["due_today"] == queue["counts"]["due_today"] - 1
+        held = (await api.http.get("/api/mastery/heap")).json()
+        # Out of review, not forgotten: its score and history stay.
+        assert held["suspended"] is True and held["due"] is False
+        assert (held["mastery"], held["explanation"]) == (mastery["mastery"], mastery["explanation"])
+        # "Review now" still reviews it on purpose.
+        alone = (await api.http.get("/api/review?node=heap")).json()["due"]
+        assert [d["node_id"] for d in alone] == ["heap"]
+
+        back = await api.http.put("/api/cards/heap", json={"suspended": False})
+        assert back.json() == {"node_id": "heap", "suspended": False}
+        assert (await api.http.get("/api/review")).json() == queue
+        assert (await api.http.get("/api/stats")).json() == stats
+        assert (await api.http.get("/api/mastery/heap")).json() == mastery
+
+        for body, status in (({"suspended": "yes"}, 400), ({}, 400)):
+            r = await api.http.put("/api/cards/heap", json=body)
+            assert r.status_code == status and "The card was not changed" in r.json()["message"]
+        r = await api.http.put("/api/cards/nowhere", json={"suspended": True})
+        assert r.status_code == 404
+        assert len(services.learner_store.suspensions().records) == 2  # refusals wrote nothing

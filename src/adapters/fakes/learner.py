@@ -6,6 +6,7 @@ from studyhall.adapters.fakes.ledger import MemoryLedger
 from studyhall.adapters.store.learner import LearnerLedgerMethods
 from studyhall.core.contracts.learner import (
     AssertionRetracted,
+    CardSuspended,
     FlashcardKept,
     FlashcardsRetired,
     GradeUndone,
@@ -21,6 +22,7 @@ class InMemoryLearnerStore(LearnerLedgerMethods):
     def __init__(self) -> None:
         self._grades = MemoryLedger(ReviewGraded, "review grades")
         self._undone = MemoryLedger(GradeUndone, "undone review grades")
+        self._suspensions = MemoryLedger(CardSuspended, "suspended cards")
         self._observations = MemoryLedger(LearnerObserved, "learner observations")
         self._quiz_answers = MemoryLedger(SourceQuizAnswered, "quiz me answers")
         self._questions = MemoryLedger(ReviewQuestionWritten, "review questions")

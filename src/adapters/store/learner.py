@@ -2,6 +2,7 @@
 
     reviews.jsonl        review grades (ReviewGraded)
     reviews_undone.jsonl a grade taken back right after it was given (GradeUndone)
+    cards_suspended.jsonl  a card taken out of review, or put back (CardSuspended)
     observations.jsonl   the teacher's validated observations (LearnerObserved)
     quiz_answers.jsonl   "Quiz me" answers on a source, per supported node (SourceQuizAnswered)
     questions.jsonl      model-written review questions that passed the evidence check
@@ -29,6 +30,7 @@ from studyhall.adapters.store.ledger import JsonlLedger
 from studyhall.adapters.store.ledger_methods import Ledger
 from studyhall.core.contracts.learner import (
     AssertionRetracted,
+    CardSuspended,
     FlashcardKept,
     FlashcardsRetired,
     GradeUndone,
@@ -42,10 +44,11 @@ from studyhall.core.contracts.ledger import LedgerRead
 
 
 class LearnerLedgerMethods:
-    """Mixin shared with the in-memory fake: the subclass sets the nine ledgers."""
+    """Mixin shared with the in-memory fake: the subclass sets the ten ledgers."""
 
     _grades: Ledger
     _undone: Ledger
+    _suspensions: Ledger
     _observations: Ledger
     _quiz_answers: Ledger
     _questions: Ledger
@@ -62,6 +65,12 @@ class LearnerLedgerMethods:
 
     def undone(self) -> LedgerRead[GradeUndone]:
         return self._undone.read()
+
+    def append_suspensions(self, records: Sequence[CardSuspended]) -> None:
+        self._suspensions.append(records)
+
+    def suspensions(self) -> LedgerRead[CardSuspended]:
+        return self._suspensions.read()
 
     def append_observations(self, records: Sequence[LearnerObserved]) -> None:
         self._observations.append(records)
@@ -117,6 +126,9 @@ class JsonlLearnerStore(LearnerLedgerMethods):
             self._root / "reviews.jsonl", ReviewGraded, label=f"{name}/reviews.jsonl")
         self._undone: JsonlLedger[Any] = JsonlLedger(
             self._root / "reviews_undone.jsonl", GradeUndone, label=f"{name}/reviews_undone.jsonl")
+        self._suspensions: JsonlLedger[Any] = JsonlLedger(
+            self._root / "cards_suspended.jsonl", CardSuspended,
+            label=f"{name}/cards_suspended.jsonl")
         self._observations: JsonlLedger[Any] = JsonlLedger(
             self._root / "observations.jsonl", LearnerObserved,
             label=f"{name}/observations.jsonl")

@@ -49,6 +49,17 @@ class GradeUndone(Record):
     at: datetime
 
 
+class CardSuspended(Record):
+    """The learner took a node's card out of review (a poor card, or one not worth the time),
+    or put it back: the latest record per node holds. Its grades and mastery stay."""
+
+    kind: Literal["card-suspended"] = "card-suspended"
+    id: str = Field(min_length=1)
+    node_id: str = Field(min_length=1)
+    suspended: bool
+    at: datetime
+
+
 class LearnerObserved(Record):
     """An observation of the learner's understanding of a node, proposed by the teacher through a
     validated tool (the code decides what it changes; the model never writes a score)."""

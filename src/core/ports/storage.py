@@ -25,6 +25,7 @@ from studyhall.core.contracts.graph import (
 from studyhall.core.contracts.jobs import Job
 from studyhall.core.contracts.learner import (
     AssertionRetracted,
+    CardSuspended,
     FlashcardKept,
     FlashcardsRetired,
     GradeUndone,
@@ -131,7 +132,8 @@ class GraphTails(Protocol):
 
 
 class LearnerStore(Protocol):
-    """The learner ledgers: review grades (and the ones taken back), the teacher's observations, "Quiz me" answers,
+    """The learner ledgers: review grades (and the ones taken back), the cards taken out of
+    review, the teacher's observations, "Quiz me" answers,
     model-written review questions that passed the evidence check, and the flashcards the
     learner kept (and their artifacts' retirements), the learner's own assertions (and their
 retractions), append-only (one fsync
@@ -141,6 +143,8 @@ retractions), append-only (one fsync
     def append_grades(self, records: Sequence[ReviewGraded]) -> None: ...
     def append_undone(self, records: Sequence[GradeUndone]) -> None: ...
     def undone(self) -> LedgerRead[GradeUndone]: ...
+    def append_suspensions(self, records: Sequence[CardSuspended]) -> None: ...
+    def suspensions(self) -> LedgerRead[CardSuspended]: ...
     def append_observations(self, records: Sequence[LearnerObserved]) -> None: ...
     def append_quiz_answers(self, records: Sequence[SourceQuizAnswered]) -> None: ...
     def grades(self) -> LedgerRead[ReviewGraded]: ...

@@ -5,6 +5,7 @@
 "overdue"}}``; ``POST /api/review/{node_id}`` ``{"grade": "again"|"hard"|"good"|"easy"}`` →
 ``{"node_id", "grade_id", "due_at", "stability", "difficulty", "mastery", "state", …}``;
 ``DELETE /api/grades/{grade_id}`` takes that grade back (undo) → the card without it;
+``PUT /api/cards/{node_id}`` ``{"suspended": bool}`` takes a card out of review or puts it back;
 ``GET /api/mastery/{node_id}`` → ``{"mastery", "state", "explanation": [{"at", "kind",
 "detail", "before", "after"}], …}``; ``GET /api/stats`` → plot data. All derived from the
 evidence at each read (nothing but the grade, or its undo, is written).
@@ -81,6 +82,15 @@ class CardOut(BodyModel):
     retrievability: float | None
 
 
+class SuspendIn(BodyModel):
+    suspended: bool  # true: out of review; false: back in
+
+
+class SuspendOut(BodyModel):
+    node_id: str
+    suspended: bool
+
+
 class ExplanationStep(BodyModel):
     at: str
     kind: str
@@ -112,6 +122,7 @@ class MasteryOut(BodyModel):
     mastery: float | None
     state: str
     due: bool
+    suspended: bool  # the learner took its card out of review
     due_at: str | None
     retrievability: float | None
     explanation: list[ExplanationStep]
@@ -172,6 +183,18 @@ def routes(learner: Learner) -> list[BaseRoute]:
         grade_id = request.path_params["grade_id"]
         return JSONResponse(await asyncio.to_thread(learner.undo_grade, grade_id))
 
+    @describe(summary="Take a node's card out of review, or put it back", request=SuspendIn,
+              response=SuspendOut, responses={400: "Not a suspended flag", 404: "No such node"})
+    async def put_card(request: Request) -> Response:
+        """A card the learner does not want to review (a poor prompt, or not worth the time)
+        leaves the queue and the forecast; its grades and mastery stay, and ``false`` puts it
+        back as it was."""
+        body = await read_model(request, SuspendIn, refused="The card was not changed",
+                                hint='Send {"suspended": true} or {"suspended": false}.')
+        node_id = request.path_params["node_id"]
+        return JSONResponse(await asyncio.to_thread(learner.suspend_card, node_id,
+                                                    body.suspended))
+
     @describe(summary="A node's mastery, explained", response=MasteryOut,
               responses={404: "No such node"})
     async def get_mastery(request: Request) -> Response:
@@ -190,6 +213,7 @@ def routes(learner: Learner) -> list[BaseRoute]:
         Route("/api/review", get_review, methods=["GET"], name="get_review"),
         Route("/api/grades/{grade_id}", delete_grade, methods=["DELETE"],
               name="delete_grade"),
+        Route("/api/cards/{node_id:path}", put_card, methods=["PUT"], name="put_card"),
         Route("/api/review/{node_id:path}", post_review, methods=["POST"], name="post_review"),
         Route("/api/mastery/{node_id:path}", get_mastery, methods=["GET"], name="get_mastery"),
         Route("/api/stats", get_stats, methods=["GET"], name="get_stats"),

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 
 from studyhall.core.contracts.learner import (
     AssertionRetracted,
+    CardSuspended,
     FlashcardKept,
     FlashcardsRetired,
     GradeUndone,
@@ -51,11 +52,19 @@ class LearnerEvidence:
                  follow: Mapping[str, str] | None = None,
                  assertions: Iterable[LearnerAsserted] = (),
                  retractions: Iterable[AssertionRetracted] = (),
-                 undone: Iterable[GradeUndone] = ()) -> None:
+                 undone: Iterable[GradeUndone] = (),
+                 suspensions: Iterable[CardSuspended] = ()) -> None:
         self.flashcards = Flashcards(flashcards, retired, follow)
         self.signals: dict[str, list[Signal]] = {}
         self.grades: dict[str, list[Graded]] = {}
         at_node = (lambda node_id: node_id) if not follow else (lambda n: follow.get(n, n))
+        # Cards out of review (the latest word per node holds; its evidence still counts).
+        self.suspended: set[str] = set()
+        for sus in suspensions:
+            if sus.suspended:
+                self.suspended.add(at_node(sus.node_id))
+            else:
+                self.suspended.discard(at_node(sus.node_id))
         taken_back_grades = {u.grade_id for u in undone}  # as if never given
         for g in grades:
             if g.id in taken_back_grades:
@@ -102,6 +111,8 @@ def reviewables(snapshot: GraphSnapshot, learner: LearnerEvidence) -> list[Revie
         degree[e.target] += 1
     out: list[Reviewable] = []
     for node in snapshot.nodes:
+        if node.id in learner.suspended:
+            continue  # the learner took it out of review
         evidence, quiz, observations, _ = node.rows()
         extra = learner.signals.get(node.id, ())
         cards = learner.flashcards.on(node.id)

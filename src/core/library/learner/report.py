@@ -91,6 +91,7 @@ def mastery_json(model: LearnerModel, node_id: str) -> dict[str, Any]:
         "mastery": mastery.value,
         "state": mastery.state,
         "due": node_id in due_ids,
+        "suspended": node_id in model.learner.suspended,  # out of review, by the learner
         "due_at": view.due.isoformat() if view.reviews else None,
         "retrievability": _score(retrievability(view, model.now,
                                                 model.limits.desired_retention)),

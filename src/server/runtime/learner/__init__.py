@@ -105,6 +105,10 @@ class Learner:
         """Record a review grade: the node's new card and mastery (the model built once)."""
         return self._ledgers.grade(node_id, grade, prompt_kind)
 
+    def suspend_card(self, node_id: str, suspended: bool) -> dict[str, Any]:
+        """Take a node's card out of review, or put it back."""
+        return self._ledgers.suspend(node_id, suspended)
+
     def undo_grade(self, grade_id: str) -> dict[str, Any]:
         """Take a review grade back: its node's card replayed without it."""
         return self._ledgers.undo_grade(grade_id)

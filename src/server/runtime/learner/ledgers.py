@@ -21,6 +21,7 @@ from studyhall.core.contracts.learner import (
     GRADES,
     LEARNER_LEVELS,
     AssertionRetracted,
+    CardSuspended,
     FlashcardKept,
     FlashcardsRetired,
     GradeUndone,
@@ -160,6 +161,15 @@ class LearnerLedgers:
                                                at=self._clock.now())])
         return {**card_json(self.model(snapshot), node_id), "grade_id": None}
 
+    def suspend(self, node_id: str, suspended: bool) -> dict[str, Any]:
+        """Take the node's card out of review, or put it back (``PUT /api/cards/{id}``): its
+        grades and mastery stay; only the queue and the forecast leave it out."""
+        snapshot = self._graph.snapshot()
+        require_node(snapshot, node_id)
+        self._store.append_suspensions([CardSuspended(
+            id=self._ids.new("sus"), node_id=node_id, suspended=suspended, at=self._clock.now())])
+        return {"node_id": node_id, "suspended": suspended}
+
     def observe(self, node_id: str, level: str, note: str = "",
                 source_id: str | None = None) -> dict[str, Any]:
         """Record the teacher's observation of the learner on a node (proposed through a
@@ -288,7 +298,8 @@ class LearnerLedgers:
                                self._store.retirements().records, follow=snapshot.absorbed,
                                assertions=self._store.assertions().records,
                                retractions=self._store.retractions().records,
-                               undone=self._store.undone().records)
+                               undone=self._store.undone().records,
+                               suspensions=self._store.suspensions().records)
 
     def _flashcards(self) -> Flashcards:
         return Flashcards(self._store.flashcards().records, self._store.retirements().records)

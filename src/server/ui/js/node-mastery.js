@@ -1,10 +1,11 @@
 // The mastery part of the graph's dock: the node's score and how it was made (GET
 // /api/mastery/{id}, newest event first: "Quiz on Dec 1: wrong → 0.42"), its review card (next
-// review, chance of recall now) and "Review now".
+// review, chance of recall now), "Review now", and taking its card out of review or back in.
 
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { go } from "./router.js";
+import { refreshReviewCount } from "./store.js";
 import { masteryMeter } from "./review-dock.js";
 import { correctionControls, misconceptionLines } from "./dock-memory.js";
 import { chance, dayPhrase } from "./when.js";
@@ -39,8 +40,13 @@ async function load(el, nodeId) {
       : h("div.mastery-row", h("span.mastery-value", m.mastery.toFixed(2)), masteryMeter(m.mastery)),
     misconceptionLines(m),
     h("p.small.review-when", reviewLine(m)),
-    h("button.review-now", { type: "button", onclick: () => go(`#/review?node=${encodeURIComponent(nodeId)}`) },
-      "Review now"),
+    h("div.review-buttons",
+      h("button.review-now", { type: "button", onclick: () => go(`#/review?node=${encodeURIComponent(nodeId)}`) },
+        "Review now"),
+      m.suspended || m.due || m.due_at
+        ? h("button.link-button.suspend-toggle", { type: "button", onclick: () => toggle(el, nodeId, !m.suspended) },
+          m.suspended ? "Put it back in your reviews" : "Stop reviewing it")
+        : null),
     steps.length ? h("p.steps-title.small", "How this score was made, newest first") : null,
     steps.length ? h("ol.mastery-steps", steps.slice(0, SHOWN).map(item)) : null,
     steps.length > SHOWN ? h("details.more-steps", h("summary", `${steps.length - SHOWN} older events`),
@@ -50,7 +56,19 @@ async function load(el, nodeId) {
   el.removeAttribute("aria-busy");
 }
 
+async function toggle(el, nodeId, suspended) {
+  try {
+    await api.put(`/api/cards/${encodeURIComponent(nodeId)}`, { suspended });
+  } catch (error) {
+    el.append(h("p.inline-error.small", `Not changed: ${error.message}`));
+    return;
+  }
+  refreshReviewCount();
+  load(el, nodeId);
+}
+
 function reviewLine(m) {
+  if (m.suspended) return "Out of your reviews: you stopped reviewing it. Its score stays.";
   if (m.due) {
     return m.retrievability === null ? "In today's reviews, as a new card."
       : `In today's reviews · chance you recall it now ${chance(m.retrievability)}.`;

@@ -2,7 +2,8 @@
 // grades (1–4) each saying when the card would come back; a progress line, a calm summary, and
 // an empty state that says where cards come from. No model is needed. #/review?node=ID reviews
 // that one node now ("Review now" in the graph's dock). A grade given by mistake is taken back
-// with "Undo" (u): the card comes back as it was, to be graded again.
+// with "Undo" (u): the card comes back as it was, to be graded again. A card not worth reviewing
+// (a poor prompt) is taken out of review from under it; its topic's dock on the map puts it back.
 
 import { api } from "./api.js";
 import { toast } from "./toast.js";
@@ -101,7 +102,11 @@ export async function mountReview({ main, dock }, params, query) {
         h("div.progress.thin", { role: "progressbar", "aria-label": "Review progress",
           "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(done) },
         h("div.progress-fill"))),
-      article, actions);
+      article, actions,
+      s.only ? null : h("p.review-aside", h("button.link-button.suspend-card", { type: "button",
+        onclick: () => suspend(card),
+        title: "Its grades and mastery stay; its topic on the map can put it back" },
+      "Stop reviewing this card")));
     page.querySelector(".progress-fill").style.width = `${Math.round((done / total) * 100)}%`;
     drawActions(actions, answer, prompt);
     renderCardDock(dock, card, s.counts);
@@ -201,6 +206,30 @@ export async function mountReview({ main, dock }, params, query) {
     s.card = last.card;  // as it was before that grade (its due dates per grade too)
     s.revealed = false;
     showCard();
+  }
+
+  async function suspend(card) {
+    const s = session;
+    if (s.busy) return;
+    s.busy = true;
+    const put = (suspended) => api.put(`/api/cards/${encodeURIComponent(card.node_id)}`, { suspended });
+    try {
+      await put(true);
+    } catch (error) {
+      s.busy = false;
+      toast(`The card is still in your reviews: ${error.message}`, { kind: "error" });
+      return;
+    }
+    s.busy = false;
+    if (s !== session || disposed) return;
+    refreshReviewCount();
+    const name = card.topic || card.text || "This card";
+    toast(`“${clip(name)}” is out of your reviews.`, { action: ["Undo", async () => {
+      await put(false).catch((error) => toast(`It is still out of your reviews: ${error.message}`, { kind: "error" }));
+      refreshReviewCount();
+      if (s === session && !disposed && !s.card?.node_id) next();
+    }] });
+    next();
   }
 
   function showSummary() {
@@ -334,6 +363,10 @@ function fillAnswer(answer, prompt, card) {
     parts.push(h("div.review-source", h("span.review-label", "Where it came from"), said));
   }
   replace(answer, parts);
+}
+
+function clip(text) {
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }
 
 function norm(text) {
