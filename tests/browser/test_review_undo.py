@@ -29,20 +29,30 @@ def seeded(data_dir):
     graph.append_checkpoint(cp("r1"))
 
 
-def prompt(page) -> str:
-    return page.locator(".review-prompt").inner_text()
-
-
-def test_a_grade_given_by_mistake_is_taken_back_and_the_card_comes_back(window, tmp_path):
+def review_open(page, tmp_path):  # type: ignore[no-untyped-def]
+    """A live server over the seeded graph, no key, its review open at the first card."""
     seeded(tmp_path / "data")
     server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
     try:
-        page = window.page
         page.set_viewport_size(SIZE)
         page.goto(server.launch_url)
         page.wait_for_selector("body[data-ready='1']")
         page.goto(f"{server.url}/#/review")
         page.wait_for_selector("body[data-review='question']")
+    except BaseException:
+        server.stop()
+        raise
+    return server
+
+
+def prompt(page) -> str:
+    return page.locator(".review-prompt").inner_text()
+
+
+def test_a_grade_given_by_mistake_is_taken_back_and_the_card_comes_back(window, tmp_path):
+    server = review_open(window.page, tmp_path)
+    try:
+        page = window.page
         assert page.locator(".undo-grade").count() == 0  # nothing to take back yet
         first = prompt(page)
         page.keyboard.press("Space")
@@ -85,15 +95,9 @@ def test_a_grade_given_by_mistake_is_taken_back_and_the_card_comes_back(window, 
 
 
 def test_a_card_not_worth_reviewing_is_taken_out_and_its_topic_puts_it_back(window, tmp_path):
-    seeded(tmp_path / "data")
-    server = start_server(tmp_path / "data", None, prepare=lambda s: replace(s, embedder=HashEmbedder()))
+    server = review_open(window.page, tmp_path)
     try:
         page = window.page
-        page.set_viewport_size(SIZE)
-        page.goto(server.launch_url)
-        page.wait_for_selector("body[data-ready='1']")
-        page.goto(f"{server.url}/#/review")
-        page.wait_for_selector("body[data-review='question']")
         assert page.locator(".review-progress").inner_text() == "2 cards left"
         first = prompt(page)
         gone = "heap" if "heap" in first else "tree"
