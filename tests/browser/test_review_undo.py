@@ -129,3 +129,30 @@ def test_a_card_not_worth_reviewing_is_taken_out_and_its_topic_puts_it_back(wind
         assert not window.page_errors and not window.console_errors
     finally:
         server.stop()
+
+
+def test_the_cards_out_of_review_are_listed_beside_an_empty_review_and_put_back(window, tmp_path):
+    server = review_open(window.page, tmp_path)
+    try:
+        page = window.page
+        for left in ("Last card", None):  # take both cards out
+            first = prompt(page)
+            page.click(".suspend-card")
+            if left:
+                page.wait_for_function(
+                    f"() => document.querySelector('.review-prompt')?.innerText !== {first!r}")
+        page.wait_for_selector("body[data-review='empty']")
+        assert page.locator(".review-empty h1").inner_text() == "Nothing in your reviews"
+        assert "You took both your cards out of review" in page.locator(".review-empty").inner_text()
+        listed = page.locator(".out-of-review-card .out-of-review-text").all_inner_texts()
+        assert listed == [HEAP, TREE]  # by their text
+        assert page.locator(".out-of-review h3").text_content() == "Out of review (2)"
+        both_themes(window, "review-out-of-review", ".out-of-review")
+        page.click(f".out-of-review-card:has-text('{TREE}') button")
+        page.wait_for_selector("body[data-review='question']")
+        assert TREE.split()[1] in prompt(page) or "tree" in prompt(page).lower()
+        held = {s.node_id: s.suspended for s in server.services.learner_store.suspensions().records}
+        assert held == {"heap": True, "tree": False}
+        assert not window.page_errors and not window.console_errors
+    finally:
+        server.stop()

@@ -225,6 +225,7 @@ async def test_a_card_taken_out_of_review_leaves_the_queue_and_comes_back_as_it_
         assert out.status_code == 200 and out.json() == {"node_id": "heap", "suspended": True}
         after = (await api.http.get("/api/review")).json()
         assert [d["node_id"] for d in after["due"]] == ["tree"]
+        assert after["suspended"] == [{"node_id": "heap", "text": HEAP}] and queue["suspended"] == []
         assert after["counts"]["due_today"] == queue["counts"]["due_today"] - 1
         held = (await api.http.get("/api/mastery/heap")).json()
         # Out of review, not forgotten: its score and history stay.

@@ -63,10 +63,16 @@ class DueCounts(BodyModel):
     overdue: int
 
 
+class SuspendedCard(BodyModel):
+    node_id: str
+    text: str
+
+
 class ReviewQueue(BodyModel):
     due: list[DueCard]
     counts: DueCounts
     next_due_at: str | None  # the first card after today's queue (None: no other card)
+    suspended: list[SuspendedCard]  # cards the learner took out of review, by their text
 
 
 class CardOut(BodyModel):

@@ -96,6 +96,7 @@ class LearnerLedgers:
         for item in out["due"]:
             item["next"] = next_due(model, item["node_id"])
         out["next_due_at"] = after_today(model)
+        out["suspended"] = _suspended(model)
         return out
 
     def uncarded(self) -> list[str]:
@@ -111,6 +112,7 @@ class LearnerLedgers:
                        "next": next_due(model, node_id),
                        **{k: v for k, v in fsrs_json(model, node_id).items() if k != "due_at"}}]
         out["next_due_at"] = after_today(model)
+        out["suspended"] = _suspended(model)
         return out
 
     def fsrs_state(self, node_id: str) -> dict[str, Any]:
@@ -350,3 +352,10 @@ def stored_questions(store: LearnerStore, follow: Mapping[str, str] | None = Non
 def _side(card: Mapping[str, str | None], key: str) -> str:
     value = card.get(key)
     return value.strip() if isinstance(value, str) else ""
+
+
+def _suspended(model: LearnerModel) -> list[dict[str, str]]:
+    """The cards the learner took out of review, by their text (the ones the graph holds)."""
+    held = [node for n in model.learner.suspended
+            if (node := model.snapshot.node(n)) is not None]
+    return [{"node_id": n.id, "text": n.text} for n in sorted(held, key=lambda n: n.text.lower())]

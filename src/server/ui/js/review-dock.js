@@ -1,8 +1,11 @@
 // The dock beside a review: where the current card stands (never its answer), what the four
-// grades mean, today's counts and the daily limits (set in Settings).
+// grades mean, today's counts, the daily limits (set in Settings) and the cards taken out of
+// review, each with "Put back".
 
+import { api } from "./api.js";
 import { h, plural, replace, stateBadge } from "./dom.js";
-import { state } from "./store.js";
+import { refreshReviewCount, state } from "./store.js";
+import { toast } from "./toast.js";
 import { chance, percent } from "./when.js";
 
 const MEANINGS = [
@@ -49,13 +52,39 @@ function recallLine(card) {
   return `Chance you recall it now: ${chance(card.retrievability)}${card.overdue ? " · overdue" : ""}.`;
 }
 
-export function renderReviewDock(dock, counts) {
+export function renderReviewDock(dock, counts, suspended = [], { onBack = null } = {}) {
   replace(dock, h("div.dock-section.review-dock",
     h("h2.dock-title", "Reviews"),
     h("p.small.muted", "Spaced review brings each idea back just before you would forget it, so a few minutes a day keep what you learnt."),
     todayCounts(counts),
     limits(),
+    outOfReview(suspended, onBack),
   ));
+}
+
+/** The cards taken out of review ("Stop reviewing this card"), each with a way back. */
+function outOfReview(suspended, onBack) {
+  if (!suspended.length) return null;
+  const SHOWN = 8;
+  const row = (c) => h("li.out-of-review-card",
+    h("span.out-of-review-text", { title: c.text }, c.text),
+    h("button.link-button.small", { type: "button", "aria-label": `Put “${c.text}” back in your reviews`,
+      onclick: async (e) => {
+        e.currentTarget.disabled = true;
+        try {
+          await api.put(`/api/cards/${encodeURIComponent(c.node_id)}`, { suspended: false });
+        } catch (error) {
+          e.currentTarget.disabled = false;
+          toast(`It is still out of your reviews: ${error.message}`, { kind: "error" });
+          return;
+        }
+        refreshReviewCount();
+        onBack?.();
+      } }, "Put back"));
+  return h("section.out-of-review", h("h3", `Out of review (${suspended.length})`),
+    h("ul.out-of-review-list", suspended.slice(0, SHOWN).map(row)),
+    suspended.length > SHOWN ? h("details", h("summary.small", `${suspended.length - SHOWN} more`),
+      h("ul.out-of-review-list", suspended.slice(SHOWN).map(row))) : null);
 }
 
 function todayCounts(counts) {

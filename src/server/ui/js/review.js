@@ -57,6 +57,7 @@ export async function mountReview({ main, dock }, params, query) {
     if (s !== session || disposed) return;
     s.counts = data.counts;
     s.nextDue = data.next_due_at;
+    s.suspended = data.suspended;
     const card = s.only && s.graded.length ? null : data.due[0];
     if (!card) {
       if (s.graded.length) showSummary();
@@ -260,16 +261,19 @@ export async function mountReview({ main, dock }, params, query) {
         h("button", { type: "button", onclick: () => go("#/") }, "Back to the graph"),
         h("button", { type: "button", onclick: () => go("#/stats") }, "See your progress")),
     ));
-    renderReviewDock(dock, s.counts);
+    renderReviewDock(dock, s.counts, s.suspended, { onBack: () => { if (s === session && !disposed) next(); } });
     document.body.dataset.review = "summary";
   }
 
   function showEmpty() {
     const s = session;
     const hasCards = Boolean(s.nextDue);
+    const allOut = !hasCards && s.suspended.length > 0;  // every card taken out of review
     replace(page, h("div.review-empty",
-      h("h1", { id: "review-title" }, hasCards ? "Nothing to review today" : "No review cards yet"),
-      hasCards
+      h("h1", { id: "review-title" }, hasCards ? "Nothing to review today" : allOut ? "Nothing in your reviews" : "No review cards yet"),
+      allOut
+        ? h("p.lede", `You took ${({ 1: "your one card", 2: "both your cards" })[s.suspended.length] || `all ${s.suspended.length} of your cards`} out of review. Put any back from the list beside this, or answer new quizzes to make more.`)
+        : hasCards
         ? h("p.lede", `Your next card is due ${dayPhrase(s.nextDue)}. Reviewing a little each day keeps what you learnt within reach.`)
         : h("p.lede", "Cards come from what you are tested on. Answer the quizzes in a session, or “Quiz me” on one of your notes, and every idea you were tested on becomes a card here, scheduled to come back just before you would forget it."),
       hasCards
@@ -280,7 +284,7 @@ export async function mountReview({ main, dock }, params, query) {
         h("button.primary", { type: "button", onclick: () => go("#/today") }, "What to learn today"),
         h("button", { type: "button", onclick: () => openNewSession() }, "Start a session")),
     ));
-    renderReviewDock(dock, s.counts);
+    renderReviewDock(dock, s.counts, s.suspended, { onBack: () => { if (s === session && !disposed) next(); } });
     document.body.dataset.review = "empty";
   }
 
