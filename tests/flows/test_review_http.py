@@ -3,6 +3,7 @@ the graph agreeing with it, statistics, refusals, and the CLI printing the same 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 from datetime import UTC, datetime
@@ -137,6 +138,22 @@ def test_the_cli_prints_the_queue_and_the_stats(capsys) -> None:
     table = capsys.readouterr().out
     assert "Reviews due" in table and "Retention" in table
     assert "In your graph: " in table and "Concepts" not in table  # the map's words
+    assert "out of review" not in text
+
+
+def test_the_cli_names_the_cards_out_of_review(capsys) -> None:
+    services, _ = seeded_services()
+
+    async def take_both_out() -> None:
+        async with scripted_app(None, services=services) as (api, _):
+            for node in ("tree", "heap"):
+                await api.http.put(f"/api/cards/{node}", json={"suspended": True})
+
+    asyncio.run(take_both_out())
+    assert main(["review"]) == 0
+    text = capsys.readouterr().out
+    assert "Nothing to review today" in text
+    assert "2 out of review (you stopped reviewing them): heap, tree" in text
 
 
 def test_nothing_due_on_an_empty_graph(capsys) -> None:

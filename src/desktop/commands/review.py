@@ -1,7 +1,8 @@
 """``studyhall review [--json] [--limit N]``: print today's review queue.
 
 The same queue ``GET /api/review`` serves (read-only: grading happens in the window or over the
-API). ``--json`` prints that route's object; without it, one line per card and its prompt.
+API). ``--json`` prints that route's object; without it, one line per card and its prompt, and
+the cards taken out of review, if any.
 """
 
 from __future__ import annotations
@@ -47,12 +48,16 @@ def run_review(args: argparse.Namespace) -> int:
     counts = queue["counts"]
     if not counts["due_today"]:
         print("Nothing to review today. Study a topic in a session, then come back.")
-        return 0
-    print(f"{counts['due_today']} due today ({counts['new_today']} new, "
-          f"{counts['overdue']} overdue)")
+    else:
+        print(f"{counts['due_today']} due today ({counts['new_today']} new, "
+              f"{counts['overdue']} overdue)")
     for n, card in enumerate(queue["due"], 1):
         recall = card["retrievability"]
         r = "new" if recall is None else f"R {recall:.2f}"
         print(f"{n:>3}. [{card['state']}, {r}] {card['node_id']}")
         print(f"     {card['prompt']}")
+    if queue["suspended"]:  # taken out in the window; its Review dock puts them back
+        print(f"{len(queue['suspended'])} out of review (you stopped reviewing them): "
+              + ", ".join(c["node_id"] for c in queue["suspended"][:10])
+              + (" …" if len(queue["suspended"]) > 10 else ""))
     return 0
