@@ -101,3 +101,33 @@ async def test_a_cards_fsrs_state_is_readable_without_grading(tmp_path):
         topic = (await api.http.get(
             f"/api/graph/nodes/{node_id_for('Fidelity')}")).json()["review"]
         assert topic == {"stability": None, "difficulty": None, "due_at": None, "reviews": 0}
+
+
+@pytest.mark.parametrize("legacy", [False, True], ids=["anki21b", "legacy"])
+async def test_a_card_suspended_in_anki_is_out_of_review_here(tmp_path, legacy):
+    from anki.collection import DeckIdLimit, ExportAnkiPackageOptions
+
+    from tests.support.real_anki import collection
+
+    path = tmp_path / "suspended.apkg"
+    with collection(tmp_path) as col:
+        deck = col.decks.id("Suspended")
+        ids = {}
+        for front, back in (("Kept question", "kept answer"), ("Dropped question", "dropped")):
+            note = col.new_note(col.models.by_name("Basic"))
+            note["Front"], note["Back"] = front, back
+            col.add_note(note, deck)
+            ids[front] = note.cards()[0].id
+        col.sched.suspend_cards([ids["Dropped question"]])  # Anki's own "Suspend"
+        col.export_anki_package(out_path=str(path), limit=DeckIdLimit(deck),
+                                options=ExportAnkiPackageOptions(
+                                    with_scheduling=True, with_deck_configs=True,
+                                    with_media=False, legacy=legacy))
+    async with scripted_app(None) as (api, runtime):
+        report = await runtime.library.import_here(str(path), embed=False)
+        assert report.anki["cards_suspended"] == 1
+        queue = (await api.http.get("/api/review?limit=100")).json()
+        dropped = node_id_for("Dropped question — dropped")
+        assert [c["node_id"] for c in queue["suspended"]] == [dropped]
+        assert dropped not in [d["node_id"] for d in queue["due"]]
+        assert node_id_for("Kept question — kept answer") in [d["node_id"] for d in queue["due"]]

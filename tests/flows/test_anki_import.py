@@ -11,12 +11,14 @@ import os
 import tempfile
 import zipfile
 from dataclasses import replace
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
 import zstandard
 from studyhall.adapters.sources.anki_package import AnkiPackageReader
 from studyhall.adapters.store import JsonlGraphStore, JsonlLearnerStore
+from studyhall.core.contracts.learner import CardSuspended
 from studyhall.core.errors import InvalidInput
 from studyhall.core.library.extraction.anki_extractor import topic_text
 from studyhall.core.library.extraction.merger import node_id_for
@@ -26,6 +28,7 @@ from studyhall.desktop.cli import main
 
 from tests.support.anki_deck import (
     REVIEWS,
+    altered_deck,
     members,
     modernize,
     rezip,
@@ -57,7 +60,8 @@ def test_a_deck_imports_with_its_history_and_again_changes_nothing(tmp_path, cap
     assert report["notes"] == 3 and report["imported"] == 3 and report["propositions"] == 5
     assert report["anki"] == {"decks": 1, "notes_in_graph": 3, "reviews": 6,
                               "reviews_in_deck": 6, "reviews_left_out": 1,
-                              "reviews_cram_left_out": 0, "cards_queued": 3}
+                              "reviews_cram_left_out": 0, "cards_queued": 3,
+                              "cards_suspended": 0}
     snapshot = graph_snapshot(JsonlGraphStore(data_dir() / "graph"))
     texts = {n.id: n.text for n in snapshot.nodes}
     spanish = node_id_for(topic_text("Languages::Spanish"))
@@ -261,3 +265,29 @@ async def test_the_window_imports_a_deck_over_http(tmp_path):
         await finished(runtime.library.import_run(r.json()["run_id"]))
         failed = (await api.http.get(f"/api/graph/import/{r.json()['run_id']}")).json()
         assert failed["status"] == "error" and "not an Anki package" in failed["error"]
+
+
+def test_a_card_suspended_in_anki_arrives_out_of_review_and_stays_back_once_put_back(
+        tmp_path, capsys) -> None:
+    deck = altered_deck(tmp_path / "spanish.apkg", "update cards set queue = -1 where nid = "
+                        "(select id from notes where guid = 'g-perro')")
+    assert main(["import", str(deck), "--json", "--no-embed"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["anki"]["cards_suspended"] == 1 and report["anki"]["cards_queued"] == 3
+    dog = node_id_for("Spanish for dog? — el perro [sound: perro.mp3]")
+    store = JsonlLearnerStore(data_dir() / "learner")
+    (held,) = store.suspensions().records
+    assert (held.node_id, held.suspended) == (dog, True)
+    assert main(["review", "--json"]) == 0
+    queue = json.loads(capsys.readouterr().out)
+    assert dog not in [d["node_id"] for d in queue["due"]]
+    assert [c["node_id"] for c in queue["suspended"]] == [dog]
+
+    # Put back here, it stays back when the same deck is imported again.
+    store.append_suspensions([CardSuspended(id="sus_back", node_id=dog, suspended=False,
+                                            at=datetime.now(UTC))])
+    assert main(["import", str(deck), "--json", "--no-embed"]) == 0
+    capsys.readouterr()
+    assert len(store.suspensions().records) == 2
+    assert main(["review", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["suspended"] == []

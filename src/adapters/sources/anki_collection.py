@@ -44,6 +44,7 @@ _PIECE = 1 << 20  # bytes read from a blob handle at a time
 GRADES: dict[int, Grade] = {1: "again", 2: "hard", 3: "good", 4: "easy"}
 V1_LEARNING: dict[int, Grade] = {1: "again", 2: "good", 3: "easy"}  # three buttons
 MANUAL_TYPES = (4, 5)  # revlog types: 4 manual / reset, 5 rescheduled ("set due date")
+SUSPENDED = -1  # cards.queue of a card the learner suspended in Anki
 CRAM = 3  # revlog type of an answer in a filtered deck: factor 0 when it does not reschedule
 OLDER_VERSIONS = ('Export it again from Anki with "Support older Anki versions" ticked '
                   "(File → Export, Anki Deck Package).")
@@ -69,6 +70,7 @@ class _Card:
     note_id: int
     deck_id: int
     ord: int
+    suspended: bool = False  # queue -1 in Anki (a buried card, -2/-3, is back tomorrow)
 
 
 @dataclass
@@ -200,7 +202,8 @@ def read_collection(conn: sqlite3.Connection, path: str) -> AnkiDeckFile:
         # One history per note: the card with the most answers (a reversed card's history
         # would replay the same fact twice).
         history = max((answers.get(c.id, []) for c in own), key=len)
-        notes.append(replace(made, reviews=tuple(sorted(history, key=lambda r: r.at))))
+        notes.append(replace(made, reviews=tuple(sorted(history, key=lambda r: r.at)),
+                             suspended=all(c.suspended for c in own)))
     if legacy:
         options = legacy_options(legacy, _json_column(conn, values, "dconf")[0], used)
     else:
@@ -281,12 +284,15 @@ _CARD_COLUMNS = {"id": "its id", "nid": "its note (nid)", "did": "its deck (did)
 
 def _cards(conn: sqlite3.Connection, name: str) -> dict[int, list[_Card]]:
     out: dict[int, list[_Card]] = {}
-    for row in conn.execute(f"select {', '.join(map(_int, _CARD_COLUMNS))} from cards"):
+    # The queue is read leniently: a card whose queue is not a number is simply not suspended.
+    columns = ", ".join(map(_int, (*_CARD_COLUMNS, "queue")))
+    for *row, queue, _ in conn.execute(f"select {columns} from cards"):
         card_id, _, nid, _, did, _, odid, odid_kind, ord_, _ = row
         if card_id is None or nid is None or did is None or ord_ is None or (
                 odid is None and odid_kind != "null"):  # (NULL odid: not in a filtered deck)
-            raise _malformed(name, _wrong_card(row))
-        out.setdefault(nid, []).append(_Card(card_id, nid, odid or did, ord_))
+            raise _malformed(name, _wrong_card(tuple(row)))
+        out.setdefault(nid, []).append(_Card(card_id, nid, odid or did, ord_,
+                                             suspended=queue == SUSPENDED))
     return out
 
 

@@ -33,6 +33,7 @@ class AnkiNote:
     tags: tuple[str, ...] = ()
     media: tuple[str, ...] = ()  # media files the fields mention (the files are not read)
     reviews: tuple[AnkiReview, ...] = ()  # oldest first
+    suspended: bool = False  # every card of the note suspended in Anki: out of review here too
 
 
 @dataclass(frozen=True)

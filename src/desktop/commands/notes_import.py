@@ -272,6 +272,8 @@ def _print(report: dict[str, Any], as_json: bool) -> None:
             f"({anki['reviews_in_deck']} in the deck, {anki['reviews_left_out']} reschedules "
             f"and {anki.get('reviews_cram_left_out', 0)} cram answers left out); "
             f"{anki['cards_queued']} cards joined the review queue"
+            + (f", {anki['cards_suspended']} of them out of review (suspended in Anki)"
+               if anki.get("cards_suspended") else "")
         )
     else:
         print(

@@ -238,13 +238,16 @@ class Learner:
             source_id=event.chat_id, quiz_id=event.quiz_id, question=i, at=event.at)
             for i, verdict in enumerate(event.verdicts)])
 
-    def record_deck(self, grades: Sequence[ReviewGraded],
-                    cards: Mapping[str, Sequence[Card]]) -> tuple[int, int]:
-        """An Anki deck's learner side: its review history as grades (each id once) and its
-        cards kept per artifact id. How many grades were new, and how many cards joined."""
+    def record_deck(self, grades: Sequence[ReviewGraded], cards: Mapping[str, Sequence[Card]],
+                    suspended: Sequence[str] = ()) -> tuple[int, int]:
+        """An Anki deck's learner side: its review history as grades (each id once), its
+        cards kept per artifact id, and the nodes whose cards it holds suspended (out of
+        review here, once: a card put back here stays back when the deck comes again). How
+        many grades were new, and how many cards joined."""
         added = self._ledgers.record_grades(grades)
         queued = sum(self._ledgers.keep_flashcards(artifact_id, deck)
                      for artifact_id, deck in cards.items())
+        self._ledgers.suspend_from_anki(suspended)
         return added, queued
 
     def adopt_deck_options(self, options: Sequence[AnkiDeckOptions],

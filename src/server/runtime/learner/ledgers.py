@@ -172,6 +172,14 @@ class LearnerLedgers:
             id=self._ids.new("sus"), node_id=node_id, suspended=suspended, at=self._clock.now())])
         return {"node_id": node_id, "suspended": suspended}
 
+    def suspend_from_anki(self, node_ids: Sequence[str]) -> None:
+        """Cards an Anki deck holds suspended, out of review here too: one record per node
+        ever (a replayed import adds nothing, so a card put back here is not taken out again)."""
+        now = self._clock.now()
+        self._store.append_suspensions([CardSuspended(
+            id=f"sus_anki_{node_id}", node_id=node_id, suspended=True, at=now)
+            for node_id in dict.fromkeys(node_ids)])
+
     def observe(self, node_id: str, level: str, note: str = "",
                 source_id: str | None = None) -> dict[str, Any]:
         """Record the teacher's observation of the learner on a node (proposed through a

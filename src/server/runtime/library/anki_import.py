@@ -126,6 +126,7 @@ class AnkiImporter:
                       snapshot: GraphSnapshot) -> dict[str, int]:
         """The review history as grades, and every note's card kept in its deck's queue."""
         grades: list[ReviewGraded] = []
+        suspended: list[str] = []
         placed = 0
         for note in package.notes:
             node_id = note_node(note)
@@ -134,11 +135,14 @@ class AnkiImporter:
             placed += 1
             grades += [ReviewGraded(id=f"rev_anki_{r.id}", node_id=node_id, grade=r.grade,
                                     prompt_kind="flashcard", at=r.at) for r in note.reviews]
+            if note.suspended:
+                suspended.append(node_id)
         added, cards = self._learner.record_deck(grades, {deck_artifact(deck.deck): [
             {"node_id": note_node(note), "front": note.front, "back": note.back}
-            for note in deck.notes.values()] for deck in decks})
+            for note in deck.notes.values()] for deck in decks}, suspended)
         self._learner.adopt_deck_options(package.options, package.day_starts_hour)
         return {"decks": len(decks), "notes_in_graph": placed, "reviews": added,
                 "reviews_in_deck": sum(len(n.reviews) for n in package.notes),
                 "reviews_left_out": package.reviews_left_out,
-                "reviews_cram_left_out": package.cram_left_out, "cards_queued": cards}
+                "reviews_cram_left_out": package.cram_left_out, "cards_queued": cards,
+                "cards_suspended": len(suspended)}

@@ -165,7 +165,7 @@ function summary(run) {
     lines.push(`${plural(r.propositions || 0, "topic")} added to your map, ${plural(r.edges || 0, "link")} between them`);
   }
   if (material) lines.push(material);
-  if (r.anki) lines.push(`${plural(r.anki.reviews, "Anki review")} imported, ${plural(r.anki.cards_queued, "card")} joined the review queue`);
+  if (r.anki) lines.push(`${plural(r.anki.reviews, "Anki review")} imported, ${plural(r.anki.cards_queued, "card")} joined the review queue${r.anki.cards_suspended ? ` (${r.anki.cards_suspended} out of review: suspended in Anki)` : ""}`);
   const skipped = r.skipped || [];
   return [
     h("p.progress-stage.ok", "Imported"),
