@@ -58,3 +58,28 @@ def test_an_unreadable_note_times_record_stamps_every_note_and_starts_again(tmp_
     assert times.stamps([("g1", note)], 200) == {"g1": 100}  # kept again from here on
     changed = note._replace(back="Back, edited")
     assert times.stamps([("g1", changed)], 300) == {"g1": 300}
+
+
+def test_a_card_out_of_review_here_arrives_suspended_in_anki(tmp_path):
+    from anki.collection import Collection
+    from studyhall.adapters.store import JsonlLearnerStore
+    from studyhall.core.contracts.learner import CardSuspended
+
+    from tests.support.export_graph import AT
+
+    data = Path(os.environ["STUDYHALL_DATA_DIR"])
+    seed(data)
+    JsonlLearnerStore(data / "learner").append_suspensions(
+        [CardSuspended(id="sus_1", node_id="n_code", suspended=True, at=AT)])
+    (tmp_path / "anki").mkdir()
+    col = Collection(str(tmp_path / "anki" / "collection.anki2"))
+    try:
+        package = tmp_path / "deck.apkg"
+        assert main(["export", "anki", "-o", str(package)]) == 0
+        assert len(import_into(col, package).new) == 3
+        queues = {text: queue for text, queue in col.db.all(
+            "select notes.flds, cards.queue from cards join notes on notes.id = cards.nid")}
+        suspended = [text for text, queue in queues.items() if queue == -1]
+        assert len(suspended) == 1 and "len(xs)" in suspended[0]  # Anki's own "Suspended"
+    finally:
+        col.close()

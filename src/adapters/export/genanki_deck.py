@@ -72,8 +72,11 @@ def build_package(notes: Sequence[AnkiNote], deck_name: str) -> Any:
     model = _model()
     deck = genanki.Deck(deck_id(deck_name), deck_name)
     for note in notes:
-        deck.add_note(genanki.Note(model=model, fields=[note.front, note.back, note.source],
-                                   tags=list(note.tags), guid=note_guid(note.key)))
+        made = genanki.Note(model=model, fields=[note.front, note.back, note.source],
+                            tags=list(note.tags), guid=note_guid(note.key))
+        for card in made.cards if note.suspended else ():
+            card.suspend = True  # queue -1: Anki's own "Suspended"
+        deck.add_note(made)
     return genanki.Package(deck)
 
 

@@ -37,6 +37,7 @@ class AnkiNote(NamedTuple):
     back: str  # HTML
     source: str  # HTML: links to the sources the node rests on
     tags: tuple[str, ...]
+    suspended: bool = False  # out of review here: its cards arrive suspended in Anki
 
 
 def tag(prefix: str, name: str) -> str:
