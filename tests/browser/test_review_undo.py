@@ -135,12 +135,11 @@ def test_the_cards_out_of_review_are_listed_beside_an_empty_review_and_put_back(
     server = review_open(window.page, tmp_path)
     try:
         page = window.page
-        for left in ("Last card", None):  # take both cards out
-            first = prompt(page)
-            page.click(".suspend-card")
-            if left:
-                page.wait_for_function(
-                    f"() => document.querySelector('.review-prompt')?.innerText !== {first!r}")
+        first = prompt(page)  # take both cards out
+        page.click(".suspend-card")
+        page.wait_for_function(
+            f"() => document.querySelector('.review-prompt')?.innerText !== {first!r}")
+        page.click(".suspend-card")
         page.wait_for_selector("body[data-review='empty']")
         assert page.locator(".review-empty h1").inner_text() == "Nothing in your reviews"
         assert "You took both your cards out of review" in page.locator(".review-empty").inner_text()
@@ -148,11 +147,24 @@ def test_the_cards_out_of_review_are_listed_beside_an_empty_review_and_put_back(
         assert listed == [HEAP, TREE]  # by their text
         assert page.locator(".out-of-review h3").text_content() == "Out of review (2)"
         both_themes(window, "review-out-of-review", ".out-of-review")
-        page.click(f".out-of-review-card:has-text('{TREE}') button")
+        put_back = page.locator(f".out-of-review-card:has-text('{TREE}') button")
+        # A refused "Put back" says why and can be tried again.
+        page.route("**/api/cards/**", lambda route: route.fulfill(
+            status=503, json={"error": "StoreError", "message": "The disk is full."}))
+        put_back.click()
+        page.wait_for_selector(".toast-error:has-text('The disk is full.')")
+        assert "still out of your reviews" in page.locator(".toast-error").inner_text()
+        assert put_back.is_enabled()
+        page.unroute("**/api/cards/**")
+        put_back.click()
         page.wait_for_selector("body[data-review='question']")
-        assert TREE.split()[1] in prompt(page) or "tree" in prompt(page).lower()
+        # The card on screen is the one put back: tree's (solid; heap's is shaky).
+        due = page.evaluate("async () => (await (await fetch('/api/review')).json())"
+                            ".due.map((d) => d.node_id)")
+        assert due == ["tree"] and "Solid" in page.locator(".review-card-head").inner_text()
         held = {s.node_id: s.suspended for s in server.services.learner_store.suspensions().records}
         assert held == {"heap": True, "tree": False}
-        assert not window.page_errors and not window.console_errors
+        assert not window.page_errors
+        assert all("status of 503" in e for e in window.console_errors)  # the refusal above
     finally:
         server.stop()

@@ -135,7 +135,6 @@ class PlanApproved:
 
     LOG: ClassVar[str] = "studyhall.turns"
     chat_id: str
-    plan_id: str  # the approved ``plan_init`` call's id
 
     @property
     def subject(self) -> str:

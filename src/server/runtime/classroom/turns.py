@@ -192,7 +192,7 @@ class TurnRunner:
             turn.emit(ToolResult(updated.id, done))
             self._studied(record, done)
             if approves_plan(done):
-                self._reactions.publish(PlanApproved(chat_id, done.tool_call_id))
+                self._reactions.publish(PlanApproved(chat_id))
         except BaseException:
             self._end(chat_id)
             raise

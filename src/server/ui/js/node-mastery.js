@@ -5,8 +5,7 @@
 import { api } from "./api.js";
 import { h, replace } from "./dom.js";
 import { go } from "./router.js";
-import { refreshReviewCount } from "./store.js";
-import { masteryMeter } from "./review-dock.js";
+import { masteryMeter, setOutOfReview } from "./review-dock.js";
 import { correctionControls, misconceptionLines } from "./dock-memory.js";
 import { chance, dayPhrase } from "./when.js";
 
@@ -58,12 +57,11 @@ async function load(el, nodeId) {
 
 async function toggle(el, nodeId, suspended) {
   try {
-    await api.put(`/api/cards/${encodeURIComponent(nodeId)}`, { suspended });
+    await setOutOfReview(nodeId, suspended);
   } catch (error) {
     el.append(h("p.inline-error.small", `Not changed: ${error.message}`));
     return;
   }
-  refreshReviewCount();
   load(el, nodeId);
 }
 

@@ -62,6 +62,13 @@ export function renderReviewDock(dock, counts, suspended = [], { onBack = null }
   ));
 }
 
+/** Take a node's card out of review (`true`) or put it back (`false`); the sidebar's count
+ * follows. Rejects with the server's reason. */
+export async function setOutOfReview(nodeId, suspended) {
+  await api.put(`/api/cards/${encodeURIComponent(nodeId)}`, { suspended });
+  refreshReviewCount();
+}
+
 /** The cards taken out of review ("Stop reviewing this card"), each with a way back. */
 function outOfReview(suspended, onBack) {
   if (!suspended.length) return null;
@@ -70,15 +77,15 @@ function outOfReview(suspended, onBack) {
     h("span.out-of-review-text", { title: c.text }, c.text),
     h("button.link-button.small", { type: "button", "aria-label": `Put “${c.text}” back in your reviews`,
       onclick: async (e) => {
-        e.currentTarget.disabled = true;
+        const button = e.currentTarget;  // null once the handler has awaited
+        button.disabled = true;
         try {
-          await api.put(`/api/cards/${encodeURIComponent(c.node_id)}`, { suspended: false });
+          await setOutOfReview(c.node_id, false);
         } catch (error) {
-          e.currentTarget.disabled = false;
+          button.disabled = false;
           toast(`It is still out of your reviews: ${error.message}`, { kind: "error" });
           return;
         }
-        refreshReviewCount();
         onBack?.();
       } }, "Put back"));
   return h("section.out-of-review", h("h3", `Out of review (${suspended.length})`),

@@ -12,7 +12,7 @@ import { renderMarkdown } from "./markdown.js";
 import { openNewSession } from "./dialogs.js";
 import { go } from "./router.js";
 import { refreshReviewCount } from "./store.js";
-import { renderCardDock, renderReviewDock } from "./review-dock.js";
+import { renderCardDock, renderReviewDock, setOutOfReview } from "./review-dock.js";
 import { dayPhrase, waitText } from "./when.js";
 
 export const GRADES = [
@@ -213,9 +213,8 @@ export async function mountReview({ main, dock }, params, query) {
     const s = session;
     if (s.busy) return;
     s.busy = true;
-    const put = (suspended) => api.put(`/api/cards/${encodeURIComponent(card.node_id)}`, { suspended });
     try {
-      await put(true);
+      await setOutOfReview(card.node_id, true);
     } catch (error) {
       s.busy = false;
       toast(`The card is still in your reviews: ${error.message}`, { kind: "error" });
@@ -223,11 +222,9 @@ export async function mountReview({ main, dock }, params, query) {
     }
     s.busy = false;
     if (s !== session || disposed) return;
-    refreshReviewCount();
     const name = card.topic || card.text || "This card";
     toast(`“${clip(name)}” is out of your reviews.`, { action: ["Undo", async () => {
-      await put(false).catch((error) => toast(`It is still out of your reviews: ${error.message}`, { kind: "error" }));
-      refreshReviewCount();
+      await setOutOfReview(card.node_id, false).catch((error) => toast(`It is still out of your reviews: ${error.message}`, { kind: "error" }));
       if (s === session && !disposed && !s.card?.node_id) next();
     }] });
     next();
