@@ -134,6 +134,11 @@ class LearnerLedgers:
         with self._lock:
             return self._overlay.apply(snapshot, learner.signals)
 
+    def out_of_review(self, snapshot: GraphSnapshot) -> set[str]:
+        """The nodes whose cards the learner took out of review (only that ledger is read)."""
+        return LearnerEvidence(follow=snapshot.absorbed,
+                               suspensions=self._store.suspensions().records).suspended
+
     # --- writes ----------------------------------------------------------------------------
 
     def grade(self, node_id: str, grade: str,

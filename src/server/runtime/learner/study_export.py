@@ -57,7 +57,7 @@ def anki_export(ledgers: LearnerLedgers, sources: SourceStore, base: GraphSnapsh
     snapshot = ledgers.graph_with_evidence(base)
     nodes = nodes_in(snapshot, scope)
     refs = source_refs(sources, (s for n in nodes for s in n.sources))
-    held = ledgers.model(snapshot).learner.suspended  # out of review: suspended in Anki too
+    held = ledgers.out_of_review(snapshot)  # out of review here: suspended in Anki too
     notes = [n._replace(suspended=True) if n.key.split("\x1f")[0] in held else n
              for n in anki_notes(snapshot, nodes, refs)]
     return notes, deck_name(snapshot, scope, refs)
