@@ -72,7 +72,7 @@ def _route_modules(services: Services, runtime: Runtime) -> list[BaseRoute]:
                    lambda: graph.routes(runtime.library)),
         LazyRoutes(("/api/graph",), lambda: graph_search.routes(runtime.library)),
         LazyRoutes(("/api/graph",), lambda: imports.routes(runtime.library)),
-        LazyRoutes(("/api/sources",), lambda: sources.routes(runtime.library)),
+        LazyRoutes(("/api/sources", "/api/shelf"), lambda: sources.routes(runtime.library)),
         LazyRoutes(("/api/sources/",), lambda: source_quiz.routes(runtime.library)),
         LazyRoutes(("/api/ask",), lambda: ask.routes(runtime.ask)),  # /api/ask and /api/asks
         LazyRoutes(("/api/settings",), lambda: settings.routes(

@@ -133,3 +133,42 @@ def test_remove_keeps_the_graph_and_reimport_brings_it_back(tmp_path: Path):
         back = shelf(client)["lectures/Lecture 04 - Respiration.vtt"]
         assert back["status"] == "imported" and back["chunks"] == lecture["chunks"]
         assert client.delete("/api/sources/note_nope").status_code == 404
+
+
+def test_the_shelf_counts_an_idea_citing_two_sources_once(tmp_path: Path):
+    from datetime import UTC, datetime
+
+    from studyhall.core.contracts.graph import Evidence, PropositionCreated, RunCheckpoint
+
+    course, client, services = imported(tmp_path)
+    with client:
+        finish(client, client.post("/api/graph/import", json={"path": str(course)}).json()["run_id"])
+        listed = shelf(client)
+    note, lecture = listed["notes/Glycolysis.md"], listed["lectures/Lecture 04 - Respiration.vtt"]
+    # One idea the learner met in a note and again in a lecture: two sources, one node.
+    services.graph_store.append_propositions([PropositionCreated(
+        id="prp_both", node_id="atp-yield", text="Glycolysis nets two ATP per glucose",
+        source_id=note["id"], run_id="r1", at=datetime(2026, 12, 4, 12, tzinfo=UTC),
+        evidence=(Evidence(source_id=note["id"], message_id=f"{note['id']}#Energy yield",
+                           quote="two ATP"),
+                  Evidence(source_id=lecture["id"], message_id=f"{lecture['id']}@60",
+                           quote="two ATP")))])
+    services.graph_store.append_checkpoint(RunCheckpoint(
+        id="r1", source_id=note["id"], started_at=datetime(2026, 12, 4, 12, tzinfo=UTC),
+        finished_at=datetime(2026, 12, 4, 12, tzinfo=UTC)))
+    with api_client(services) as client:
+        listed = shelf(client)
+        cited = {n["id"] for n in client.get("/api/graph").json()["nodes"] if n.get("sources")}
+        totals = client.get("/api/shelf").json()
+        summed = sum(s["graph_nodes"] for s in listed.values())
+        assert listed["lectures/Lecture 04 - Respiration.vtt"]["graph_nodes"] == lecture["graph_nodes"] + 1
+        assert totals["graph_nodes"] == len(cited) < summed  # the idea is counted once
+        assert 0 < totals["graph_topics"] < totals["graph_nodes"]
+        assert totals["sources"] == len(listed)
+        assert totals["passages"] == sum(s["chunks"] for s in listed.values())
+        # A removed source's nodes leave the line, unless another source still cites them.
+        assert client.delete(f"/api/sources/{lecture['id']}").status_code == 200
+        after = client.get("/api/shelf").json()
+        assert after["graph_nodes"] == totals["graph_nodes"] - lecture["graph_nodes"]
+        assert (after["sources"], after["passages"]) == (
+            totals["sources"] - 1, totals["passages"] - lecture["chunks"])

@@ -1,7 +1,8 @@
 """The Sources routes: the shelf, the reader's content, the player's media, remove, re-import.
 
 ``GET /api/sources`` lists every recorded source (status, chunks indexed, embedded or stale,
-graph nodes citing it); ``GET /api/sources/{id}`` is its content for the reader;
+graph nodes citing it); ``GET /api/shelf`` the shelf's totals (each graph node once);
+``GET /api/sources/{id}`` is its content for the reader;
 ``GET /api/sources/{id}/media`` streams the local video/audio beside a transcript with HTTP
 Range (206 / 416); ``GET /api/sources/{id}/image?path=`` a picture a note shows, from inside
 its own folder only; ``DELETE /api/sources/{id}`` takes its passages out of the index (the graph
@@ -16,14 +17,24 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import anyio
+from pydantic import Field
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 from studyhall.core.errors import InvalidInput, NotFound
+from studyhall.server.http.body_model import BodyModel
 from studyhall.server.http.numbers import digits_value
 from studyhall.server.http.openapi import Query, describe
 from studyhall.server.http.query import query
 from studyhall.server.runtime.library import Library
+
+
+class ShelfTotals(BodyModel):
+    sources: int = Field(ge=0)
+    passages: int = Field(ge=0)
+    graph_nodes: int = Field(ge=0)
+    graph_topics: int = Field(ge=0)
+
 
 _RANGE = re.compile(r"^bytes=([0-9]*)-([0-9]*)$")
 PIECE = 256 * 1024
@@ -87,6 +98,14 @@ def routes(library: Library) -> list[BaseRoute]:
         ``embedded`` (the embedding model, or null), ``stale`` (embedded by another model than
         the one set now), ``graph_nodes`` (nodes whose evidence cites it), ``has_media``."""
         return JSONResponse(await anyio.to_thread.run_sync(library.source_summaries))
+
+    @describe(summary="The shelf's totals, each thing counted once", response=ShelfTotals)
+    async def shelf_totals(request: Request) -> Response:
+        """Over the sources not removed: ``sources``, ``passages`` indexed, ``graph_nodes``
+        (nodes whose evidence cites at least one of them) and ``graph_topics`` (of those, the
+        map's topics). Unlike the sum of each source's ``graph_nodes``, a node citing two
+        sources counts once."""
+        return JSONResponse(await anyio.to_thread.run_sync(library.shelf_totals))
 
     @describe(summary="One source's content for the reader",
               responses={400: "The file cannot be read", 404: "No such source, or its file is gone"})
@@ -157,6 +176,7 @@ def routes(library: Library) -> list[BaseRoute]:
 
     return [
         Route("/api/sources", list_sources, methods=["GET"], name="list_sources"),
+        Route("/api/shelf", shelf_totals, methods=["GET"], name="shelf_totals"),
         Route("/api/sources/{source_id}", get_source, methods=["GET"], name="get_source"),
         Route("/api/sources/{source_id}", delete_source, methods=["DELETE"], name="delete_source"),
         Route("/api/sources/{source_id}/media", get_media, methods=["GET"], name="source_media"),

@@ -213,6 +213,9 @@ class Library:
     def source_summaries(self) -> list[dict[str, Any]]:
         return self._shelf.summaries()
 
+    def shelf_totals(self) -> dict[str, int]:
+        return self._shelf.shelf_totals()
+
     def source_content(self, source_id: str) -> dict[str, Any]:
         return self._shelf.content(source_id)
 

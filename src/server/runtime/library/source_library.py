@@ -80,6 +80,18 @@ class SourceLibrary:
             })
         return out
 
+    def shelf_totals(self) -> dict[str, int]:
+        """The shelf's line, each thing counted once, over the sources not removed:
+        ``sources``, ``passages`` indexed, ``graph_nodes`` (nodes whose evidence cites at least
+        one of them) and ``graph_topics`` (of those, the map's topics). Adding up each source's
+        counts would count an idea cited by a note and a lecture twice."""
+        live = {s.id for s in self._sources.list() if s.status != "deleted"}
+        cited = [node for node in self._graph.snapshot().nodes if live.intersection(node.sources)]
+        return {"sources": len(live),
+                "passages": sum(len(self._index.chunks(sid)) for sid in live
+                                if self._index.source_model(sid) is not None),
+                "graph_nodes": len(cited), "graph_topics": sum(1 for n in cited if is_topic(n))}
+
     def _current_model(self) -> str:
         try:
             return self._embedder.model_id

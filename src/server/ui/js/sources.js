@@ -55,9 +55,9 @@ export async function mountSources({ main, dock }) {
 
   async function load() {
     list.setAttribute("aria-busy", "true");
-    let sources;
+    let sources, totals;
     try {
-      sources = await api.get("/api/sources");
+      [sources, totals] = await Promise.all([api.get("/api/sources"), api.get("/api/shelf")]);
     } catch (error) {
       if (disposed) return;
       list.removeAttribute("aria-busy");
@@ -72,7 +72,7 @@ export async function mountSources({ main, dock }) {
     add.hidden = !sources.length;  // the empty shelf offers it in its own words
     const live = sources.filter((s) => s.status !== "deleted");
     count.textContent = sources.length
-      ? `${plural(live.length, "source")} · ${plural(live.reduce((n, s) => n + s.chunks, 0), "passage")} ${searchedBy(live)} · ${inGraph(live)} in your graph`
+      ? `${plural(totals.sources, "source")} · ${plural(totals.passages, "passage")} ${searchedBy(live)} · ${inGraph(totals)} in your graph`
       : "";
     if (!sources.length) {
       replace(list, h("div.shelf-empty",
@@ -109,10 +109,10 @@ export async function mountSources({ main, dock }) {
   // shelf's line says it once; a row speaks up only when it differs.
   let wordsOnly = false;  // no source can be searched by meaning: the shelf's line says so
 
-  /** What of the graph cites these sources: "4 topics", "1 topic and 3 ideas". */
-  function inGraph(list) {
-    const topics = list.reduce((n, s) => n + s.graph_topics, 0);
-    return topicsAndIdeas(topics, list.reduce((n, s) => n + s.graph_nodes, 0) - topics);
+  /** What of the graph cites a source, or the shelf (each node once, by the server): "4 topics",
+   *  "1 topic and 3 ideas". */
+  function inGraph(counts) {
+    return topicsAndIdeas(counts.graph_topics, counts.graph_nodes - counts.graph_topics);
   }
 
   function searchedBy(live) {
@@ -151,7 +151,7 @@ export async function mountSources({ main, dock }) {
           h("span.status-pill", { class: `pill-${s.status}` }, STATUS[s.status] || s.status),
           h("span.shelf-indexed", indexed),
           s.has_media ? h("span.shelf-media", "▶ with its recording") : null,
-          h("span.shelf-graph", s.graph_nodes ? `${inGraph([s])} in your graph` : "not in the graph"),
+          h("span.shelf-graph", s.graph_nodes ? `${inGraph(s)} in your graph` : "not in the graph"),
           h("span.shelf-when", { title: s.imported_at }, relativeTime(s.imported_at)))),
       h("div.shelf-actions",
         h("button.small", { type: "button", title: `Import ${s.root} again`, "aria-label": `Re-import ${s.title}`,
