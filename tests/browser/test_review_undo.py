@@ -168,3 +168,43 @@ def test_the_cards_out_of_review_are_listed_beside_an_empty_review_and_put_back(
         assert all("status of 503" in e for e in window.console_errors)  # the refusal above
     finally:
         server.stop()
+
+
+def test_one_card_reviewed_alone_is_taken_out_and_put_back_in_place(window, tmp_path):
+    server = review_open(window.page, tmp_path)
+    try:
+        page = window.page
+        page.goto(f"{server.url}/#/review?node=tree")
+        page.wait_for_selector("body[data-review='question'] .review-progress:has-text('Reviewing one card')")
+        page.keyboard.press("Space")  # the answer is showing when the learner decides
+        page.wait_for_selector("body[data-review='answer']")
+        shown = page.locator(".review-answer").inner_text()
+        page.click(".suspend-card")
+        # The card stays on screen, its answer still shown; the aside says where it stands.
+        page.wait_for_selector(".out-of-review-note .put-back-card")
+        assert "Out of your reviews" in page.locator(".out-of-review-note").inner_text()
+        assert page.locator(".review-answer").inner_text() == shown
+        assert page.locator(".grades button").count() == 4  # it can still be graded
+        assert page.evaluate("() => document.activeElement.classList.contains('put-back-card')")
+        held = {s.node_id: s.suspended for s in server.services.learner_store.suspensions().records}
+        assert held == {"tree": True}
+        page.wait_for_selector(".review-dock:has-text('1 card to go')")  # was 2: heap only now
+        both_themes(window, "review-one-card-out", ".out-of-review-note")
+
+        # Reached again from its topic's "Review now", it still says so.
+        page.goto(f"{server.url}/#/review")
+        page.wait_for_selector("body[data-review='question']")
+        page.goto(f"{server.url}/#/review?node=tree")
+        page.wait_for_selector(".out-of-review-note")
+        page.click(".put-back-card")
+        page.wait_for_selector(".review-aside .suspend-card")
+        assert "back in your reviews" in page.locator(".toast").last.inner_text()
+        held = {s.node_id: s.suspended for s in server.services.learner_store.suspensions().records}
+        assert held == {"tree": False}
+        # Graded, the one card is done as before.
+        page.keyboard.press("Space")
+        page.keyboard.press("3")
+        page.wait_for_selector("body[data-review='summary']")
+        assert not window.page_errors and not window.console_errors
+    finally:
+        server.stop()

@@ -3,12 +3,13 @@
 // an empty state that says where cards come from. No model is needed. #/review?node=ID reviews
 // that one node now ("Review now" in the graph's dock). A grade given by mistake is taken back
 // with "Undo" (u): the card comes back as it was, to be graded again. A card not worth reviewing
-// (a poor prompt) is taken out of review from under it; its topic's dock on the map puts it back.
+// (a poor prompt) is taken out of review from under it; its topic's dock on the map, or the card
+// reviewed alone, puts it back.
 
 import { api } from "./api.js";
 import { toast } from "./toast.js";
 import { h, plural, replace, stateBadge } from "./dom.js";
-import { renderMarkdown } from "./markdown.js";
+import { fillAnswer, renderPrompt } from "./review-card.js";
 import { openNewSession } from "./dialogs.js";
 import { go } from "./router.js";
 import { refreshReviewCount } from "./store.js";
@@ -21,9 +22,6 @@ export const GRADES = [
   { key: "3", grade: "good", label: "Good" },
   { key: "4", grade: "easy", label: "Easy" },
 ];
-const BLANK = "_____";
-const HOLE = "\uE000";  // stands in for the blank while the Markdown is rendered
-const CLOZE_LEAD = /^Fill in the blank:\s*/;
 
 export async function mountReview({ main, dock }, params, query) {
   document.body.dataset.view = "review";
@@ -82,9 +80,7 @@ export async function mountReview({ main, dock }, params, query) {
     const { card } = s;
     const { done, left, total } = progress();
     const cloze = card.kind === "cloze";
-    const prompt = h("div.review-prompt.prose");
-    renderMarkdown(prompt, (cloze ? card.prompt.replace(CLOZE_LEAD, "") : card.prompt).replaceAll(BLANK, HOLE));
-    markBlanks(prompt);
+    const prompt = renderPrompt(card);
     const answer = h("div.review-answer", { hidden: !s.revealed, id: "review-answer" });
     const article = h("article.review-card", { tabindex: "-1", "aria-labelledby": "review-title" },
       h("div.review-card-head",
@@ -103,11 +99,7 @@ export async function mountReview({ main, dock }, params, query) {
         h("div.progress.thin", { role: "progressbar", "aria-label": "Review progress",
           "aria-valuemin": "0", "aria-valuemax": String(total), "aria-valuenow": String(done) },
         h("div.progress-fill"))),
-      article, actions,
-      s.only ? null : h("p.review-aside", h("button.link-button.suspend-card", { type: "button",
-        onclick: () => suspend(card),
-        title: "Its grades and mastery stay; its topic on the map can put it back" },
-      "Stop reviewing this card")));
+      article, actions, outOfReviewAside(card));
     page.querySelector(".progress-fill").style.width = `${Math.round((done / total) * 100)}%`;
     drawActions(actions, answer, prompt);
     renderCardDock(dock, card, s.counts);
@@ -209,25 +201,73 @@ export async function mountReview({ main, dock }, params, query) {
     showCard();
   }
 
-  async function suspend(card) {
+  // Beside the card: take it out of review; a card already out (reviewed from its topic's
+  // "Review now") says so, with a way back.
+  function outOfReviewAside(card) {
+    const out = session.suspended?.some((c) => c.node_id === card.node_id);
+    if (out) {
+      return h("p.review-aside.out-of-review-note",
+        "Out of your reviews: it is not in your daily queue. ",
+        h("button.link-button.put-back-card", { type: "button", onclick: () => putBack(card) },
+          "Put it back"));
+    }
+    return h("p.review-aside", h("button.link-button.suspend-card", { type: "button",
+      onclick: () => suspend(card),
+      title: "Its grades and mastery stay; its topic on the map can put it back" },
+    "Stop reviewing this card"));
+  }
+
+  // Reviewing one card, the card stays on screen and its aside changes; in the queue, the next
+  // card comes.
+  function markOut(card, out) {
     const s = session;
-    if (s.busy) return;
+    s.suspended = out ? [...s.suspended, { node_id: card.node_id, text: card.text || card.topic || "" }]
+      : s.suspended.filter((c) => c.node_id !== card.node_id);
+    if (s.only && s.card?.node_id === card.node_id) {
+      page.querySelector(".review-aside")?.replaceWith(outOfReviewAside(card));
+      page.querySelector(out ? ".put-back-card" : ".suspend-card")?.focus();
+      // The dock's "Today" counts leave the card out (or count it again), as the server does.
+      api.get(`/api/review?node=${encodeURIComponent(card.node_id)}`).then((data) => {
+        if (s !== session || disposed || s.card?.node_id !== card.node_id) return;
+        s.counts = data.counts;
+        renderCardDock(dock, card, s.counts);
+      }, () => {});  // the counts stay as they were; the card's own state is already right
+    }
+  }
+
+  // Take the card out of review (`out`) or put it back: true once done and still on screen; a
+  // refusal says why and changes nothing.
+  async function setOut(card, out) {
+    const s = session;
+    if (s.busy) return false;
     s.busy = true;
     try {
-      await setOutOfReview(card.node_id, true);
+      await setOutOfReview(card.node_id, out);
     } catch (error) {
+      toast(`${out ? "The card is still in" : "It is still out of"} your reviews: ${error.message}`, { kind: "error" });
+      return false;
+    } finally {
       s.busy = false;
-      toast(`The card is still in your reviews: ${error.message}`, { kind: "error" });
-      return;
     }
-    s.busy = false;
-    if (s !== session || disposed) return;
-    const name = card.topic || card.text || "This card";
-    toast(`“${clip(name)}” is out of your reviews.`, { action: ["Undo", async () => {
-      await setOutOfReview(card.node_id, false).catch((error) => toast(`It is still out of your reviews: ${error.message}`, { kind: "error" }));
-      if (s === session && !disposed && !s.card?.node_id) next();
+    return s === session && !disposed;
+  }
+
+  async function suspend(card) {
+    const s = session;
+    if (!await setOut(card, true)) return;
+    toast(`“${clip(card.topic || card.text || "This card")}” is out of your reviews.`, { action: ["Undo", async () => {
+      if (!await setOut(card, false)) return;
+      if (s.only) markOut(card, false);
+      else if (!s.card?.node_id) next();
     }] });
-    next();
+    if (s.only) markOut(card, true);
+    else next();
+  }
+
+  async function putBack(card) {
+    if (!await setOut(card, false)) return;
+    toast(`“${clip(card.topic || card.text || "This card")}” is back in your reviews.`);
+    markOut(card, false);
   }
 
   function showSummary() {
@@ -322,54 +362,6 @@ export function leftText(left, done) {
   return done ? `${rest} · ${done} done` : rest;
 }
 
-/** Turn each stand-in for the blank into a visible, labelled gap. */
-function markBlanks(root) {
-  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-  const hits = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.nodeValue.includes(HOLE)) hits.push(node);
-  }
-  for (const node of hits) {
-    const parts = node.nodeValue.split(HOLE);
-    const out = [];
-    parts.forEach((part, i) => {
-      if (i) out.push(h("span.blank", { "aria-label": "blank" }, "\u00a0"));
-      if (part) out.push(document.createTextNode(part));
-    });
-    node.replaceWith(...out);
-  }
-}
-
-/** The answer: a cloze's gap filled in place (and the term said once more), a recall prompt's
- * statement; the quote it rests on when that says more. */
-function fillAnswer(answer, prompt, card) {
-  const parts = [];
-  if (card.kind === "cloze") {
-    for (const gap of prompt.querySelectorAll(".blank")) {
-      gap.textContent = card.answer;
-      gap.classList.add("filled");
-      gap.removeAttribute("aria-label");
-    }
-    parts.push(h("p.review-term", h("span.review-label", "Answer"), h("strong", card.answer)));
-  } else {
-    const text = h("div.review-text.prose");
-    renderMarkdown(text, card.answer || card.text);
-    parts.push(text);
-  }
-  const quote = (card.evidence || "").trim();
-  const said = new Set([card.text, card.answer, prompt.textContent].map(norm));
-  if (quote && !said.has(norm(quote))) {
-    const said = h("blockquote.review-quote.prose");
-    renderMarkdown(said, quote);
-    parts.push(h("div.review-source", h("span.review-label", "Where it came from"), said));
-  }
-  replace(answer, parts);
-}
-
 function clip(text) {
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
-}
-
-function norm(text) {
-  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 }
