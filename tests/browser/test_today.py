@@ -138,3 +138,49 @@ def test_with_a_model_learn_next_starts_a_session_on_the_topic(window, tmp_path)
         assert topic == "Shortest paths with Dijkstra's algorithm"
     finally:
         server.stop()
+
+
+def placed(services, now) -> None:
+    """Every topic has its place on the map already (as after an import), so Home has nothing
+    to lay out and draws the first map it reads."""
+    from studyhall.core.contracts.graph import Position
+    from studyhall.core.library.graph.snapshot import graph_snapshot
+
+    nodes = graph_snapshot(services.graph_store).nodes
+    services.graph_store.save_positions({n.id: Position(x=40.0 * i, y=25.0 * (i % 3))
+                                         for i, n in enumerate(nodes)})
+
+
+def test_home_opened_after_a_review_shows_the_graph_as_it_is_now(window, tmp_path):
+    # The window opens on Today; the map asked for as the page loaded is from before the
+    # review, so Home, opened after it, must not show that one.
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "graphs.md").write_text(note_text())
+    notes = lambda services, now: seed_notes(services, now, root=str(vault))
+    server = server_with(tmp_path / "data", notes, seed_learning, placed)
+    try:
+        page = window.page
+        launch(page, server)
+        page.wait_for_selector("body[data-today='busy']")
+        totals = "() => document.querySelector('.state-totals')?.innerText"
+        page.click("nav.sidebar a.nav-item:has-text('Review')")
+        page.wait_for_selector("body[data-review='question']")
+        for _ in range(2):  # both cards, remembered at once: the misconception is corrected
+            page.keyboard.press("Space")
+            page.wait_for_selector("body[data-review='answer']")
+            page.keyboard.press("4")
+            page.wait_for_function("() => ['question', 'summary'].includes(document.body.dataset.review)")
+        page.wait_for_selector("body[data-review='summary']")
+        page.click("nav.sidebar a.nav-item:has-text('Home')")
+        page.wait_for_function(f"() => Boolean(({totals})())")
+        after_review = page.evaluate(totals)
+        assert "Corrected misconception\n1" in after_review  # the grade, on the map
+        page.reload()
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/")
+        page.wait_for_function(f"() => Boolean(({totals})())")
+        assert after_review == page.evaluate(totals)  # as a fresh read of the graph says
+        assert not window.page_errors
+    finally:
+        server.stop()

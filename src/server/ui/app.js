@@ -9,7 +9,7 @@ import { mountActivity } from "./js/activity.js";
 import { bindShortcuts } from "./js/shortcuts.js";
 import { applyTheme, watchSystemTheme } from "./js/theme.js";
 import { refreshChats, refreshSettings } from "./js/store.js";
-import { mountHome } from "./js/home.js";
+import { forgetEarlyMap, mountHome } from "./js/home.js";
 import { mountSession } from "./js/session.js";
 import { mountSettings } from "./js/settings.js";
 import { mountReview } from "./js/review.js";
@@ -60,6 +60,7 @@ async function boot() {
   bindPanels();
   await Promise.all([refreshSettings(), refreshChats(), openTodayFirst()]);
   await start({ main, dock });
+  forgetEarlyMap();  // taken already if Home opened first; else stale by the time Home opens
   document.body.dataset.ready = "1";
 }
 

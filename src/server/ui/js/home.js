@@ -29,6 +29,12 @@ const GROW_EVERY = 1200;  // ms between map reads while an import runs (more for
 let early = window.__studyhallEarlyMap || null;
 delete window.__studyhallEarlyMap;
 
+/** The early map is for a Home mounted first: once another view opened first (Today, at a busy
+ * launch), the graph may change before Home opens — a grade, a quiz — so Home reads it then. */
+export function forgetEarlyMap() {
+  early = null;
+}
+
 export async function mountHome({ main, dock }, params, query) {
   performance.mark("home:mount");  // the paint benchmark's milestones (bench/graph_paint.py)
   document.body.dataset.view = "home";
