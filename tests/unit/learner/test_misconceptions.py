@@ -117,3 +117,18 @@ def test_latest_pattern_first():
     found = patterns([wrong(1), wrong(2), wrong(3, node="trees", chosen="a cycle", right="none"),
                       wrong(4, node="trees", chosen="a cycle", right="none")])
     assert [m.node_id for m in found] == ["trees", "bayes"]
+
+
+def test_the_same_pick_for_different_questions_names_no_pair():
+    # "made" picked where "pyruvate" was right, then where "phosphate" was: a pattern of the
+    # pick, not a confusion of "made" with "pyruvate" twice.
+    found = patterns([wrong(1, chosen="made", right="pyruvate"),
+                      wrong(2, chosen="made", right="phosphate")])
+    (m,) = found
+    assert (m.chosen, m.right, m.times) == ("made", None, 2)
+    assert m.line == "You often answer “made” where it does not fit: 2 times"
+    # Once the pair comes back, it is named, with the whole count.
+    again = patterns([wrong(1, chosen="made", right="pyruvate"),
+                      wrong(2, chosen="made", right="phosphate"),
+                      wrong(3, chosen="made", right="pyruvate")])
+    assert again[0].line == "You often confuse “made” and “pyruvate”: 3 times"

@@ -8,7 +8,9 @@ The rule (docs/learner.md, "Misconceptions"):
   (case and spacing aside), or swapped the same pair (picked A where B was right, then B where
   A was). Confusions chain: A~B and B~C are one pattern.
 - A pattern *forms* once ``AT_LEAST`` (2) such answers fall in the last ``WINDOW`` (60 days):
-  "You often confuse “A” and “B”: 3 times".
+  "You often confuse “A” and “B”: 3 times" — a pair is named only when it came back (A picked
+  where B was right, or B where A was, in ``AT_LEAST`` answers); the same text picked for
+  different questions is "You often answer “A” where it does not fit: 2 times".
 - It is *retired* once later evidence is solid: after its last wrong choice the topic has a
   right answer, a passing review (hard, good, easy) or the teacher saw it corrected, and the
   topic's mastery is solid (≥ 0.8) now. The learner's own "I know this" raises the score but
@@ -59,7 +61,7 @@ class Misconception:
     def line(self) -> str:
         picked = _quote(self.chosen)
         if self.right is None:
-            return f"You often answer {picked}: {self.times} times"
+            return f"You often answer {picked} where it does not fit: {self.times} times"
         return f"You often confuse {picked} and {_quote(self.right)}: {self.times} times"
 
     def json(self) -> dict[str, Any]:
@@ -137,11 +139,23 @@ def _pattern(node_id: str, group: Sequence[WrongChoice]) -> Misconception:
                     tally[key(text)] += 1
                     shown.setdefault(key(text), Counter())[" ".join(text.split())] += 1
     chosen = max(picked, key=lambda k: (picked[k], k))
-    others = [k for k in meant if k != chosen]
-    right = max(others, key=lambda k: (meant[k], k)) if others else None
+    # The pair named is one the answers came back to; "made" picked once where "pyruvate" was
+    # right and once where "phosphate" was is no confusion of "made" with either.
+    pairs: Counter[str] = Counter()  # the other text of each pair with ``chosen``, per answer
+    for w in group:
+        pairs.update(_partners(w, chosen))
+    paired = [k for k, n in pairs.items() if n >= AT_LEAST]
+    right = max(paired, key=lambda k: (pairs[k], meant[k], k)) if paired else None
     return Misconception(node_id, _written(shown[chosen]),
                          None if right is None else _written(shown[right]), len(group),
                          group[0].at, group[-1].at, tuple(w.ref for w in group))
+
+
+def _partners(w: WrongChoice, text: str) -> set[str]:
+    """The texts ``w`` paired with ``text``: the right answers it was picked for, or the
+    picks made where it was right."""
+    chosen, right = {key(c) for c in w.chosen} - {""}, {key(r) for r in w.right} - {""}
+    return (right if text in chosen else chosen if text in right else set()) - {text}
 
 
 def _written(forms: Counter[str]) -> str:
