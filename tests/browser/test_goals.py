@@ -79,6 +79,7 @@ def test_a_goal_is_set_seen_in_today_and_stats_and_deleted(window, tmp_path):
         assert f"Continue your goal “{GOAL}”" in step.inner_text()
         assert "Resume at step 2 of 3: Shortest paths (1 of 3 steps solid)." in step.inner_text()
         assert step.locator("button").inner_text() == "See the goal"  # no key: no session
+        assert page.locator(".today-goals").inner_text() == "All your goals — how far each has come."
         step.scroll_into_view_if_needed()
         both_themes(window, "today-goal")
         step.locator("button").click()
@@ -144,5 +145,6 @@ def test_with_a_model_start_a_session_on_the_goal(window, tmp_path):
         assert [s["chat_id"] for s in today["steps"] if s["kind"] == "session"] == [chat_id]
         assert page.locator(".today-step[data-kind='session']").count() == 1
         assert page.locator(".today-step[data-kind='goal']").count() == 0
+        assert page.locator(".today-goals").inner_text().startswith("All your goals")  # still set
     finally:
         server.stop()

@@ -81,6 +81,7 @@ def test_a_busy_day_opens_first_and_each_step_is_one_click(window, tmp_path):
         assert "Review 2 cards" in steps.nth(0).inner_text()
         assert "step 2 of 3" in steps.nth(1).inner_text()
         assert "Shortest paths" in steps.nth(2).inner_text()
+        assert "set one that spans sessions" in page.locator(".today-goals").inner_text()  # none yet
         link = page.locator("nav.sidebar a.today-link")
         assert link.get_attribute("aria-current") == "page"
         both_themes(window, "today-busy")

@@ -56,6 +56,7 @@ class TodayOut(BodyModel):
     state: Literal["empty", "busy", "done"]
     steps: list[TodayStepOut]
     next_review: str | None  # the first day after today with a card due (YYYY-MM-DD)
+    goals: int  # how many goals the learner has set
 
 
 def routes(learner: Learner) -> list[BaseRoute]:

@@ -157,3 +157,7 @@ def test_learn_next_puts_what_a_goal_names_first():
     assert learn.why.startswith("On the way to your goal “learn graph algorithms by March”.")
     without = next(s for s in plan(m).steps if s.kind == "learn")
     assert without.extra["node_id"] == "paths"
+    # How many goals there are travels with the steps (the page's line about goals).
+    assert today(m, [SESSION], note_of=lambda sources: NOTE, has_model=True, has_sessions=True,
+                 has_notes=True, goals=[goal]).json()["goals"] == 1
+    assert plan(m).json()["goals"] == 0

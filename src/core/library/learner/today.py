@@ -77,10 +77,12 @@ class Today:
     state: TodayState  # empty: nothing imported, no session; done: nothing left for today
     steps: tuple[TodayStep, ...]
     next_review: date | None = None  # the first day after today with a card due
+    goals: int = 0  # the learner's goals, steps or not (Today's line about goals says so)
 
     def json(self) -> dict[str, Any]:
         return {"state": self.state, "steps": [s.json() for s in self.steps],
-                "next_review": self.next_review.isoformat() if self.next_review else None}
+                "next_review": self.next_review.isoformat() if self.next_review else None,
+                "goals": self.goals}
 
 
 def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
@@ -106,7 +108,7 @@ def today(model: LearnerModel, sessions: Sequence[OpenSession], *,
         steps.append(_import_step())
     upcoming = model.plan.upcoming
     return Today("busy" if steps else "done", tuple(steps[:MAX_STEPS]),
-                 min(upcoming) if upcoming else None)
+                 min(upcoming) if upcoming else None, goals=len(goals))
 
 
 def _review_step(model: LearnerModel) -> TodayStep | None:

@@ -55,8 +55,10 @@ export async function mountToday({ main, dock }) {
           ? "There is nothing to study yet. Bring in your notes, or ask about something you want to learn."
           : stepsLine(data.steps.length))),
       h("ol.today-steps", data.steps.map((step, i) => stepCard(step, i === 0))),
-      empty ? null : h("p.today-goals.small", h("a", { href: "#/goals" }, "Your goals"),
-        " — set one that spans sessions, and each session picks up where the last left off."));
+      empty ? null : data.goals
+        ? h("p.today-goals.small", h("a", { href: "#/goals" }, "All your goals"), " — how far each has come.")
+        : h("p.today-goals.small", h("a", { href: "#/goals" }, "Your goals"),
+          " — set one that spans sessions, and each session picks up where the last left off."));
   }
   document.body.dataset.today = data.state;
   return {};
