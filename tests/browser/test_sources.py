@@ -122,6 +122,15 @@ def test_empty_shelf_add_material_and_remove(window, tmp_path):
         page.wait_for_selector("body[data-sources='ready'] .shelf-row[data-kind='pdf']")
         assert page.locator(".shelf-row").count() == 4
 
+        # The same folder again, nothing changed: said so, not "0 notes imported, 2 unchanged".
+        page.click("button:has-text('Add material…')")
+        page.fill("#import-path", str(course))
+        page.keyboard.press("Enter")
+        page.wait_for_selector("dialog button:has-text('Show in graph')", timeout=60_000)
+        again = page.locator("dialog .import-summary").inner_text()
+        assert again.strip() == "Nothing new since the last import: 4 files unchanged", again
+        page.keyboard.press("Escape")
+
         page.once("dialog", lambda d: d.accept())
         page.click(".shelf-row[data-kind='pdf'] button:has-text('Remove')")
         page.wait_for_selector(".shelf-row.status-deleted[data-kind='pdf']")

@@ -122,7 +122,7 @@ def test_with_no_key_it_opens_the_notes_quiz_me_and_says_why(window, tmp_path):
         page.wait_for_url("**#/sources/*", timeout=30_000)
         why = page.locator(".reader-quiz .quiz-why")
         assert why.inner_text() == ("A study session needs a model, and none is set up yet "
-                                    "(Settings → Models). Meanwhile, Quiz me on this note checks "
+                                    "(Settings → Where your models run). Meanwhile, Quiz me on this note checks "
                                     "what you know.")
         page.wait_for_function("() => document.querySelector('.reader-title')?.textContent"
                                ".includes('Heaps')")

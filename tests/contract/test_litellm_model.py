@@ -185,7 +185,8 @@ async def test_refused_key_names_the_role_and_what_to_do_and_never_the_key(
     with pytest.raises(ModelAuthError) as info:
         await drain(model, req("teacher"))
     assert str(info.value) == (
-        "The teacher's key for anthropic was refused (401). Open Settings → Models to replace it."
+        "The teacher's key for anthropic was refused (401). Open Settings → Where your models run "
+        "to replace it."
     )
     assert info.value.role == "teacher" and info.value.provider == "anthropic"
     assert fake.calls[0]["api_key"] == KEY  # the key went to the provider...
@@ -341,6 +342,6 @@ async def test_a_model_id_without_a_known_provider_asks_for_a_proper_id(
     model = LitellmChatModel(store, InMemorySecretStore(), None, acompletion=fake)
     with pytest.raises(ModelNotConfigured) as info:
         await drain(model, req())
-    assert "'gpt-totally-made-up'" in str(info.value) and "Settings → Models" in str(info.value)
+    assert "'gpt-totally-made-up'" in str(info.value) and "Settings → Advanced → Models" in str(info.value)
     assert fake.calls == []
     assert "Provider List" not in capsys.readouterr().out  # litellm's banner stays quiet

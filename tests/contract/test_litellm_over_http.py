@@ -89,7 +89,7 @@ async def test_a_server_error_keeps_its_reason_and_an_unreachable_one_says_start
     assert str(down.value) == (
         f"Nothing answered at http://127.0.0.1:{port}/v1 for the teacher (openai/teacher). Start "
         f"your local model server (Ollama, LM Studio, ...) or fix its address in Settings → "
-        f"Models.")
+        f"Where your models run.")
 
 
 async def test_a_reason_that_echoes_the_key_is_masked() -> None:

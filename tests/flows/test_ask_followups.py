@@ -61,7 +61,7 @@ def _audit_roles(data_dir: Path) -> list[str]:
 
 
 class Switchable:
-    """An embedder whose model the learner switches (as Settings → Models does)."""
+    """An embedder whose model the learner switches (as settings.json's "embedding" does)."""
 
     def __init__(self, current: Embedder) -> None:
         self.current = current

@@ -64,7 +64,8 @@ class LitellmEmbedder:
         if not self._allow_network and self._aembedding is None:
             raise ModelNetworkDisabled(
                 f"Real model calls are off (STUDYHALL_TESTING=1), so embeddings cannot use "
-                f"{target.model}. Clear Settings → Embeddings to use the bundled local model.",
+                f"{target.model}. Remove \"embedding\" from settings.json to use the bundled local "
+                f"model.",
                 role=ROLE,
                 provider=target.provider,
             )
@@ -75,8 +76,8 @@ class LitellmEmbedder:
             if needs_key(target.provider, target.api_base):
                 raise ModelNotConfigured(
                     f"No key for {target.provider} is saved, so embeddings with {target.model} "
-                    "cannot run. Add the key in Settings → Models, or clear Settings → "
-                    "Embeddings to use the bundled local model.",
+                    "cannot run. Add the key in Settings → API keys, or remove \"embedding\" from "
+                    "settings.json to use the bundled local model.",
                     role=ROLE,
                     provider=target.provider,
                 )
@@ -98,7 +99,7 @@ class LitellmEmbedder:
             if len(rows) != len(chunk):
                 raise ModelNotConfigured(
                     f"{target.model} returned {len(rows)} embeddings for {len(chunk)} texts; "
-                    "pick another embedding model in Settings → Embeddings.",
+                    "set another embedding model (\"embedding\" in settings.json).",
                     role=ROLE,
                 )
             try:
@@ -106,7 +107,7 @@ class LitellmEmbedder:
             except (TypeError, ValueError) as exc:  # ragged rows or non-numbers
                 raise ModelNotConfigured(
                     f"{target.model} returned vectors that are not lists of numbers of one "
-                    "length; pick another embedding model in Settings → Embeddings.",
+                    "length; set another embedding model (\"embedding\" in settings.json).",
                     role=ROLE,
                 ) from exc
         return np.concatenate(out) if len(out) > 1 else out[0]

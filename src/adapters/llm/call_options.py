@@ -43,7 +43,7 @@ def resolve_target(
         raise ModelNotConfigured(
             f"The {role.replace('_', ' ')}'s model '{role_model.model}' names no provider litellm "
             f"knows. Use an id such as 'openai/gpt-4.1-mini', 'anthropic/claude-sonnet-4-5' or "
-            f"'ollama/llama3.2' in Settings → Models.",
+            f"'ollama/llama3.2' in Settings → Advanced → Models.",
             role=role,
         ) from e
     target = CallTarget(

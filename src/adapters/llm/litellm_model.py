@@ -248,7 +248,7 @@ class LitellmChatModel:
             return None, True
         raise ModelNotConfigured(
             f"No key for {target.provider} is saved, so the {target.who} cannot run. Open "
-            f"Settings → Models to add one, or pick a local model.",
+            f"Settings → Where your models run to add one, or pick a model on your computer.",
             role=target.role,
             provider=target.provider,
         )

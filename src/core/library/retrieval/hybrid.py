@@ -154,7 +154,7 @@ def rerank(hits: Sequence[Hit], scores: Mapping[str, float], depth: int = RERANK
 def _grade_notice(error: ModelError) -> str:
     # A provider failure says what to do itself; a malformed answer needs another model.
     advice = ("If this keeps happening, pick a model that supports JSON output for 'reranker' in "
-              "Settings → Models." if isinstance(error, ModelOutputInvalid) else str(error))
+              "Settings → Advanced → Models." if isinstance(error, ModelOutputInvalid) else str(error))
     return ("The reranker model could not grade the passages, so the coverage case comes from "
             f"retrieval scores, which cite only passages that clearly answer. {advice}")
 

@@ -45,11 +45,13 @@ def as_matrix(vectors: Any, count: int, model: str) -> Matrix:
     except (TypeError, ValueError) as e:
         raise ModelError(
             f"The embedding model {model} returned vectors that are not lists of numbers of one "
-            "length; pick another embedding model in Settings.", role="embedding") from e
+            "length; set another embedding model (\"embedding\" in settings.json).",
+            role="embedding") from e
     if matrix.ndim != 2 or len(matrix) != count:
         raise ModelError(
             f"The embedding model {model} returned {len(matrix) if matrix.ndim else 0} vectors "
-            f"for {count} texts; pick another embedding model in Settings.", role="embedding")
+            f"for {count} texts; set another embedding model (\"embedding\" in settings.json).",
+            role="embedding")
     return matrix
 
 

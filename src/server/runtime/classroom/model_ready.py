@@ -82,12 +82,14 @@ def no_model_reason(services: Services, role_name: ModelRole = "extractor") -> s
         return (
             f"No {lacking} key is saved, so your notes were mapped from their own titles, "
             "headings and links; no model read them. To have a model find the ideas in them, "
-            f"add the key in Settings → Models (for {role.model}) or pick a local model."
+            f"add the key in Settings → Where your models run (for {role.model}), or pick a "
+            "model on your computer there."
         )
     who = role_name.replace("_", " ")
     return (
         f"No {lacking} key is saved for the {who}'s model ({role.model}), so the {who} is not "
-        "called. Add one in Settings → Models, or pick a local model."
+        "called. Add one in Settings → Where your models run, or pick a model on your computer "
+        "there."
     )
 
 

@@ -159,8 +159,15 @@ function summary(run) {
   const r = run.report || {};
   const material = materialLine(r.material);
   const lines = [];
-  // A folder of lectures or PDFs imports no notes: say what it did import instead of "0 notes".
-  if (r.imported || r.unchanged || !material) {
+  const m = r.material || {};
+  const fresh = (r.imported || 0) + (m.imported || 0) + (r.deleted || []).length + (m.removed || 0);
+  // The same folder again with nothing changed: say so, not "0 notes imported, 0 topics added"
+  // (and nothing about a model that had nothing to read).
+  const nothingNew = !fresh && !r.anki && Boolean(r.unchanged || m.unchanged);
+  if (nothingNew) {
+    lines.push(`Nothing new since the last import: ${plural(Math.max(r.unchanged || 0, m.unchanged || 0), "file")} unchanged`);
+  } else if (r.imported || r.unchanged || !material) {
+    // A folder of lectures or PDFs imports no notes: say what it did import instead of "0 notes".
     lines.push(`${plural(r.imported || 0, "note")} imported${r.unchanged ? `, ${r.unchanged} unchanged` : ""}`);
     lines.push(`${plural(r.propositions || 0, "topic")} added to your map, ${plural(r.edges || 0, "link")} between them`);
   }
@@ -172,6 +179,6 @@ function summary(run) {
     h("ul.import-summary", lines.map((l) => h("li", l)),
       skipped.length ? h("li", `${plural(skipped.length, "file")} skipped: `,
         skipped.slice(0, 3).map((s) => `${s.path} (${s.reason})`).join("; ")) : null,
-      r.extractor_note ? h("li.muted", r.extractor_note) : null),
+      r.extractor_note && !nothingNew ? h("li.muted", r.extractor_note) : null),
   ];
 }

@@ -71,7 +71,7 @@ export function providerSection(s, redraw) {
       h("label", { for: "provider-key" }, `${choice.label} key`),
       h("div", inputs.key, h("p.muted.small", { id: "provider-key-help" }, saved
         ? `A key for ${choice.label} is saved; paste another only to replace it.`
-        : `From ${choice.key_hint}. One key is enough: every role uses ${choice.label}.`)),
+        : `From ${choice.key_hint}. One key is enough: with it, every role uses ${choice.label}.`)),
       plan(choice));
   }
 

@@ -147,7 +147,7 @@ function modelsSection(s, redraw) {
   });
   return h("section.settings-section", { "aria-labelledby": "models-title" },
     h("h2", { id: "models-title" }, "Models"),
-    h("p.muted.small", "Any model id litellm knows, e.g. openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, openrouter/…, ollama/llama3.2."),
+    h("p.muted.small", "A model id with its provider first, e.g. openai/gpt-4.1-mini, anthropic/claude-sonnet-4-5, openrouter/…, ollama/llama3.2."),
     s.transcription_off ? h("p.note.small", { id: "transcription-off" }, s.transcription_off) : null,
     form);
 }

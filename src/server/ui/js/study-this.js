@@ -9,7 +9,7 @@ import { go } from "./router.js";
 import { modelsReady, refreshChats } from "./store.js";
 import { toast } from "./toast.js";
 
-export const NO_KEY_LINE = "A study session needs a model, and none is set up yet (Settings → Models). Meanwhile, Quiz me on this note checks what you know.";
+export const NO_KEY_LINE = "A study session needs a model, and none is set up yet (Settings → Where your models run). Meanwhile, Quiz me on this note checks what you know.";
 export const NO_MODEL_WHY = "no-model";  // ?why= on the note's address: its Quiz me says the line
 
 /**
@@ -29,7 +29,7 @@ export function studyButton({ nodeId, topic, noteId = null, quizHere = null, onN
     if (!modelsReady()) {
       if (noteId && !quizHere) return go(`#/sources/${encodeURIComponent(noteId)}?quiz=1&why=${NO_MODEL_WHY}`);
       say(quizHere ? NO_KEY_LINE
-        : "A study session needs a model, and none is set up yet: add one in Settings → Models.");
+        : "A study session needs a model, and none is set up yet: add one in Settings → Where your models run.");
       if (quizHere) quizHere();
       return;
     }
