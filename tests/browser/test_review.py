@@ -121,7 +121,8 @@ def test_review_by_keyboard_with_no_key_then_stats_and_the_dock(window, tmp_path
         assert page.locator("svg.plot .bars.planned .bar").count() >= 1  # reviews ahead
         assert page.locator("svg.plot .axis-title", has_text="mastery").count() == 1
         assert "target 90%" in page.locator(".plot-card").nth(2).inner_text()
-        # Each topic row says why a mean over 0.8 can still be shaky.
+        # Each region row says why a mean over 0.8 can still be shaky, in the map's word.
+        assert page.locator("h3", has_text="By region of your map").count() == 1
         rows = page.locator(".topic-list li")
         assert rows.count() >= 1
         assert "solid when every idea in it is" in (rows.first.get_attribute("title") or "")

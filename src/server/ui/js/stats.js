@@ -186,13 +186,14 @@ function renderStatsDock(dock, data) {
 function topics(data) {
   const tried = data.topics.filter((c) => c.tried).sort((a, b) => b.mastery - a.mastery);
   if (!tried.length) return null;
-  return h("section", h("h3", "By topic"),
+  // The map's regions, in the map's word (each note is a topic there; a region holds several).
+  return h("section", h("h3", "By region of your map"),
     h("ul.topic-list", tried.slice(0, 12).map((c) => h("li", { title: topicWhy(c) }, stateGlyph(c.state, 10),
       h("span.topic-label", c.label), h("span.count", c.mastery.toFixed(2))))));
 }
 
-/** Why a topic's mean can pass 0.8 and still be shaky: it is solid only when every idea is. */
+/** Why a region's mean can pass 0.8 and still be shaky: it is solid only when every idea is. */
 function topicWhy(c) {
   return `${STATE_LABELS[c.state] || c.state}: ${c.tried} of ${plural(c.parts, "idea")} tried. `
-    + "A topic is solid when every idea in it is.";
+    + "A region is solid when every idea in it is.";
 }
