@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import httpx
 import pytest
 from studyhall.server.app import build_services
 from studyhall.server.config import load_config
@@ -206,5 +207,27 @@ def test_one_card_reviewed_alone_is_taken_out_and_put_back_in_place(window, tmp_
         page.keyboard.press("3")
         page.wait_for_selector("body[data-review='summary']")
         assert not window.page_errors and not window.console_errors
+    finally:
+        server.stop()
+
+
+def test_a_card_just_graded_speaks_of_no_chance_of_recall_on_the_map(window, tmp_path):
+    # A minute after its first grade FSRS reads 100% for any card, even one just forgotten:
+    # the topic's dock says when it comes back, and a chance only once the card has graduated.
+    server = review_open(window.page, tmp_path)
+    try:
+        page = window.page
+        headers = {"Authorization": f"Bearer {server.token}"}
+        graded = httpx.post(f"{server.url}/api/review/heap", json={"grade": "again"},
+                            headers=headers, timeout=30).json()
+        assert graded["card"] in ("learning", "relearning") and graded["retrievability"] > 0.95
+        page.goto(server.home_url)
+        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                               " && window.__studyhall.graph.model", timeout=60_000)
+        page.evaluate("""() => { const g = window.__studyhall.graph;
+            g.select(g.model.index.get('heap'), { fly: true }); }""")
+        page.wait_for_selector(".node-mastery:not([aria-busy]) .review-when")
+        line = page.locator(".node-mastery .review-when").inner_text()
+        assert line.startswith(("In today's reviews", "Next review")) and "chance" not in line, line
     finally:
         server.stop()

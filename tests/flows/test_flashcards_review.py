@@ -64,6 +64,8 @@ async def test_a_kept_card_is_reviewed_and_its_grade_moves_the_node() -> None:
         assert grade.node_id == "tree" and grade.prompt_kind == "flashcard"
         mastery = (await api.http.get("/api/mastery/tree")).json()
         assert mastery["explanation"] and mastery["explanation"][0]["kind"] == "review"
+        # Its card's phase, so the dock speaks of a chance of recall only once it has graduated.
+        assert mastery["card"] == graded["card"] and mastery["card"] in ("learning", "review")
 
 
 async def test_retiring_the_artifact_takes_its_cards_out() -> None:

@@ -130,6 +130,7 @@ class MasteryOut(BodyModel):
     due: bool
     suspended: bool  # the learner took its card out of review
     due_at: str | None
+    card: str  # FSRS's phase: new, learning, review or relearning
     retrievability: float | None
     explanation: list[ExplanationStep]
     assertions: list[AssertionOut]  # what the learner said here, newest first

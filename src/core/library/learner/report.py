@@ -93,6 +93,7 @@ def mastery_json(model: LearnerModel, node_id: str) -> dict[str, Any]:
         "due": node_id in due_ids,
         "suspended": node_id in model.learner.suspended,  # out of review, by the learner
         "due_at": view.due.isoformat() if view.reviews else None,
+        "card": view.phase,  # new, learning, review, relearning: FSRS's phase of the card
         "retrievability": _score(retrievability(view, model.now,
                                                 model.limits.desired_retention)),
         "explanation": [

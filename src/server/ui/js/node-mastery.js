@@ -67,13 +67,14 @@ async function toggle(el, nodeId, suspended) {
 
 function reviewLine(m) {
   if (m.suspended) return "Out of your reviews: you stopped reviewing it. Its score stays.";
+  // FSRS's chance of recall means something once the card has graduated from its first steps
+  // (as in Review's dock); before that it reads 100% a minute after a wrong answer.
+  const recall = m.card === "review" && m.retrievability !== null
+    ? ` · chance you recall it now ${chance(m.retrievability)}` : "";
   if (m.due) {
-    return m.retrievability === null ? "In today's reviews, as a new card."
-      : `In today's reviews · chance you recall it now ${chance(m.retrievability)}.`;
+    return m.retrievability === null ? "In today's reviews, as a new card." : `In today's reviews${recall}.`;
   }
-  if (m.due_at) {
-    return `Next review ${dayPhrase(m.due_at)} · chance you recall it now ${chance(m.retrievability)}.`;
-  }
+  if (m.due_at) return `Next review ${dayPhrase(m.due_at)}${recall}.`;
   return "Not in your reviews yet.";
 }
 
