@@ -10,7 +10,7 @@ import pytest
 from studyhall.core.contracts.graph import Evidence, Position, PropositionCreated, RunCheckpoint
 
 from tests.support.live_server import start_server
-from tests.support.map_labels import labels_at, labels_on_discs
+from tests.support.map_labels import FRAME, labels_at, labels_on_discs
 
 pytestmark = pytest.mark.browser
 
@@ -57,5 +57,31 @@ def test_names_in_a_crowded_row_keep_off_the_neighbours_discs(window, tmp_path):
         assert min(radii) >= 4, radii  # discs one can point at
         assert not labels_on_discs(page), labels_on_discs(page)
         assert len([r for r in labels if r["kind"] == "topic"]) == len(TITLES), labels
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("window", ["light"], indirect=True)
+def test_a_click_on_a_name_opens_the_topic_it_names(window, tmp_path):
+    # A name sits beside its disc (or, where nothing is clear, over a neighbour's): a click on
+    # its words opens that topic, never the neighbour under it, never nothing.
+    server = start_server(tmp_path / "data", None)
+    _seed_row(server.services.graph_store)
+    try:
+        page = window.page
+        page.set_viewport_size({"width": 1280, "height": 800})
+        page.goto(server.home_url)
+        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                               " && window.__studyhall.graph.model && window.__graphLabels", timeout=60_000)
+        for k in range(len(TITLES)):
+            page.evaluate("""() => { const g = window.__studyhall.graph, m = g.model;
+                g.select(-1); g.camera.stop(); g.camera.x = (m.bounds.minX + m.bounds.maxX) / 2; g.camera.y = 0;
+                g.camera.k = (g.width - 320) / (m.bounds.maxX - m.bounds.minX); g.invalidate(); }""")
+            names = sorted((r for r in labels_at(page) if r["kind"] == "topic"), key=lambda r: r["x"])
+            assert len(names) == len(TITLES)
+            name = names[k]
+            # Its far end, away from its own disc: a click there used to open nothing.
+            page.mouse.click(name["x"] + name["w"] - 5, name["y"] + name["h"] / 2)
+            page.wait_for_function("(n) => window.__studyhall.graph.selected === n", arg=name["node"])
     finally:
         server.stop()

@@ -244,11 +244,19 @@ export class GraphCanvas {
     }).filter((r) => r.w > 0 && r.h > 0);
   }
 
-  nodeAt(sx, sy) {
+  /** The node under a screen point. `names`: a name drawn there counts (a click; the hover
+   * does not follow names, as the hovered node's name is placed first and may move away). */
+  nodeAt(sx, sy, { names = false } = {}) {
     if (!this.model) return -1;
     const [x, y] = this.camera.toWorld(sx, sy, this.width, this.height);
     const { show, model } = this;
     const slop = 6 / this.camera.k;
+    // A name is drawn over everything, sometimes over another topic's disc (when no clear spot
+    // was free): a click on it means the node it names.
+    for (const r of names ? this.labelRects || [] : []) {
+      if (r.node >= 0 && sx >= r.x && sx <= r.x + r.w && sy >= r.y && sy <= r.y + r.h
+          && (!show || show[r.node])) return r.node;
+    }
     // Satellites are drawn over the topics (a big topic's disc may reach under its neighbour's
     // ring): they are hit first.
     const held = this.heldTopic();

@@ -20,7 +20,9 @@ export function bindInput(view) {
   const down = (event) => {
     if (event.button !== 0) return;
     canvas.setPointerCapture(event.pointerId);
-    drag = { start: point(event), last: point(event), moved: false };
+    // What is pressed is what a click opens: read now, before the press redraws the names.
+    const p = point(event);
+    drag = { start: p, last: p, moved: false, node: view.nodeAt(p[0], p[1], { names: true }) };
     view.camera.stop();
   };
   const move = (event) => {
@@ -42,11 +44,9 @@ export function bindInput(view) {
   };
   const up = (event) => {
     if (!drag) return;
-    const wasDrag = drag.moved;
+    const { moved, node: i } = drag;
     drag = null;
-    if (!wasDrag) {
-      const p = point(event);
-      const i = view.nodeAt(p[0], p[1]);
+    if (!moved) {
       if (event.shiftKey || event.ctrlKey || event.metaKey) view.toggle(i);
       else view.select(i, { fly: i >= 0 });  // frame its local graph
     }
