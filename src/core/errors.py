@@ -21,6 +21,7 @@ the HTTP layer turns them into clear messages with a status code.
     ├── InvalidInput               the request itself is malformed (HTTP 400)
     │   ├── InvalidAnswer          an answer does not fit its question (wrong count, index...)
     │   ├── InvalidQuiz            a recorded quiz is malformed and cannot be shown or graded
+    │   ├── NotEnoughReadYet       Quiz me: too little text up to the learner's place
     │   └── EmptyScope             an artifact's scope holds no material to write from (422)
     ├── Conflict                   the request contradicts the record, e.g. answered twice (409)
     ├── JobFailed                  a background job's work failed its checks after every attempt
@@ -134,6 +135,11 @@ class InvalidQuiz(InvalidInput):
             "Write a message to skip it; the teacher will ask again."
         )
         self.errors = list(errors)
+
+
+class NotEnoughReadYet(InvalidInput):
+    """Quiz me found too little text up to the learner's place (at the very start, say); the
+    window offers a quiz on the whole source instead (asked with no place)."""
 
 
 class EmptyScope(InvalidInput):

@@ -151,7 +151,9 @@ def test_key_moments_and_quiz_me_on_a_lecture_with_no_model(window, tmp_path):
         note = shelf["notes/Glycolysis.md"]["id"]
         page.goto(f"{server.url}/#/sources/{note}?at=energy-yield")
         page.wait_for_selector("#at-energy-yield.at-target")
-        page.click(".reader-actions .quiz-me-button")
+        # From the dock, so the note stays where it is (the title's button is scrolled to).
+        page.click(".reader-tab[data-tab='quiz']")
+        page.click(".reader-quiz .quiz-start")
         page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-q", timeout=45_000)
         assert "up to Energy yield" in page.locator(".quiz-from").inner_text()
         for i in range(3):

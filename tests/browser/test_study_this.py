@@ -143,6 +143,8 @@ def test_with_no_key_it_opens_the_notes_quiz_me_and_says_why(window, tmp_path):
         assert page.locator(".quiz-why").count() == 0
         page.wait_for_function("() => document.querySelector('.reader-quiz .quiz-me')"
                                "?.parentElement?.dataset.quiz === 'open'", timeout=30_000)
+        # Studying the note: its questions come from all of it, and say so.
+        assert "on the whole note" in page.locator(".reader-quiz .quiz-from").inner_text()
         both_themes(window, "study-this-reader-no-key", ".study-why")
         with http_client(server) as http:
             assert http.get("/api/chats").json() == []  # no session it could not run

@@ -101,6 +101,21 @@ def test_disk_index_survives_a_restart(tmp_path: Path):
     assert _query(again, "maximal munch")[0].chunk.source_id in {"lex", "gc"}
 
 
+def test_a_lecture_windows_cues_survive_a_restart_and_an_older_index_still_loads(tmp_path: Path):
+    import json
+
+    cued = Chunk("talk:0", "talk", "talk.vtt", "transcript", "Talk", "t=714", "One. Two.",
+                 start=714.0, end=744.0, sentences=("One.", "Two."), cues=((0, 714.0), (5, 738.0)))
+    FileSearchIndex(tmp_path / "index").upsert("talk", "h", [cued], _vectors([cued]), "test/hash-64")
+    assert FileSearchIndex(tmp_path / "index").chunks("talk") == [cued]
+    # An index written before cues were kept has none: it loads, its windows without them.
+    [meta] = (tmp_path / "index" / "sources").glob("*.json")
+    row = json.loads(meta.read_text())
+    del row["chunks"][0]["cues"]
+    meta.write_text(json.dumps(row))
+    assert FileSearchIndex(tmp_path / "index").chunks("talk")[0].cues == ()
+
+
 def test_a_corrupt_or_torn_file_is_dropped_and_the_rest_loads(tmp_path: Path):
     _fill(FileSearchIndex(tmp_path / "index"))
     folder = tmp_path / "index" / "sources"

@@ -16,6 +16,7 @@ from studyhall.server.config import load_config
 from tests.support.course import OverlapScorer, vtt
 from tests.support.embedder import HashEmbedder
 from tests.support.session_api import PORT, parse_sse, scripted_app, write_script
+from tests.support.shelf import lecture_cues
 
 LECTURE = [
     (0, 6, "Mark and sweep marks every object reachable from the roots."),
@@ -25,9 +26,9 @@ LECTURE = [
 
 
 async def _ask(script: dict[str, Any] | None, tmp_path: Path, body: dict[str, Any],  # type: ignore[no-untyped-def]
-               compare_without_model: bool = False):
+               compare_without_model: bool = False, lecture: list[tuple[float, float, str]] = LECTURE):
     (tmp_path / "course").mkdir()
-    (tmp_path / "course" / "gc.vtt").write_text(vtt(LECTURE))
+    (tmp_path / "course" / "gc.vtt").write_text(vtt(lecture))
     path = write_script(tmp_path / "script.json", script) if script is not None else None
     services = replace(  # fast stand-ins for the bundled MiniLM
         build_services(load_config(port=PORT, script_path=path)),
@@ -101,9 +102,22 @@ async def test_without_a_model_each_passage_points_at_its_sentence_nearest_the_q
     passages = events[-1][1]["passages"]
     pointed = [p for p in passages if "closest" in p]
     assert pointed and pointed[0]["closest"] == "The sweep phase frees every unmarked object."
+    assert pointed[0]["start"] == 0 and pointed[0]["closest_start"] == 7  # its own cue's second
     assert all(p["closest"] in p["text"] for p in pointed)  # the window marks it in place
     # A passage sharing at most one word of the question points nowhere.
     assert all("closest" not in p for p in passages if "sweep" not in p["text"].lower())
+
+
+async def test_without_a_model_a_lecture_passage_gives_the_moment_its_nearest_sentence_starts(
+        tmp_path: Path):
+    # A lecture's passage spans about a minute: "ATP synthase turns like a rotor" is said at
+    # 12:18, 24 s into the passage that starts at 11:54 ("Now, on enzymes: point 120 …").
+    _, events = await _ask(None, tmp_path, {"question": "How does ATP synthase turn like a rotor?"},
+                           lecture=lecture_cues())
+    passages = events[-1][1]["passages"]
+    rotor = next(p for p in passages if p.get("closest", "").startswith("ATP synthase turns"))
+    assert rotor["start"] == 714 and rotor["text"].startswith("Now, on enzymes: point 120")
+    assert rotor["closest_start"] == 738  # the cue where the marked sentence begins
 
 
 async def _no_model_sources(tmp_path: Path, question: str) -> dict[str, Any]:

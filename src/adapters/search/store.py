@@ -48,7 +48,7 @@ def load_all(folder: Path) -> tuple[dict[str, Loaded], list[str]]:
         try:
             meta = json.loads(meta_path.read_text("utf-8"))
             vectors = np.load(meta_path.with_suffix(".npy"), allow_pickle=False)
-            chunks = [Chunk(**{**c, "sentences": tuple(c["sentences"])}) for c in meta["chunks"]]
+            chunks = [_chunk(c) for c in meta["chunks"]]
             if meta.get("format") != FORMAT or len(chunks) != len(vectors) or (
                 hashlib.sha256(vectors.tobytes()).hexdigest() != meta["vectors_sha256"]
             ):
@@ -58,6 +58,12 @@ def load_all(folder: Path) -> tuple[dict[str, Loaded], list[str]]:
             log.warning("search index: dropping %s (%s); its source re-indexes on import", meta_path.name, e)
             dropped.append(meta_path.name)
     return found, dropped
+
+
+def _chunk(row: dict[str, Any]) -> Chunk:
+    # JSON has lists where the record has tuples; ``cues`` is missing from an older index.
+    cues = tuple((int(at), float(start)) for at, start in row.get("cues", ()))
+    return Chunk(**{**row, "sentences": tuple(row["sentences"]), "cues": cues})
 
 
 def save(folder: Path, source_id: str, chunks: list[Chunk], content_hash: str,

@@ -38,6 +38,9 @@ class AskPassage(_Part):
     # With no written answer: the passage's sentence nearest the question, to read first (a
     # pointer, not a claim that it answers). Sent only when one shares enough of its words.
     closest: str | None = None
+    # In a lecture: the second the cue holding ``closest`` starts at, where the player opens
+    # when the window shows the passage from that sentence on. Sent only when known.
+    closest_start: float | None = None
 
 
 class AskMoment(_Part):

@@ -38,6 +38,10 @@ class Chunk:
     end: float | None = None
     page: int | None = None
     sentences: tuple[str, ...] = ()
+    # A transcript window's cues: (where the cue's words begin in ``text``, its start second),
+    # so a sentence inside the window has its own moment. Empty for other kinds (and for a
+    # window indexed before cues were kept: its words then have only the window's start).
+    cues: tuple[tuple[int, float], ...] = ()
 
     @property
     def link(self) -> str:

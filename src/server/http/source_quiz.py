@@ -23,9 +23,11 @@ def routes(library: Library) -> list[BaseRoute]:
     async def open_quiz(request: Request) -> Response:
         """With a model (the answerer role) the questions are written from the passages read
         so far; with none, built from them (fill-in-the-blank, distractors from other
-        passages). Answer: ``quiz_id``, ``written_by`` (``model`` / ``passages``),
-        ``passages``, ``up_to``, ``questions`` [{``prompt``, ``choices`` (in the order shown),
-        ``passage`` (where it was written from)}]."""
+        passages). Nothing past the place is asked about; with no place, the whole source.
+        Answer: ``quiz_id``, ``written_by`` (``model`` / ``passages``), ``passages``,
+        ``up_to``, ``whole``, ``questions`` [{``prompt``, ``choices`` (in the order shown),
+        ``passage`` (where it was written from)}]. Too little text up to the place: 400
+        ``NotEnoughReadYet`` (ask with no place for the whole source)."""
         body = await read_model(request, SourceQuizRequest)
         where = SourcePlace(request.path_params["source_id"], t=body.t, page=body.page, at=body.at)
         return JSONResponse(await library.open_quiz(where))

@@ -45,7 +45,7 @@ def _words(text: str) -> int:
 # --- transcripts -----------------------------------------------------------------------------
 
 
-def _transcript_chunks(file: MaterialFile) -> list[tuple[str, Segment]]:
+def _transcript_chunks(file: MaterialFile) -> list[tuple[str, Segment, tuple[tuple[int, float], ...]]]:
     """Consecutive cues grouped into windows; the window's anchor is its first cue's start."""
     windows: list[list[Segment]] = []
     current: list[Segment] = []
@@ -64,8 +64,17 @@ def _transcript_chunks(file: MaterialFile) -> list[tuple[str, Segment]]:
         start = window[0].start or 0.0
         end = window[-1].end if window[-1].end is not None else start
         merged = Segment(" ".join(c.text for c in window), start=start, end=end)
-        out.append((f"t={int(start)}", merged))
+        out.append((f"t={int(start)}", merged, _cue_offsets(window)))
     return out
+
+
+def _cue_offsets(window: Sequence[Segment]) -> tuple[tuple[int, float], ...]:
+    """Where each cue's words begin in the window's joined text, with the cue's start."""
+    out, at = [], 0
+    for cue in window:
+        out.append((at, cue.start if cue.start is not None else 0.0))
+        at += len(cue.text) + 1  # the joining space
+    return tuple(out)
 
 
 # --- prose (pages, Markdown, text) ---------------------------------------------------------
@@ -157,12 +166,13 @@ def _page_segments(segments: Sequence[Segment]) -> list[tuple[str, Segment]]:
 
 
 def chunk_material(source_id: str, file: MaterialFile) -> list[Chunk]:
+    pieces: list[tuple[str, Segment, tuple[tuple[int, float], ...]]]
     if file.kind == "transcript":
         pieces = _transcript_chunks(file)
     elif file.kind == "pdf":
-        pieces = _page_segments(file.segments)
+        pieces = [(anchor, seg, ()) for anchor, seg in _page_segments(file.segments)]
     else:
-        pieces = _heading_segments(file.segments)
+        pieces = [(anchor, seg, ()) for anchor, seg in _heading_segments(file.segments)]
     return _build(source_id, file.path, file.kind, file.title, pieces)
 
 
@@ -172,7 +182,7 @@ def markdown_segments(text: str) -> tuple[Segment, ...]:
 
 def _build(
     source_id: str, path: str, kind: MaterialKind, title: str,
-    pieces: Sequence[tuple[str, Segment]],
+    pieces: Sequence[tuple[str, Segment, tuple[tuple[int, float], ...]]],
 ) -> list[Chunk]:
     whole = len(pieces) == 1 and kind != "transcript"  # one chunk: the bare path is its link
     return [
@@ -180,8 +190,9 @@ def _build(
             id=f"{source_id}:{i}", source_id=source_id, path=path, kind=kind, title=title,
             anchor="" if whole else anchor, text=seg.text, heading=seg.heading,
             start=seg.start, end=seg.end, page=seg.page, sentences=split_sentences(seg.text),
+            cues=cues,
         )
-        for i, (anchor, seg) in enumerate(pieces)
+        for i, (anchor, seg, cues) in enumerate(pieces)
     ]
 
 

@@ -33,6 +33,7 @@ from studyhall.core.errors import ModelError, ModelNotConfigured
 from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.core.library.retrieval.closest import closest_sentence
 from studyhall.core.library.retrieval.hybrid import Retrieval, Retriever
+from studyhall.core.library.retrieval.moments import moment_of
 from studyhall.core.library.retrieval.rewriting import Turn
 from studyhall.core.ports.models import ChatModel
 
@@ -63,8 +64,15 @@ def ranked_passages(retrieval: Retrieval, limit: int = 5) -> list[AskPassage]:
         view = source_view(n, chunk)
         closest = closest_sentence(retrieval.question, chunk)
         # Only a sentence the snippet shows can be marked in it.
-        out.append(view.model_copy(update={"closest": closest})
-                   if closest is not None and closest in view.text else view)
+        if closest is None or closest not in view.text:
+            out.append(view)
+            continue
+        found: dict[str, object] = {"closest": closest}
+        # A lecture's window spans a minute: the sentence has its own moment (its cue's).
+        moment = moment_of(chunk, view.text.index(closest))
+        if moment is not None and chunk.start is not None:
+            found["closest_start"] = moment
+        out.append(view.model_copy(update=found))
     return out
 
 

@@ -21,9 +21,10 @@ from studyhall.core.classroom.source_quiz_cloze import ClozeQuestion, cloze_quiz
 from studyhall.core.contracts.ask_stream import AskMoment
 from studyhall.core.contracts.learner import SourceQuizAnswered
 from studyhall.core.contracts.search import Chunk
-from studyhall.core.errors import InvalidInput, ModelError, NotFound
+from studyhall.core.errors import InvalidInput, ModelError, NotEnoughReadYet, NotFound
 from studyhall.core.library.learner.passage_support import supported_nodes
 from studyhall.core.library.retrieval.chunking import SourcePlace
+from studyhall.core.library.retrieval.moments import said_before
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import Clock, Ids
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 COUNT = 3
 KEEP = 200
 MAX_MODEL_PASSAGES = 12  # the most recent passages a model writes from
+WHOLE = {"transcript": "lecture", "pdf": "PDF", "note": "note"}  # "the whole …"
 
 
 @dataclass(frozen=True)
@@ -48,17 +50,18 @@ class OpenQuiz:
 
 
 def read_so_far(chunks: list[Chunk], position: SourcePlace) -> list[Chunk]:
-    """The passages up to the learner's place, in reading order (at least the first
-    ``COUNT``: at the very start there is little else to ask about)."""
-    end = len(chunks)
+    """The passages up to the learner's place, in reading order, and nothing past it: in a
+    lecture what was said before the second (a window cut at it), in a PDF the pages up to
+    the one on screen, in a note up to the heading in view. No place: the whole source."""
     if position.t is not None:
-        end = sum(1 for c in chunks if c.start is not None and c.start <= position.t)
-    elif position.page is not None:
-        end = sum(1 for c in chunks if c.page is not None and c.page <= position.page)
-    elif position.at is not None:
+        t = position.t
+        return [part for c in chunks if (part := said_before(c, t)) is not None]
+    if position.page is not None:
+        return [c for c in chunks if c.page is not None and c.page <= position.page]
+    if position.at is not None:
         found = [i for i, c in enumerate(chunks) if c.anchor == position.at]
-        end = found[0] + 1 if found else end
-    return chunks[:max(end, COUNT)]
+        return chunks[:found[0] + 1] if found else chunks
+    return chunks
 
 
 def _up_to(position: SourcePlace, last: Chunk) -> str:
@@ -69,6 +72,20 @@ def _up_to(position: SourcePlace, last: Chunk) -> str:
     if position.page is not None:
         return f"page {position.page}"
     return last.heading or "" if position.at is not None else ""
+
+
+def whole(position: SourcePlace) -> bool:
+    """No place given: the quiz is on the whole source."""
+    return position.t is None and position.page is None and position.at is None
+
+
+def _too_little(position: SourcePlace, first: Chunk) -> InvalidInput:
+    if whole(position):
+        return InvalidInput("This source has too little text to ask about.")
+    here = _up_to(position, first) or "here"
+    verb = "Watch" if first.kind == "transcript" else "Read"
+    return NotEnoughReadYet(f"There is too little text up to {here} to ask about yet. {verb} a "
+                            f"little further, or take a quiz on the whole {WHOLE.get(first.kind, 'source')}.")
 
 
 class SourceQuizzes:
@@ -91,6 +108,8 @@ class SourceQuizzes:
             raise NotFound(f"No imported source {position.source_id!r} has passages to quiz on. "
                            "Open Sources to see what is imported.")
         asked = read_so_far(chunks, position)
+        if not asked:
+            raise _too_little(position, chunks[0])
         quiz_id = self._ids.new("smq")
         written_by = "model"
         recent = asked[-MAX_MODEL_PASSAGES:]
@@ -102,8 +121,7 @@ class SourceQuizzes:
             written_by, recent = "passages", asked
             questions = cloze_quiz([c.text for c in asked], [c.text for c in chunks], quiz_id, COUNT)
         if not questions:
-            raise InvalidInput("There is not enough text up to here to ask about yet. "
-                               "Read or watch a little further, then ask again.")
+            raise _too_little(position, chunks[0])
         quiz = OpenQuiz(quiz_id, position.source_id, {"questions": [q.args for q in questions]},
                         tuple(recent[q.passage] for q in questions))
         with self._lock:
@@ -113,6 +131,7 @@ class SourceQuizzes:
         return {
             "quiz_id": quiz_id, "source_id": position.source_id, "written_by": written_by,
             "passages": len(recent), "up_to": _up_to(position, asked[-1]),
+            "whole": whole(position),
             "questions": [_shown(quiz_id, i, q, quiz.passages[i]) for i, q in enumerate(questions)],
         }
 

@@ -86,22 +86,31 @@ function caseLine(caseName, { noModel, unconfirmed }) {
 }
 
 function passageItem(p, cited) {
-  const place = placeOf(p);
+  const shown = shownFrom(p);
+  const place = placeOf(shown.where);
   return h("li.ask-passage", { class: cited ? "cited" : "" },
-    h("a.passage-link", { href: passageHref(p) },
+    h("a.passage-link", { href: passageHref(shown.where) },
       h("span.passage-n", { "aria-hidden": "true" }, String(p.n)),
       h("span.passage-body",
         h("span.passage-title", p.title || p.path, place ? h("span.passage-place", ` · ${place}`) : null),
-        passageText(p))));
+        passageText(p, shown))));
+}
+
+/** Where the passage's shown words begin. Two clamped lines hold ~160 characters, so a nearest
+ *  sentence further in is shown from its start: in a lecture, whose passage spans a minute,
+ *  the label and the link then go to that sentence's own moment (`closest_start`). Without
+ *  that moment the passage is shown from its start, so the time given is where its words are. */
+function shownFrom(p) {
+  const at = p.closest ? p.text.indexOf(p.closest) : -1;
+  const timed = p.start !== null && p.start !== undefined;
+  const skip = at > 160 && (!timed || typeof p.closest_start === "number");
+  return { at, skip, where: skip && timed ? { ...p, start: p.closest_start } : p };
 }
 
 /** The passage's words, its sentence nearest the question marked (no-model passages only). */
-function passageText(p) {
-  const at = p.closest ? p.text.indexOf(p.closest) : -1;
+function passageText(p, { at, skip }) {
   if (at < 0) return h("span.passage-text", p.text);
-  // Two clamped lines hold ~160 characters: a sentence further in is shown from its start.
-  const before = at > 160 ? "… " : p.text.slice(0, at);
-  return h("span.passage-text.has-closest", before,
+  return h("span.passage-text.has-closest", skip ? "… " : p.text.slice(0, at),
     h("mark.passage-closest", { title: "The sentence nearest your question" }, p.closest),
     p.text.slice(at + p.closest.length));
 }

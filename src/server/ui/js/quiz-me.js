@@ -20,8 +20,13 @@ function placeQuery(where) {
   return out;
 }
 
-/** The Quiz me pane in `container`; `where()` is read when a quiz is asked for. */
-export function mountQuizMe(container, { sourceId, where }) {
+// "the whole …" in the offer to quiz on all of a source (a place with too little before it).
+const WHOLE = { transcript: "lecture", pdf: "PDF", note: "note" };
+
+/** The Quiz me pane in `container` for a source of `kind`; `where()` is read when a quiz is
+ *  asked for (`start({ whole: true })` asks on the whole source instead). */
+export function mountQuizMe(container, { sourceId, kind, where }) {
+  const wholeWord = `the whole ${WHOLE[kind] || "source"}`;
   const startButton = h("button.primary.quiz-start", { type: "button", onclick: () => start() }, "Quiz me on what I've read");
   // Sent here by "Study this" with no model (study-this.js): say why in one line.
   const why = new URLSearchParams(location.hash.split("?")[1] || "").get("why") === NO_MODEL_WHY;
@@ -34,18 +39,23 @@ export function mountQuizMe(container, { sourceId, where }) {
   let busy = false;
   let alive = true;
 
-  async function start() {
+  // On the whole source, from a place with too little before it: the learner's choice.
+  const wholeButton = () => h("button.quiz-whole", { type: "button", onclick: () => start({ whole: true }) },
+    `Quiz me on ${wholeWord}`);
+
+  async function start({ whole = false } = {}) {
     if (busy) return;
     busy = true;
     startButton.disabled = true;
     container.dataset.quiz = "loading";
     replace(body, h("p.muted.quiz-wait", "Writing three questions…"));
     try {
-      const quiz = await api.post(`/api/sources/${encodeURIComponent(sourceId)}/quiz`, placeQuery(where()));
+      const quiz = await api.post(`/api/sources/${encodeURIComponent(sourceId)}/quiz`, whole ? {} : placeQuery(where()));
       if (alive) drawQuiz(quiz);
     } catch (error) {
       container.dataset.quiz = "error";
-      replace(body, h("div.inline-error", { role: "alert" }, h("p", error.message)));
+      const early = error.body?.error === "NotEnoughReadYet";
+      replace(body, h("div.inline-error", { role: "alert" }, h("p", error.message), early ? wholeButton() : null));
     } finally {
       busy = false;
       startButton.disabled = false;
@@ -73,7 +83,11 @@ export function mountQuizMe(container, { sourceId, where }) {
       }
       send({ choices: picked.map((x) => [Number(x.value)]) });
     } }, fieldsets, problem, h("div.quiz-actions", check, skip));
-    replace(body, h("p.small.muted.quiz-from", fromLine(quiz)), form);
+    // Fewer than three fit what comes before the place: said, with the whole source offered.
+    const few = !quiz.whole && quiz.questions.length < 3
+      ? h("p.small.quiz-few", `Only ${quiz.questions.length === 1 ? "one question fits" : `${quiz.questions.length} questions fit`} the text up to ${quiz.up_to || "here"}. `, wholeButton())
+      : null;
+    replace(body, h("p.small.muted.quiz-from", fromLine(quiz, wholeWord)), few, form);
 
     async function send(answer) {
       check.disabled = skip.disabled = true;
@@ -117,7 +131,8 @@ export function mountQuizMe(container, { sourceId, where }) {
   return { start, unmount() { alive = false; } };
 }
 
-function fromLine(quiz) {
+function fromLine(quiz, wholeWord) {
   const by = quiz.written_by === "model" ? "Written by your model" : "Built from the passages (no model)";
-  return `${by}, from ${quiz.passages} passage${quiz.passages === 1 ? "" : "s"}${quiz.up_to ? ` up to ${quiz.up_to}` : ""}.`;
+  const where = quiz.whole ? ` on ${wholeWord}` : quiz.up_to ? ` up to ${quiz.up_to}` : "";
+  return `${by}, from ${quiz.passages} passage${quiz.passages === 1 ? "" : "s"}${where}.`;
 }

@@ -7,12 +7,13 @@ import { passageHref } from "./ask-view.js";
 import { mountQuizMe } from "./quiz-me.js";
 
 /**
- * Build the tools in `dock`. `where()` says where the learner is ({t} / {page} / {at}); a moment
- * the learner asked to be taken to is opened through the address, so the view seeks to it.
+ * Build the tools in `dock` for a source of `kind`. `where()` says where the learner is ({t} /
+ * {page} / {at}); a moment the learner asked to be taken to is opened through the address, so
+ * the view seeks to it. `quizMe({ whole })` quizzes up to that place, or on the whole source.
  * Returns {contents (the element a view draws its outline into), refresh(), show(tab), ask,
  * unmount}.
  */
-export function mountReaderTools(dock, { sourceId, where }) {
+export function mountReaderTools(dock, { sourceId, kind, where }) {
   const contents = h("div.reader-contents");
   const askPane = h("div.reader-pane.reader-ask", { id: "reader-pane-ask", role: "tabpanel" });
   const quizPane = h("div.reader-pane.reader-quiz", { id: "reader-pane-quiz", role: "tabpanel" });
@@ -31,7 +32,7 @@ export function mountReaderTools(dock, { sourceId, where }) {
     sourceId, compact: true, position: where,
     onNavigate: (moment) => { location.hash = passageHref(moment); },
   });
-  const quiz = mountQuizMe(quizPane, { sourceId, where });
+  const quiz = mountQuizMe(quizPane, { sourceId, kind, where });
 
   function show(name) {
     for (const [key, pane] of Object.entries(panes)) {
@@ -51,7 +52,7 @@ export function mountReaderTools(dock, { sourceId, where }) {
   show("ask");
   return {
     contents, refresh, show, ask,
-    quizMe() { show("quiz"); quiz.start(); },
+    quizMe(options) { show("quiz"); quiz.start(options); },
     unmount() { ask.unmount(); quiz.unmount(); delete dock.dataset.readerTab; },
   };
 }

@@ -43,16 +43,18 @@ export async function mountReader({ main, dock }, params, query) {
   const view = VIEWS[body.kind] || VIEWS.text;
   let mounted = null;
   // "Ask about this" and "Quiz me" read the place on screen when they are used.
-  const tools = mountReaderTools(dock, { sourceId: body.id, where: () => mounted?.where?.() || {} });
+  const tools = mountReaderTools(dock, { sourceId: body.id, kind: body.kind, where: () => mounted?.where?.() || {} });
   head.append(h("div.reader-actions",
     h("button.quiz-me-button", { type: "button", onclick: () => tools.quizMe() }, "Quiz me"),
     h("button", { type: "button", onclick: () => { tools.show("ask"); tools.ask.focus(); } }, "Ask about this"),
-    body.kind === "note" ? studyButton({ nodeId: () => noteNode(body.id, body.title), quizHere: () => tools.quizMe() }) : null,
+    body.kind === "note" ? studyButton({ nodeId: () => noteNode(body.id, body.title), quizHere: () => tools.quizMe({ whole: true }) }) : null,
     makeButton({ type: "source", id: body.id, label: body.title }, { small: false, text: "Make…" })));
   mounted = view(body, { scroll, dock: tools.contents, head });
   tools.refresh();
   mounted.place(query);
-  if (query.get("quiz")) tools.quizMe();  // Today's "learn next" with no model: quiz at once
+  // Today's "learn next" and "Study this" with no model: quiz at once, on the whole note (the
+  // learner has just arrived, so "up to here" would be its first heading).
+  if (query.get("quiz")) tools.quizMe({ whole: true });
   document.body.dataset.reader = body.kind;
   return {
     update(_params, q) { mounted.place(q); },

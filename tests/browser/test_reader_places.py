@@ -1,0 +1,74 @@
+"""What the reader offers says where it comes from, with no model: Quiz me on page 1 of a PDF
+asks only about page 1 (and says that only one question fits, offering the whole PDF); at 0:00
+in a lecture it says there is too little yet and offers the whole lecture; a lecture passage in
+Ask shown from a sentence deep inside it is labelled and linked at that sentence's second."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.ask_window import fast_search
+from tests.support.browser_shelf import imported_shelf
+from tests.support.live_server import start_server
+
+pytestmark = pytest.mark.browser
+
+SIZE = {"width": 1024, "height": 700}
+
+
+def test_quiz_me_stops_at_the_place_or_offers_the_whole_source(window, tmp_path):
+    server = start_server(tmp_path / "data", None, prepare=fast_search)  # no script, no key
+    try:
+        shelf = imported_shelf(server, tmp_path / "Course")
+        pdf, lecture = shelf["Chapter 5.pdf"]["id"], shelf["lectures/Lecture 04 - Respiration.vtt"]["id"]
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+
+        # Page 1 of a three-page PDF: one question, on page 1, and the whole PDF offered.
+        page.goto(f"{server.url}/#/sources/{pdf}?page=1")
+        page.wait_for_selector("body[data-reader='pdf'] #page-1")
+        page.click(".reader-actions .quiz-me-button")
+        page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-q", timeout=45_000)
+        assert "from 1 passage up to page 1" in page.locator(".quiz-from").inner_text()
+        assert page.locator(".quiz-q").count() == 1
+        assert "Only one question fits the text up to page 1" in page.locator(".quiz-few").inner_text()
+        page.click(".quiz-few .quiz-whole")
+        page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-from:has-text('on the whole PDF')")
+        assert page.locator(".quiz-q").count() == 3 and page.locator(".quiz-few").count() == 0
+
+        # A lecture not played yet: nothing before 0:00, said plainly, the whole lecture offered.
+        page.goto(f"{server.url}/#/sources/{lecture}")
+        page.wait_for_selector("body[data-reader='transcript'] .cue")
+        page.click(".reader-actions .quiz-me-button")
+        page.wait_for_selector(".reader-quiz[data-quiz='error']", timeout=45_000)
+        error = page.locator(".reader-quiz .inline-error").inner_text()
+        assert "too little text up to 0:00" in error and page.locator(".quiz-q").count() == 0
+        page.click(".reader-quiz .inline-error .quiz-whole")
+        page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-q")
+        assert "on the whole lecture" in page.locator(".quiz-from").inner_text()
+
+    finally:
+        server.stop()
+
+
+def test_a_lecture_passage_shown_from_a_later_sentence_links_to_its_second(window, tmp_path):
+    server = start_server(tmp_path / "data", None, prepare=fast_search)  # no script, no key
+    try:
+        lecture = imported_shelf(server, tmp_path / "Course")["lectures/Lecture 04 - Respiration.vtt"]["id"]
+        page = window.page
+        page.set_viewport_size(SIZE)
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        # Passages only: the passage starts at 11:54, the words it shows start at 12:18.
+        page.goto(f"{server.url}/#/ask")
+        page.fill(".ask-input", "How does ATP synthase turn like a rotor?")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".ask-exchange[data-state='no-model']")
+        rotor = page.locator(".ask-passage").filter(has=page.locator("mark.passage-closest", has_text="rotor, step 1:"))
+        assert rotor.locator(".passage-text").inner_text().startswith("… ATP synthase turns like a rotor")
+        assert rotor.locator(".passage-place").inner_text() == " · 12:18"
+        assert rotor.locator("a.passage-link").get_attribute("href").endswith(f"{lecture}?t=738")
+    finally:
+        server.stop()
