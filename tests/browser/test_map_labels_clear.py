@@ -10,7 +10,7 @@ import pytest
 from studyhall.core.contracts.graph import Evidence, Position, PropositionCreated, RunCheckpoint
 
 from tests.support.live_server import start_server
-from tests.support.map_labels import FRAME, labels_at, labels_on_discs
+from tests.support.map_labels import labels_at, labels_on_discs
 
 pytestmark = pytest.mark.browser
 
