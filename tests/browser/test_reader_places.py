@@ -10,6 +10,7 @@ import pytest
 from tests.support.ask_window import fast_search
 from tests.support.browser_shelf import imported_shelf
 from tests.support.live_server import start_server
+from tests.support.themes import both_themes
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +35,7 @@ def test_quiz_me_stops_at_the_place_or_offers_the_whole_source(window, tmp_path)
         assert "from 1 passage up to page 1" in page.locator(".quiz-from").inner_text()
         assert page.locator(".quiz-q").count() == 1
         assert "Only one question fits the text up to page 1" in page.locator(".quiz-few").inner_text()
+        both_themes(window, "reader-quiz-one-fits", ".quiz-few")
         page.click(".quiz-few .quiz-whole")
         page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-from:has-text('on the whole PDF')")
         assert page.locator(".quiz-q").count() == 3 and page.locator(".quiz-few").count() == 0
@@ -45,6 +47,7 @@ def test_quiz_me_stops_at_the_place_or_offers_the_whole_source(window, tmp_path)
         page.wait_for_selector(".reader-quiz[data-quiz='error']", timeout=45_000)
         error = page.locator(".reader-quiz .inline-error").inner_text()
         assert "too little text up to 0:00" in error and page.locator(".quiz-q").count() == 0
+        both_themes(window, "reader-quiz-too-little", ".reader-quiz .inline-error")
         page.click(".reader-quiz .inline-error .quiz-whole")
         page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-q")
         assert "on the whole lecture" in page.locator(".quiz-from").inner_text()
