@@ -75,3 +75,33 @@ def test_a_lecture_passage_shown_from_a_later_sentence_links_to_its_second(windo
         assert rotor.locator("a.passage-link").get_attribute("href").endswith(f"{lecture}?t=738")
     finally:
         server.stop()
+
+
+def test_quiz_me_under_the_title_counts_what_was_read_before_scrolling_back_up(window, tmp_path):
+    # To press Quiz me under the title the learner scrolls back to the top; "up to where you
+    # are" is still the furthest they read, not the note's first heading.
+    server = start_server(tmp_path / "data", None, prepare=fast_search)  # no script, no key
+    try:
+        note = imported_shelf(server, tmp_path / "Course")["notes/Glycolysis.md"]["id"]
+        page = window.page
+        page.set_viewport_size({"width": 1024, "height": 420})  # a short window: the note scrolls
+        page.goto(server.launch_url)
+        page.wait_for_selector("body[data-ready='1']")
+        page.goto(f"{server.url}/#/sources/{note}")
+        page.wait_for_selector("body[data-reader='note'] #at-regulation")
+        scroll_to = """(y) => new Promise((done) => { const s = document.querySelector('.reader-scroll');
+            s.scrollTo({ top: y === 'end' ? s.scrollHeight : y, behavior: 'instant' });
+            requestAnimationFrame(() => requestAnimationFrame(done)); })"""
+        page.evaluate(scroll_to, "end")  # read to the end
+        page.click("#reader-tab-quiz")  # the dock's tab
+        page.click(".reader-quiz .quiz-start")  # "Quiz me on what I've read", down here
+        page.wait_for_selector(".reader-quiz[data-quiz='open'] .quiz-q", timeout=45_000)
+        read = page.locator(".quiz-from").inner_text()
+        assert "up to Glycolysis." not in read, read  # further than the first heading
+        page.evaluate(scroll_to, 0)  # back up to the title, where the other Quiz me is
+        page.click(".reader-actions .quiz-me-button")
+        page.wait_for_function("(was) => document.querySelector('.quiz-from')?.innerText === was"
+                               " && document.querySelector('.reader-quiz').dataset.quiz === 'open'",
+                               arg=read, timeout=45_000)
+    finally:
+        server.stop()

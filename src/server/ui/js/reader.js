@@ -91,6 +91,28 @@ function inView(elements, scroll) {
   return found;
 }
 
+/** The furthest of `elements` read in this visit of the source: "Quiz me on what I've read"
+ * means it, even after the learner scrolls back up to the title to press Quiz me there. */
+function furthestRead(elements, scroll) {
+  let furthest = -1;
+  let queued = false;
+  const note = () => {
+    queued = false;
+    const el = inView(elements, scroll);
+    furthest = Math.max(furthest, el ? elements.indexOf(el) : -1);
+  };
+  scroll.addEventListener("scroll", () => {
+    if (!queued) { queued = true; requestAnimationFrame(note); }
+  }, { passive: true });
+  return {
+    element() {
+      const now = inView(elements, scroll);
+      const at = Math.max(furthest, now ? elements.indexOf(now) : -1);
+      return at >= 0 ? elements[at] : null;
+    },
+  };
+}
+
 function outline(dock, title, items) {
   replace(dock, h("nav.dock-section.reader-outline", { "aria-label": title },
     h("h2", title), items.length ? h("ol", items) : h("p.muted.small", "Nothing to list.")));
@@ -115,6 +137,7 @@ function noteView(body, { scroll, dock, head }) {
   drawDiagrams(article);
   outline(dock, "In this note", body.headings.map((x) => h("li", { class: `toc-${x.level}` },
     h("a", { href: sourceHref(body.id, `at=${encodeURIComponent(x.slug)}`) }, x.text))));
+  const read = furthestRead(found, scroll);
   return {
     place(q) {
       const at = q.get("at");
@@ -124,7 +147,7 @@ function noteView(body, { scroll, dock, head }) {
       else scroll.scrollTop = 0;
     },
     where() {
-      const el = inView(found, scroll);
+      const el = read.element();
       return el?.id ? { at: el.id.slice(3) } : {};
     },
   };
@@ -140,6 +163,7 @@ function pdfView(body, { scroll, dock, head }) {
   outline(dock, "Pages", body.pages.map((p) => h("li", h("a", { href: sourceHref(body.id, `page=${p.page}`) },
     `Page ${p.page}`, h("span.muted.small.toc-snippet", ` — ${(p.text || "").slice(0, 48)}`)))));
   let current = 1;
+  const read = furthestRead(pages, scroll);
   const place = (q) => {
     const n = Number(q.get("page"));
     current = Number.isInteger(n) && n >= 1 ? Math.min(n, body.pages.length) : 1;
@@ -149,8 +173,8 @@ function pdfView(body, { scroll, dock, head }) {
   return {
     place,
     where() {
-      const el = inView(pages, scroll);
-      return { page: el ? Number(el.id.slice(5)) : current };
+      const el = read.element();
+      return { page: el ? Math.max(Number(el.id.slice(5)), current) : current };
     },
     handleKey(e) {
       if (e.key !== "j" && e.key !== "k") return false;
