@@ -24,6 +24,7 @@ from studyhall.core.contracts.search import Chunk
 from studyhall.core.errors import InvalidInput, ModelError, NotFound
 from studyhall.core.library.learner.passage_support import supported_nodes
 from studyhall.core.library.retrieval.chunking import SourcePlace
+from studyhall.core.library.sources.notes.prose import plain_line
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import Clock, Ids
@@ -100,7 +101,10 @@ class SourceQuizzes:
             questions = []
         if not questions:  # nor when it wrote none that hold (a small model's runaway JSON)
             written_by, recent = "passages", asked
-            questions = cloze_quiz([c.text for c in asked], [c.text for c in chunks], quiz_id, COUNT)
+            # A note's passages are Markdown; a lecture's or a PDF's text is read as written.
+            shown = plain_line if chunks[0].kind == "note" else str.strip
+            questions = cloze_quiz([c.text for c in asked], [c.text for c in chunks], quiz_id,
+                                   COUNT, plain=shown)
         if not questions:
             raise InvalidInput("There is not enough text up to here to ask about yet. "
                                "Read or watch a little further, then ask again.")
