@@ -152,3 +152,32 @@ def test_slash_while_home_mounts_keeps_the_typed_query(window, tmp_path):
         assert not window.page_errors
     finally:
         server.stop()
+
+
+def test_a_links_place_in_a_quote_reads_as_words_never_as_its_anchor(window, tmp_path):
+    """A real vault's "See also [[Guide 155#^block155]]" showed "Guide 155#^block155"."""
+    server = start_server(tmp_path / "data", None)
+    quote = ("See also [[Search alias guide 155]] and [[Search alias guide 155#^block155]], "
+             "and [[Krebs cycle#Where it happens]] for the rest.")
+    source = "note_guide"
+    graph = server.services.graph_store
+    graph.append_propositions([PropositionCreated(
+        id="prp_guide", node_id="n_guide", text="Search alias guide 12", source_id=source,
+        evidence=(Evidence(source_id=source, message_id=f"{source}#Search alias guide 12",
+                           quote=quote),), run_id="run_seed", at=AT)])
+    graph.append_checkpoint(RunCheckpoint(id="run_seed", source_id=source, started_at=AT,
+                                          finished_at=AT))
+    try:
+        page = window.page
+        page.goto(server.launch_url)
+        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                               " && window.__studyhall.graph.model", timeout=60_000)
+        page.evaluate("""() => { const g = window.__studyhall.graph;
+            g.select(g.model.index.get('n_guide'), { fly: true }); }""")
+        shown = page.locator(".node-panel .evidence-quote").first
+        shown.wait_for()
+        assert shown.inner_text().strip() == (
+            "See also Search alias guide 155 and Search alias guide 155, and "
+            "Krebs cycle › Where it happens for the rest.")
+    finally:
+        server.stop()

@@ -193,3 +193,22 @@ async def test_a_failing_reranker_leaves_the_calibrated_case_and_invents_nothing
     assert "[7]" not in text
     if not sources["sources"]:
         assert "[" not in text and finish["removed_markers"] == 3
+
+
+def test_without_a_model_a_notes_passages_read_as_text_not_markdown(tmp_path: Path):
+    from tests.support.shelf_client import imported, ready
+
+    course, client = ready(tmp_path)
+    with client:
+        imported(client, course)
+        shown = []
+        for question in ("How much ATP does glycolysis net?", "What does net_atp return?"):
+            passages = parse_sse(client.post("/api/ask", json={"question": question}).text
+                                 )[-1][1]["passages"]
+            shown += [t for p in passages for t in (p["text"], p.get("closest") or "")]
+    # Was "nets **two ATP**", "[[Krebs cycle]]", "```python def net_atp…", "![[glycolysis-…".
+    for mark in ("**", "[[", "]]", "```", "![", "glycolysis-diagram"):
+        assert not any(mark in t for t in shown), (mark, shown)
+    assert any("nets two ATP. It runs" in t for t in shown)
+    assert any("See Krebs cycle for what happens" in t for t in shown)  # a link: its label
+    assert any("def net_atp(made: int = 4" in t for t in shown)  # code: as written

@@ -28,6 +28,9 @@ def test_quiz_from_the_passages_is_graded_and_feeds_mastery(tmp_path: Path):
         for q in quiz["questions"]:
             assert q["prompt"].startswith("Fill in the blank") and "_____" in q["prompt"]
             assert len(q["choices"]) == 4 and len(set(q["choices"])) == 4
+            # The note's Markdown is read as text: "nets two ATP", never "nets **two ATP**".
+            for shown in (q["prompt"], *q["choices"]):
+                assert not any(m in shown for m in ("**", "[[", "![", "`")), shown
             # Asked up to "Energy yield": never about the section after it.
             assert q["passage"]["anchor"] != "regulation"
         qid = quiz["quiz_id"]

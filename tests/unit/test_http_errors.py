@@ -6,7 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-import studyhall.adapters.embed.minilm  # noqa: F401 - defines an error class of its own
+
+# Each defines an error class of its own (the test must see them imported, run alone too).
+import studyhall.adapters.embed.minilm
+import studyhall.adapters.embed.onnx_export  # noqa: F401
 from studyhall.core import errors as core
 from studyhall.server.http.errors import BodyTooLarge, error_response, status_for
 
@@ -33,6 +36,7 @@ EXPECTED: dict[str, tuple[int, int | None]] = {
     "InvalidInput": (400, None),
     "InvalidAnswer": (400, None),
     "InvalidQuiz": (400, None),
+    "NotEnoughReadYet": (400, None),  # Quiz me at 0:00: the window offers the whole source
     "EmptyScope": (422, None),
     "BodyTooLarge": (413, None),
     "Conflict": (409, None),

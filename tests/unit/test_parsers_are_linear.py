@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from studyhall.core.guardrails.scrubber import scrub
 from studyhall.core.library.sources.notes.document import parse_note
 from studyhall.core.library.sources.notes.markup_scan import MAX_MARKUP
-from studyhall.core.library.sources.notes.prose import plain, sentences
+from studyhall.core.library.sources.notes.prose import plain, readable, sentences
 from studyhall.core.redaction import mask_key_shapes
 
 OPENERS = ["[[", "[", "](", "**", "_", "~~", "`", "%%", "![[", "#", "<", "![", "[^", "__", "==",
@@ -74,6 +74,13 @@ def test_plain_reads_hostile_markup_in_linear_time(text: str) -> None:
     # "[[" (~800 ms per KB) and 39 s on this 20 KB example.
     _within(plain, text, ms_per_kb=40)
     _within(sentences, text, ms_per_kb=40)
+    _within(readable, text, ms_per_kb=40)  # a note's passage as Ask and Quiz me show it
+
+
+def test_a_passage_of_many_hostile_lines_reads_in_linear_time() -> None:
+    # Each line is read on its own (``plain`` per line): many lines at the markup bound.
+    lines = "\n".join(f"- **{'[[' * (MAX_MARKUP // 2)}" for _ in range(40))
+    _within(readable, lines, ms_per_kb=40)
 
 
 def test_plain_of_a_one_megabyte_line_reads_markup_in_its_first_part_only() -> None:

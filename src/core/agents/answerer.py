@@ -23,6 +23,7 @@ from studyhall.core.contracts.search import Chunk
 from studyhall.core.guardrails.material import DATA_NOTICE, data_block
 from studyhall.core.library.retrieval.hybrid import Retrieval
 from studyhall.core.library.retrieval.rewriting import Turn, recent
+from studyhall.core.library.sources.notes.prose import readable
 from studyhall.core.ports.models import ChatModel
 
 NO_MATCH_NOTICE = (
@@ -56,13 +57,21 @@ source numbers, no pages, no timestamps, no course references."""
 
 
 def source_view(n: int, chunk: Chunk) -> AskPassage:
-    """What the ``sources`` event carries per citable passage (the UI deep-links with ``link``)."""
-    text = chunk.text if len(chunk.text) <= SNIPPET_CHARS else chunk.text[:SNIPPET_CHARS].rsplit(" ", 1)[0] + " …"
+    """What the ``sources`` event carries per citable passage (the UI deep-links with ``link``):
+    its words as the learner reads them — a note's Markdown as text (``shown``)."""
+    text = shown(chunk, chunk.text)
+    text = text if len(text) <= SNIPPET_CHARS else text[:SNIPPET_CHARS].rsplit(" ", 1)[0] + " …"
     return AskPassage(
         n=n, chunk_id=chunk.id, source_id=chunk.source_id, path=chunk.path, link=chunk.link,
         anchor=chunk.anchor, kind=chunk.kind, title=chunk.title, heading=chunk.heading,
         start=chunk.start, page=chunk.page, text=text,
     )
+
+
+def shown(chunk: Chunk, text: str) -> str:
+    """Text of ``chunk`` as the window shows it: a note's Markdown read as text (links as their
+    label, no emphasis, embeds or fences); a lecture's or a PDF's words as written."""
+    return readable(text) if chunk.kind == "note" else text
 
 
 def citable(retrieval: Retrieval) -> list[Chunk]:

@@ -12,7 +12,7 @@ import hashlib
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,17 +73,24 @@ class Salience:
         return sorted(counts, key=lambda w: (-self.weight(w, counts), w))[:limit]
 
 
-def _sentences(text: str) -> list[str]:
-    """Prose sentences of a passage (code, tables and markup make poor questions)."""
-    out = []
-    prose, fenced = [], False
+def prose(text: str, plain: Callable[[str], str]) -> str:
+    """A passage as a learner reads it (the passages are Markdown source): code blocks left
+    out, each line in plain text (``plain``: without its list, quote or heading marker, links
+    as their label, emphasis and embeds removed)."""
+    lines, fenced = [], False
     for line in text.splitlines():
-        if line.strip().startswith("```"):
+        if line.strip().startswith(("```", "~~~")):
             fenced = not fenced
         elif not fenced:
-            prose.append(line.strip().lstrip(">#-*0123456789. ").strip())
+            lines.append(plain(line))
+    return "\n".join(line for line in lines if line)
+
+
+def _sentences(text: str) -> list[str]:
+    """Prose sentences of a passage (code, tables and lead-ins make poor questions)."""
+    out = []
     # A line break ends a sentence too (a list item, a heading, a quote).
-    for s in (x for line in prose for x in _SENTENCE.split(" ".join(line.split()))):
+    for s in (x for line in text.splitlines() for x in _SENTENCE.split(line)):
         if _CODE.search(s) or s.endswith(":"):  # code, or a lead-in to something else
             continue
         if MIN_WORDS <= len(s.split()) <= MAX_WORDS:
@@ -101,10 +108,14 @@ def _blank(sentence: str, term: str) -> tuple[str, str] | None:
 
 
 def cloze_quiz(asked: Sequence[str], corpus: Sequence[str], quiz_id: str,
-               count: int = 3) -> list[ClozeQuestion]:
+               count: int = 3, *, plain: Callable[[str], str]) -> list[ClozeQuestion]:
     """Up to ``count`` cloze questions, one per passage of ``asked`` (the passages read so
     far), most salient first; ``corpus`` (every passage of the source, ``asked`` among them)
-    weighs the terms and supplies the distractors. Fewer when the text has too few terms."""
+    weighs the terms and supplies the distractors. Fewer when the text has too few terms.
+    Questions, choices and explanations are plain text: ``plain`` is the library's one rule
+    for a line of Markdown (given: classroom and library are independent)."""
+    asked = [prose(t, plain) for t in asked]
+    corpus = [prose(t, plain) for t in corpus]
     salience = Salience(corpus)
     pool: list[tuple[float, int, str, str]] = []  # (score, passage, sentence, term)
     for i, text in enumerate(asked):

@@ -14,7 +14,7 @@ act on, and ``Retry-After`` when waiting is the fix. Every route raises; nothing
     │   └── ModelNotConfigured (+ script, network) 400
     ├── SecretError                               500
     ├── BusyError                                 409 + Retry-After
-    ├── InvalidInput (+ answer, quiz)             400
+    ├── InvalidInput (+ answer, quiz, not read)   400
     │   ├── EmptyScope                            422
     │   └── BodyTooLarge                          413
     ├── Conflict                                  409

@@ -124,3 +124,12 @@ def test_stats_count_the_maps_topics_apart_from_their_ideas():
     totals = stats_json(model(ledgers=ledgers))["totals"]
     assert totals["nodes"] == 4 and totals["topics"] == 1
     assert stats_json(model())["totals"]["topics"] == 0
+
+
+def test_a_sessions_idea_is_asked_the_same_way_on_every_visit():
+    ledgers = Ledgers(propositions=[prop("heap", text="A heap is a complete binary tree with "
+                                         "the heap property."), prop("b")],
+                      checkpoints=[cp("r1")])
+    prompts = {model([grade("heap", "good", 60 * 24 * d, d) for d in range(1, n + 1)],
+                     ledgers=ledgers, minute=60 * 24 * 9).prompt("heap") for n in range(4)}
+    assert len(prompts) == 1  # was a cloze, then a recall, then the cloze again

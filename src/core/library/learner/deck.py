@@ -22,6 +22,7 @@ from studyhall.core.library.graph.view import SnapshotNode
 from studyhall.core.library.learner.key_terms import KeyTerms, fold, is_content_word, words
 from studyhall.core.library.learner.prompts import BLANK, Prompt
 from studyhall.core.library.learner.statements import (
+    LOCATOR,
     Statement,
     definition,
     is_topic,
@@ -59,6 +60,8 @@ def _cloze(statement: Statement, terms: dict[str, float], banned: set[str],
            titles: Mapping[str, list[str]]) -> Prompt | None:
     if _POINTS_BACK.match(statement.text):
         return None  # "It keeps a list …": out of its paragraph, nobody can tell what "it" is
+    # "point 41 of the lecture", "Page two": a place in the material, never the blank
+    banned = banned | {fold(m.group("word")) for m in LOCATOR.finditer(statement.text)}
     best: tuple[float, str] | None = None
     for word in words(statement.text):
         term = fold(word)

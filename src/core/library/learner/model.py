@@ -92,7 +92,9 @@ class LearnerModel:
 
     def prompt(self, node_id: str) -> Prompt:
         """The learner's kept flashcard when the node has one (several take turns), else its
-        stored model question, else a model-free prompt."""
+        stored model question, else a model-free prompt — the same one on every visit (the
+        topic's first card; a proposition's cloze): a grade is on one question, and the card's
+        schedule is the schedule of that question until the material changes."""
         card = self.learner.flashcards.shown(node_id, self.card(node_id).reviews)
         if card is not None:
             self.node(node_id)
@@ -101,12 +103,12 @@ class LearnerModel:
         if stored is not None:
             self.node(node_id)
             return Prompt("question", stored.question, stored.answer, stored.evidence_quote)
-        node, reviews = self.node(node_id), self.card(node_id).reviews
+        node = self.node(node_id)
         if not is_topic(node):
-            return review_prompt(node.text, self.weights, reviews)
+            return review_prompt(node.text, self.weights)
         cards = self.deck.cards(node_id)
         if cards:
-            return cards[reviews % len(cards)].prompt
+            return cards[0].prompt
         return topic_recall(node)
 
     @cached_property

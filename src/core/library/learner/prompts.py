@@ -63,9 +63,10 @@ def salient_term(text: str, weights: TermWeights) -> str | None:
 
 
 def review_prompt(text: str, weights: TermWeights, variant: int = 0) -> Prompt:
-    """The prompt for a node: a cloze when the text allows one, alternating with a recall prompt
-    from one review to the next (``variant``: how many times it was reviewed). Wikilinks and
-    emphasis are shown as plain text."""
+    """The prompt for a node: a cloze when the text allows one, else a recall prompt; an odd
+    ``variant`` asks the recall form even where a cloze is possible (the review queue asks
+    variant 0 on every visit: one card, one question). Wikilinks and emphasis are shown as
+    plain text."""
     text = card_text(text)
     term = salient_term(text, weights)
     if term is not None and len(words(text)) >= _MIN_WORDS and variant % 2 == 0:

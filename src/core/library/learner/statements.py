@@ -29,6 +29,12 @@ _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 # A definition's subject is named, not pointed at: "It is …", "This means …" define nothing.
 _NOT_A_SUBJECT = STOP | {"it", "this", "that", "these", "those", "there", "here", "each",
                          "you", "we", "they", "he", "she", "which", "what"}
+# A place in the material ("Page two", "Slide 4", "point 41 of the lecture") names no idea: it is
+# neither a subject to recall nor a term to blank. One pass: a word, spaces, a number.
+LOCATOR = re.compile(
+    r"\b(?P<word>page|slide|chapter|section|part|lecture|lesson|module|unit|week|step|point|"
+    r"figure|fig|table|item|exercise|question)s?\.?\s+(?:\d+|[ivx]+\b|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten)\b", re.IGNORECASE)
 
 
 class Statement(NamedTuple):
@@ -87,7 +93,7 @@ def definition(text: str) -> Definition | None:
 
 def _named(subject: str) -> bool:
     named = words(subject)
-    if not named or len(subject.split()) > MAX_SUBJECT_WORDS:
+    if not named or len(subject.split()) > MAX_SUBJECT_WORDS or LOCATOR.match(subject):
         return False
     if named[0].lower() in _NOT_A_SUBJECT:
         return False

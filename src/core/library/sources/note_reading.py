@@ -71,6 +71,20 @@ def resolve_target(target: str, paths: Mapping[str, str]) -> str | None:
     return None
 
 
+def link_label(name: str, heading: str, alias: str = "") -> str:
+    """What a wikilink reads as: its alias, else the note's name and the heading it points at
+    ("Krebs cycle › Where it happens"), the note's name alone for a block ("Note#^block155"),
+    never the link's ``#`` or ``^`` syntax."""
+    if alias.strip():
+        label = alias
+    else:
+        section = heading.rsplit("#", 1)[-1].strip()
+        label = name.strip() or ("this note" if section.startswith("^") else section)
+        if section and not section.startswith("^") and name.strip():
+            label = f"{name.strip()} › {section}"
+    return label.strip().replace("]", "").replace("[", "")
+
+
 def link_wikilinks(text: str, paths: Mapping[str, str], self_id: str, *,
                    note_path: str = "", files: Sequence[str] = ()) -> str:
     """Replace ``[[Target#Heading|Alias]]`` by a Markdown link into the reader (plain text
@@ -85,13 +99,14 @@ def link_wikilinks(text: str, paths: Mapping[str, str], self_id: str, *,
             return image
         target, _, alias = inner.partition("|")
         name, _, heading = target.partition("#")
-        label = (alias or target).strip().replace("]", "").replace("[", "")
+        label = link_label(name, heading, alias)
         sid = self_id if not name.strip() else resolve_target(name, paths)
         if embed:
             return f"*(embedded: {label})*" if sid is None else f"[↪ {label}](#/sources/{sid})"
         if sid is None:
             return label
-        at = f"?at={quote(slugify(heading.split('^')[0]))}" if heading.strip() else ""
+        section = heading.split("^")[0]  # a block's link opens its note
+        at = f"?at={quote(slugify(section))}" if section.strip() else ""
         return f"[{label}](#/sources/{sid}{at})"
 
     out: list[str] = []

@@ -15,7 +15,13 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Sequence
 
-from studyhall.core.agents.answerer import AnswerDelta, citable, source_view, stream_answer
+from studyhall.core.agents.answerer import (
+    AnswerDelta,
+    citable,
+    shown,
+    source_view,
+    stream_answer,
+)
 from studyhall.core.contracts.ask_stream import (
     AskEvent,
     AskFinish,
@@ -63,6 +69,7 @@ def ranked_passages(retrieval: Retrieval, limit: int = 5) -> list[AskPassage]:
     for n, chunk in enumerate(list(seen.values())[:limit], start=1):
         view = source_view(n, chunk)
         closest = closest_sentence(retrieval.question, chunk)
+        closest = shown(chunk, closest) if closest is not None else None
         # Only a sentence the snippet shows can be marked in it.
         if closest is None or closest not in view.text:
             out.append(view)

@@ -25,6 +25,7 @@ from studyhall.core.errors import InvalidInput, ModelError, NotEnoughReadYet, No
 from studyhall.core.library.learner.passage_support import supported_nodes
 from studyhall.core.library.retrieval.chunking import SourcePlace
 from studyhall.core.library.retrieval.moments import said_before
+from studyhall.core.library.sources.notes.prose import plain_line
 from studyhall.core.ports.models import ChatModel
 from studyhall.core.ports.search import SearchIndex
 from studyhall.core.ports.system import Clock, Ids
@@ -119,7 +120,10 @@ class SourceQuizzes:
             questions = []
         if not questions:  # nor when it wrote none that hold (a small model's runaway JSON)
             written_by, recent = "passages", asked
-            questions = cloze_quiz([c.text for c in asked], [c.text for c in chunks], quiz_id, COUNT)
+            # A note's passages are Markdown; a lecture's or a PDF's text is read as written.
+            shown = plain_line if chunks[0].kind == "note" else str.strip
+            questions = cloze_quiz([c.text for c in asked], [c.text for c in chunks], quiz_id,
+                                   COUNT, plain=shown)
         if not questions:
             raise _too_little(position, chunks[0])
         quiz = OpenQuiz(quiz_id, position.source_id, {"questions": [q.args for q in questions]},

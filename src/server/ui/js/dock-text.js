@@ -37,6 +37,18 @@ export function slugify(heading) {
   return text.replace(/\s/g, "-") || "section";
 }
 
+/** What a wikilink reads as (note_reading.py's link_label): its alias, else the note and the
+ *  heading it points at ("Krebs cycle › Where it happens"), the note alone for a block
+ *  ("Note#^block155"), never the link's `#` or `^`. */
+export function linkLabel(name, heading = "", alias = "") {
+  const section = heading.slice(heading.lastIndexOf("#") + 1).trim();
+  const note = name.trim();
+  let label = alias.trim();
+  if (!label && section && !section.startsWith("^")) label = note ? `${note} › ${section}` : section;
+  if (!label) label = note || "this note";
+  return label.replace(/[[\]]/g, "");
+}
+
 /** `[[Target#Heading|Alias]]` -> a Markdown link into the reader (plain text when the target
  *  was not imported); an embed becomes a quiet mention. Code fences are left alone. */
 export function linkWikilinks(text, resolve, selfId = null) {
@@ -54,12 +66,14 @@ export function linkWikilinks(text, resolve, selfId = null) {
     }
     return line.replace(WIKILINK, (_, embed, inner) => {
       const [target, ...rest] = inner.split("|");
-      const [name, heading = ""] = target.split("#");
-      const label = (rest.join("|") || target).trim().replace(/[[\]]/g, "");
+      const [name, ...headings] = target.split("#");
+      const heading = headings.join("#");
+      const label = linkLabel(name, heading, rest.join("|"));
       const id = !name.trim() ? selfId : resolve(name);
       if (embed) return id ? `[↪ ${label}](#/sources/${encodeURIComponent(id)})` : `*(embedded: ${label})*`;
       if (!id) return label;
-      const at = heading.trim() ? `?at=${encodeURIComponent(slugify(heading.split("^")[0]))}` : "";
+      const section = (headings[0] || "").split("^")[0];  // a block's link opens its note
+      const at = section.trim() ? `?at=${encodeURIComponent(slugify(section))}` : "";
       return `[${label}](#/sources/${encodeURIComponent(id)}${at})`;
     });
   }).join("\n");

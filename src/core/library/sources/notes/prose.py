@@ -38,6 +38,9 @@ _RULES: tuple[tuple[tuple[str, ...], _Rule], ...] = (
     (("[",), partial(re.compile(r"^\[[ xX]\]\s+").sub, "")),  # task checkbox
 )
 _PARKED = re.compile("\x01(\\d+)\x02")
+_FENCES = ("```", "~~~")
+_LINE_MARKER = re.compile(
+    r"^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[[ xX]\]\s+)?|\d+[.)]\s+)?(?:\[!\w+\][+-]?\s*)?")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([.,;:!?])(?=\s|$)")
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _SENTENCE_END = re.compile(r"[.!?](?=\s)")  # a candidate end: the rest is checked in Python
@@ -105,6 +108,26 @@ def plain(text: str) -> str:
         out = _PARKED.sub(lambda m: spans[int(m.group(1))], out)
     out = _SPACE_BEFORE_PUNCT.sub(r"\1", " ".join((out + rest).split()))
     return out.strip()
+
+
+def readable(markdown: str) -> str:
+    """A Markdown passage as one run of text to read: each line without its list, quote or
+    heading marker and in plain text (``plain``); a code block's lines kept as written, without
+    its fences. Linear: one pass over the lines, ``plain`` on each."""
+    out, fenced = [], False
+    for line in markdown.splitlines():
+        if line.lstrip().startswith(_FENCES):
+            fenced = not fenced
+        elif fenced:
+            out.append(line.strip())
+        else:
+            out.append(plain_line(line))
+    return " ".join(line for line in out if line)
+
+
+def plain_line(line: str) -> str:
+    """One line of Markdown in plain text, without its list, quote, heading or callout marker."""
+    return plain(_LINE_MARKER.sub("", line, count=1))
 
 
 def word_count(text: str) -> int:
