@@ -181,3 +181,29 @@ def test_a_links_place_in_a_quote_reads_as_words_never_as_its_anchor(window, tmp
             "Krebs cycle › Where it happens for the rest.")
     finally:
         server.stop()
+
+
+def test_a_topics_evidence_names_the_kind_of_source_it_came_from(window, tmp_path):
+    # "PDF Chapter 5.pdf", "Lecture lectures/…vtt" — a PDF's evidence was "Note Chapter 5.pdf".
+    from tests.support.ask_window import fast_search
+    from tests.support.browser_shelf import imported_shelf
+
+    server = start_server(tmp_path / "data", None, prepare=fast_search)
+    try:
+        shelf = imported_shelf(server, tmp_path / "Course")
+        page = window.page
+        page.set_viewport_size({"width": 1024, "height": 700})
+        page.goto(server.home_url)
+        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                               " && window.__studyhall.graph.model", timeout=60_000)
+        for path, word in (("Chapter 5.pdf", "PDF"), ("lectures/Lecture 04 - Respiration.vtt", "Lecture"),
+                           ("notes/Glycolysis.md", "Note")):
+            source = shelf[path]["id"]
+            page.evaluate("""(source) => { const g = window.__studyhall.graph, m = g.model;
+                const i = m.nodes.findIndex((n) => (n.sources || []).includes(source) && m.topicOf[m.index.get(n.id)] === -1);
+                g.select(i, { fly: false }); }""", source)
+            link = page.locator(f".node-panel a.source-link[href='#/sources/{source}']").first
+            link.wait_for()
+            assert link.inner_text().startswith(f"{word} "), link.inner_text()
+    finally:
+        server.stop()

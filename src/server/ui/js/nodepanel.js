@@ -15,6 +15,9 @@ import { studyButton } from "./study-this.js";
 
 let sources = null;  // source id -> imported file path, fetched once
 let resolver = null;  // a wikilink's target -> the source id of the note it names
+let kinds = new Map();  // source id -> its kind, for what a citation calls it
+// What evidence from a source is called before its path: "Note notes/Krebs.md", "PDF Chapter 5.pdf".
+const KIND_WORDS = { note: "Note", transcript: "Lecture", pdf: "PDF", text: "File" };
 
 async function sourceNames() {
   if (sources) return sources;
@@ -23,6 +26,7 @@ async function sourceNames() {
     list = await api.get("/api/sources");
   } catch { /* no paths: notes are named by id, wikilinks stay text */ }
   sources = new Map(list.map((s) => [s.id, s.path]));
+  kinds = new Map(list.map((s) => [s.id, s.kind]));
   resolver = noteResolver(list);
   return sources;
 }
@@ -30,6 +34,7 @@ async function sourceNames() {
 export function forgetSources() {
   sources = null;
   resolver = null;
+  kinds = new Map();
 }
 
 function chatName(id) {
@@ -44,7 +49,7 @@ function sourceLink(sourceId, messageId, names) {
     return h("a.source-link", { href }, chat);
   }
   const path = names.get(sourceId);
-  if (path) return h("a.source-link.source-note", { href: `#/sources/${encodeURIComponent(sourceId)}`, title: `Open ${path}` }, "Note ", h("code", path));
+  if (path) return h("a.source-link.source-note", { href: `#/sources/${encodeURIComponent(sourceId)}`, title: `Open ${path}` }, `${KIND_WORDS[kinds.get(sourceId)] || "Source"} `, h("code", path));
   return h("span.source-note", sourceId);
 }
 
