@@ -281,7 +281,9 @@ export async function mountReview({ main, dock }, params, query) {
     const soonest = relearn.map((c) => c.due_at).sort()[0];
     const counts = Object.fromEntries(GRADES.map(({ grade }) => [grade, 0]));
     for (const g of s.graded) counts[g.grade] += 1;
-    const line = [plural(cards.size, "card") + " reviewed",
+    // A card forgotten comes back the same visit: "3 cards reviewed in 6 grades", as tallied below.
+    const times = s.graded.length > cards.size ? ` in ${plural(s.graded.length, "grade")}` : "";
+    const line = [`${plural(cards.size, "card")} reviewed${times}`,
       relearn.length ? `${relearn.length} to relearn ${dayPhrase(soonest)}` : "all recalled"].join(" · ");
     const left = s.counts?.due_today || 0;
     replace(page, h("div.review-done",
