@@ -28,7 +28,8 @@ function markBlanks(root) {
     const parts = node.nodeValue.split(HOLE);
     const out = [];
     parts.forEach((part, i) => {
-      if (i) out.push(h("span.blank", { "aria-label": "blank" }, "\u00a0"));
+      // Read aloud as "blank" (a hidden word: a plain span may not carry an aria-label).
+      if (i) out.push(h("span.blank", h("span.visually-hidden", "blank"), "\u00a0"));
       if (part) out.push(document.createTextNode(part));
     });
     node.replaceWith(...out);
@@ -43,7 +44,6 @@ export function fillAnswer(answer, prompt, card) {
     for (const gap of prompt.querySelectorAll(".blank")) {
       gap.textContent = card.answer;
       gap.classList.add("filled");
-      gap.removeAttribute("aria-label");
     }
     parts.push(h("p.review-term", h("span.review-label", "Answer"), h("strong", card.answer)));
   } else {
