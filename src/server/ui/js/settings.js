@@ -118,9 +118,10 @@ function modelsSection(s, redraw) {
     const model = h("input", { type: "text", value: off ? "" : r.model, "aria-label": `Model for ${r.role}`, spellcheck: "false", name: `model-${r.role}`,
       "aria-describedby": off ? "transcription-off" : null });
     const effort = h("select", { "aria-label": `Effort for ${r.role}`, name: `effort-${r.role}` },
-      h("option", { value: "" }, "default"),
-      s.efforts.map((e) => h("option", { value: e, selected: r.effort === e }, e)));
-    const base = h("input", { type: "url", value: r.api_base || "", placeholder: "provider default",
+      // Said in each option too: at this width the table's column names are not shown.
+      h("option", { value: "" }, "default effort"),
+      s.efforts.map((e) => h("option", { value: e, selected: r.effort === e }, `${e} effort`)));
+    const base = h("input", { type: "url", value: r.api_base || "", placeholder: "Server address (optional)",
       "aria-label": `Server address for ${r.role}`, spellcheck: "false", name: `base-${r.role}` });
     return { role: r.role, el: h("tr", h("th", { scope: "row" }, ROLE_NAMES[r.role] || r.role),
       h("td", model), h("td", effort), h("td", base)), model, effort, base };
