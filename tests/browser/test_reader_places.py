@@ -17,15 +17,26 @@ pytestmark = pytest.mark.browser
 SIZE = {"width": 1024, "height": 700}
 
 
-def test_quiz_me_stops_at_the_place_or_offers_the_whole_source(window, tmp_path):
-    server = start_server(tmp_path / "data", None, prepare=fast_search)  # no script, no key
+def launched(window, tmp_path, size=SIZE):  # type: ignore[no-untyped-def]
+    """A live server (no script, no key) with the course shelf imported, the window launched:
+    (server, the sources by path)."""
+    server = start_server(tmp_path / "data", None, prepare=fast_search)
     try:
         shelf = imported_shelf(server, tmp_path / "Course")
+        window.page.set_viewport_size(size)
+        window.page.goto(server.launch_url)
+        window.page.wait_for_selector("body[data-ready='1']")
+    except BaseException:
+        server.stop()
+        raise
+    return server, shelf
+
+
+def test_quiz_me_stops_at_the_place_or_offers_the_whole_source(window, tmp_path):
+    server, shelf = launched(window, tmp_path)
+    try:
         pdf, lecture = shelf["Chapter 5.pdf"]["id"], shelf["lectures/Lecture 04 - Respiration.vtt"]["id"]
         page = window.page
-        page.set_viewport_size(SIZE)
-        page.goto(server.launch_url)
-        page.wait_for_selector("body[data-ready='1']")
 
         # Page 1 of a three-page PDF: one question, on page 1, and the whole PDF offered.
         page.goto(f"{server.url}/#/sources/{pdf}?page=1")
@@ -57,13 +68,10 @@ def test_quiz_me_stops_at_the_place_or_offers_the_whole_source(window, tmp_path)
 
 
 def test_a_lecture_passage_shown_from_a_later_sentence_links_to_its_second(window, tmp_path):
-    server = start_server(tmp_path / "data", None, prepare=fast_search)  # no script, no key
+    server, shelf = launched(window, tmp_path)
     try:
-        lecture = imported_shelf(server, tmp_path / "Course")["lectures/Lecture 04 - Respiration.vtt"]["id"]
+        lecture = shelf["lectures/Lecture 04 - Respiration.vtt"]["id"]
         page = window.page
-        page.set_viewport_size(SIZE)
-        page.goto(server.launch_url)
-        page.wait_for_selector("body[data-ready='1']")
         # Passages only: the passage starts at 11:54, the words it shows start at 12:18.
         page.goto(f"{server.url}/#/ask")
         page.fill(".ask-input", "How does ATP synthase turn like a rotor?")
@@ -80,13 +88,10 @@ def test_a_lecture_passage_shown_from_a_later_sentence_links_to_its_second(windo
 def test_quiz_me_under_the_title_counts_what_was_read_before_scrolling_back_up(window, tmp_path):
     # To press Quiz me under the title the learner scrolls back to the top; "up to where you
     # are" is still the furthest they read, not the note's first heading.
-    server = start_server(tmp_path / "data", None, prepare=fast_search)  # no script, no key
+    server, shelf = launched(window, tmp_path, {"width": 1024, "height": 420})  # the note scrolls
     try:
-        note = imported_shelf(server, tmp_path / "Course")["notes/Glycolysis.md"]["id"]
+        note = shelf["notes/Glycolysis.md"]["id"]
         page = window.page
-        page.set_viewport_size({"width": 1024, "height": 420})  # a short window: the note scrolls
-        page.goto(server.launch_url)
-        page.wait_for_selector("body[data-ready='1']")
         page.goto(f"{server.url}/#/sources/{note}")
         page.wait_for_selector("body[data-reader='note'] #at-regulation")
         scroll_to = """(y) => new Promise((done) => { const s = document.querySelector('.reader-scroll');

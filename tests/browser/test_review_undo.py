@@ -46,6 +46,15 @@ def review_open(page, tmp_path):  # type: ignore[no-untyped-def]
     return server
 
 
+def select_on_map(page, server, node_id: str) -> None:  # type: ignore[no-untyped-def]
+    """Home, with ``node_id`` selected: its dock open."""
+    page.goto(server.home_url)
+    page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
+                           " && window.__studyhall.graph.model", timeout=60_000)
+    page.evaluate("""(id) => { const g = window.__studyhall.graph;
+        g.select(g.model.index.get(id), { fly: true }); }""", node_id)
+
+
 def prompt(page) -> str:
     return page.locator(".review-prompt").inner_text()
 
@@ -112,11 +121,7 @@ def test_a_card_not_worth_reviewing_is_taken_out_and_its_topic_puts_it_back(wind
         assert not server.services.learner_store.grades().records  # not a grade
 
         # On the map, its topic says so and puts it back.
-        page.goto(server.home_url)
-        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
-                               " && window.__studyhall.graph.model", timeout=60_000)
-        page.evaluate(f"""() => {{ const g = window.__studyhall.graph;
-            g.select(g.model.index.get({gone!r}), {{ fly: true }}); }}""")
+        select_on_map(page, server, gone)
         page.wait_for_selector(".node-mastery:not([aria-busy]) .suspend-toggle")
         assert "Out of your reviews" in page.locator(".node-mastery .review-when").inner_text()
         page.locator(".node-mastery").scroll_into_view_if_needed()
@@ -221,11 +226,7 @@ def test_a_card_just_graded_speaks_of_no_chance_of_recall_on_the_map(window, tmp
         graded = httpx.post(f"{server.url}/api/review/heap", json={"grade": "again"},
                             headers=headers, timeout=30).json()
         assert graded["card"] in ("learning", "relearning") and graded["retrievability"] > 0.95
-        page.goto(server.home_url)
-        page.wait_for_function("() => window.__studyhall && window.__studyhall.graph"
-                               " && window.__studyhall.graph.model", timeout=60_000)
-        page.evaluate("""() => { const g = window.__studyhall.graph;
-            g.select(g.model.index.get('heap'), { fly: true }); }""")
+        select_on_map(page, server, "heap")
         page.wait_for_selector(".node-mastery:not([aria-busy]) .review-when")
         line = page.locator(".node-mastery .review-when").inner_text()
         assert line.startswith(("In today's reviews", "Next review")) and "chance" not in line, line

@@ -71,7 +71,7 @@ class SourceLibrary:
             out.append({
                 **s.model_dump(mode="json"),
                 "title": _title(s.path),
-                "chunks": len(self._index.chunks(s.id)) if model is not None else 0,
+                "chunks": self._passages(s.id, model),
                 "embedded": model or None,
                 "stale": bool(model) and bool(current) and model != current,
                 "graph_nodes": in_graph.get(s.id, 0),
@@ -88,9 +88,12 @@ class SourceLibrary:
         live = {s.id for s in self._sources.list() if s.status != "deleted"}
         cited = [node for node in self._graph.snapshot().nodes if live.intersection(node.sources)]
         return {"sources": len(live),
-                "passages": sum(len(self._index.chunks(sid)) for sid in live
-                                if self._index.source_model(sid) is not None),
+                "passages": sum(self._passages(sid, self._index.source_model(sid)) for sid in live),
                 "graph_nodes": len(cited), "graph_topics": sum(1 for n in cited if is_topic(n))}
+
+    def _passages(self, source_id: str, model: str | None) -> int:
+        """The passages search holds for a source (none when the index does not hold it)."""
+        return len(self._index.chunks(source_id)) if model is not None else 0
 
     def _current_model(self) -> str:
         try:

@@ -78,6 +78,9 @@ function diamond(cx, cy, r) {
   return `M${cx} ${cy - r}L${cx + r} ${cy}L${cx} ${cy + r}L${cx - r} ${cy}Z`;
 }
 
+/** A source's kind in the learner's words: on the shelf, and before a citation's path. */
+export const SOURCE_KINDS = { note: "Note", transcript: "Lecture", pdf: "PDF", text: "Text" };
+
 export const STATE_LABELS = {
   "solid": "Solid",
   "shaky": "Shaky",

@@ -4,7 +4,7 @@
 // when. With nothing selected: a short guide and the graph's totals.
 
 import { api } from "./api.js";
-import { formatDate, h, plural, replace, stateBadge, stateGlyph, STATE_LABELS } from "./dom.js";
+import { formatDate, h, plural, replace, SOURCE_KINDS, stateBadge, stateGlyph, STATE_LABELS } from "./dom.js";
 import { state } from "./store.js";
 import { masterySection } from "./node-mastery.js";
 import { makeButton } from "./artifacts-make.js";
@@ -15,9 +15,7 @@ import { studyButton } from "./study-this.js";
 
 let sources = null;  // source id -> imported file path, fetched once
 let resolver = null;  // a wikilink's target -> the source id of the note it names
-let kinds = new Map();  // source id -> its kind, for what a citation calls it
-// What evidence from a source is called before its path: "Note notes/Krebs.md", "PDF Chapter 5.pdf".
-const KIND_WORDS = { note: "Note", transcript: "Lecture", pdf: "PDF", text: "File" };
+let kinds = new Map();  // source id -> its kind: "Note notes/Krebs.md", "PDF Chapter 5.pdf"
 
 async function sourceNames() {
   if (sources) return sources;
@@ -49,7 +47,7 @@ function sourceLink(sourceId, messageId, names) {
     return h("a.source-link", { href }, chat);
   }
   const path = names.get(sourceId);
-  if (path) return h("a.source-link.source-note", { href: `#/sources/${encodeURIComponent(sourceId)}`, title: `Open ${path}` }, `${KIND_WORDS[kinds.get(sourceId)] || "Source"} `, h("code", path));
+  if (path) return h("a.source-link.source-note", { href: `#/sources/${encodeURIComponent(sourceId)}`, title: `Open ${path}` }, `${SOURCE_KINDS[kinds.get(sourceId)] || "Source"} `, h("code", path));
   return h("span.source-note", sourceId);
 }
 

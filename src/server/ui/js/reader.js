@@ -106,9 +106,8 @@ function furthestRead(elements, scroll) {
   }, { passive: true });
   return {
     element() {
-      const now = inView(elements, scroll);
-      const at = Math.max(furthest, now ? elements.indexOf(now) : -1);
-      return at >= 0 ? elements[at] : null;
+      note();  // what is on screen now counts too
+      return furthest >= 0 ? elements[furthest] : null;
     },
   };
 }

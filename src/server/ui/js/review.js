@@ -255,7 +255,7 @@ export async function mountReview({ main, dock }, params, query) {
   async function suspend(card) {
     const s = session;
     if (!await setOut(card, true)) return;
-    toast(`“${clip(card.topic || card.text || "This card")}” is out of your reviews.`, { action: ["Undo", async () => {
+    toast(`“${nameOf(card)}” is out of your reviews.`, { action: ["Undo", async () => {
       if (!await setOut(card, false)) return;
       if (s.only) markOut(card, false);
       else if (!s.card?.node_id) next();
@@ -266,7 +266,7 @@ export async function mountReview({ main, dock }, params, query) {
 
   async function putBack(card) {
     if (!await setOut(card, false)) return;
-    toast(`“${clip(card.topic || card.text || "This card")}” is back in your reviews.`);
+    toast(`“${nameOf(card)}” is back in your reviews.`);
     markOut(card, false);
   }
 
@@ -364,6 +364,8 @@ export function leftText(left, done) {
   return done ? `${rest} · ${done} done` : rest;
 }
 
-function clip(text) {
+/** A card as a notice names it: its topic, else its text, clipped. */
+function nameOf(card) {
+  const text = card.topic || card.text || "This card";
   return text.length > 60 ? `${text.slice(0, 59)}…` : text;
 }

@@ -5,13 +5,12 @@
 // folder or kind.
 
 import { api } from "./api.js";
-import { h, plural, relativeTime, replace, topicsAndIdeas } from "./dom.js";
+import { h, plural, relativeTime, replace, SOURCE_KINDS, topicsAndIdeas } from "./dom.js";
 import { openImport } from "./dialogs.js";
 import { toast } from "./toast.js";
 import { watchActivity } from "./activity.js";
 
 export const KIND_ICONS = { note: "✎", transcript: "▶", pdf: "▤", text: "¶" };
-const KIND_NAMES = { note: "Note", transcript: "Lecture", pdf: "PDF", text: "Text" };
 const STATUS = { imported: "Imported", unchanged: "Up to date", skipped: "Skipped", deleted: "Removed",
   needs_transcription: "Needs transcription" };
 
@@ -92,7 +91,7 @@ export async function mountSources({ main, dock }) {
   function show() {
     const words = finder.hidden ? [] : find.value.toLowerCase().split(/\s+/).filter(Boolean);
     const shown = words.length ? shelf.filter((s) => {
-      const text = `${s.title} ${s.path} ${s.root} ${KIND_NAMES[s.kind] || s.kind}`.toLowerCase();
+      const text = `${s.title} ${s.path} ${s.root} ${SOURCE_KINDS[s.kind] || s.kind}`.toLowerCase();
       return words.every((w) => text.includes(w));
     }) : shelf;
     matches.textContent = words.length ? `${shown.length} of ${plural(shelf.length, "source")}` : "";
@@ -138,10 +137,10 @@ export async function mountSources({ main, dock }) {
     const indexed = s.chunks ? [plural(s.chunks, "passage"), searchability(s)]
       : (gone ? "not searchable" : skipped ? "" : "not searchable yet");
     return h("li.shelf-row", { class: `status-${s.status}`, dataset: { id: s.id, kind: s.kind } },
-      h("span.kind-icon", { "aria-hidden": "true", title: KIND_NAMES[s.kind] }, KIND_ICONS[s.kind] || "•"),
+      h("span.kind-icon", { "aria-hidden": "true", title: SOURCE_KINDS[s.kind] }, KIND_ICONS[s.kind] || "•"),
       h("div.shelf-main",
         title,
-        h("p.shelf-path", h("span.shelf-kind", KIND_NAMES[s.kind] || s.kind), " · ", s.path),
+        h("p.shelf-path", h("span.shelf-kind", SOURCE_KINDS[s.kind] || s.kind), " · ", s.path),
         skipped ? h("p.shelf-reason", `Skipped: ${s.reason || "could not be read"}`) : null,
         s.status === "needs_transcription"
           ? h("p.shelf-reason", "No transcript yet: this recording is transcribed with your own key. ",
